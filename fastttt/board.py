@@ -1,0 +1,284 @@
+"""Positions of an m,n,k-game: two bitboards, a base-3 code, a text form, win-line masks.
+
+Encodings (geometry and cell numbering are defined in :mod:`fastttt.games`)::
+
+    bitboards   first, second: ints, bit c set when cell c holds that player's stone
+    base-3 code sum(d_c * 3**c) with d_c = 0 empty, 1 first player (X), 2 second player (O)
+    text        rows top to bottom joined by '/', cells '.', 'X', 'O':  "X.O/.X./..O"
+    moves       non-gravity: cell numbers; gravity: column numbers (0-based in the API,
+                1-based in the command line and in Connect Four move strings)
+
+The side to move follows from the stone counts: the first player moves when both have as many
+stones, the second when the first has one more. A game ends at the first completed line of k
+or on a full board.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable
+
+import numpy as np
+
+from fastttt.errors import IllegalMoveError, InvalidPositionError
+from fastttt.games import GameSpec, as_spec
+
+FIRST, SECOND = 0, 1
+SYMBOLS = ("X", "O")
+EMPTY = "."
+
+
+@lru_cache(maxsize=None)
+def win_masks(spec: GameSpec) -> np.ndarray:
+    """Bitmask (uint64) of every line of ``spec.k`` cells: rows, columns, diagonals, anti-diagonals."""
+    rows, cols, k = spec.rows, spec.cols, spec.k
+    masks = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(rows):
+            for c in range(cols):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    mask = 0
+                    for i in range(k):
+                        mask |= 1 << ((r + dr * i) * cols + c + dc * i)
+                    masks.append(mask)
+    # k == 1 counts each cell once per direction; keep distinct lines only.
+    return np.array(sorted(set(masks)), dtype=np.uint64)
+
+
+@lru_cache(maxsize=None)
+def cell_lines(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Lines through each cell in CSR form: masks[start[c]:start[c+1]] are the lines through c."""
+    masks = win_masks(spec)
+    start = np.zeros(spec.cells + 1, dtype=np.int64)
+    through: list[int] = []
+    for c in range(spec.cells):
+        bit = np.uint64(1 << c)
+        row = [m for m in masks if m & bit]
+        through.extend(int(m) for m in row)
+        start[c + 1] = start[c] + len(row)
+    return start, np.array(through, dtype=np.uint64)
+
+
+def has_line(spec: GameSpec, stones: int) -> bool:
+    """True when ``stones`` (a bitboard) contains a full line of the game."""
+    return any(int(m) & stones == int(m) for m in win_masks(spec))
+
+
+def full_mask(spec: GameSpec) -> int:
+    return (1 << spec.cells) - 1
+
+
+def bottom_row_mask(spec: GameSpec) -> int:
+    """Cells of the lowest row (where a stone dropped into an empty column lands)."""
+    return ((1 << spec.cols) - 1) << ((spec.rows - 1) * spec.cols)
+
+
+class Position:
+    """An immutable position: the spec, the first player's and the second player's bitboards.
+
+    ``Position.from_text(spec, str(p)) == p`` and ``repr(p)`` is a constructor expression.
+    """
+
+    __slots__ = ("spec", "first", "second")
+
+    def __init__(
+        self, spec: GameSpec | str, first: int = 0, second: int = 0, *, check: bool = True
+    ):
+        self.spec = as_spec(spec)
+        self.first = int(first)
+        self.second = int(second)
+        if check:
+            self._validate()
+
+    # --- construction ------------------------------------------------------------------
+    @classmethod
+    def empty(cls, spec: GameSpec | str) -> Position:
+        return cls(spec, 0, 0, check=False)
+
+    @classmethod
+    def from_text(cls, spec: GameSpec | str, text: str) -> Position:
+        """Parse ``'X.O/.X./..O'`` (slashes and whitespace optional; ``x``/``o`` accepted)."""
+        spec = as_spec(spec)
+        cleaned = "".join(ch for ch in text if ch not in "/ \t\n|")
+        if len(cleaned) != spec.cells:
+            raise InvalidPositionError(
+                f"position text {text!r} has {len(cleaned)} cells, the {spec.describe()} board "
+                f"has {spec.cells}"
+            )
+        first = second = 0
+        for c, ch in enumerate(cleaned.upper()):
+            if ch == "X":
+                first |= 1 << c
+            elif ch == "O":
+                second |= 1 << c
+            elif ch not in ".-_":
+                raise InvalidPositionError(
+                    f"position text {text!r}: cell {c} is {ch!r}; use '.', 'X' or 'O'"
+                )
+        return cls(spec, first, second)
+
+    @classmethod
+    def from_code(cls, spec: GameSpec | str, code: int) -> Position:
+        """Decode a base-3 code (digit 1 = first player, 2 = second player)."""
+        spec = as_spec(spec)
+        if not 0 <= int(code) < 3**spec.cells:
+            raise InvalidPositionError(f"code {code} is outside 0..3**{spec.cells}-1")
+        first = second = 0
+        code = int(code)
+        for c in range(spec.cells):
+            code, d = divmod(code, 3)
+            if d == 1:
+                first |= 1 << c
+            elif d == 2:
+                second |= 1 << c
+        return cls(spec, first, second)
+
+    @classmethod
+    def from_moves(cls, spec: GameSpec | str, moves: Iterable[int]) -> Position:
+        """Play ``moves`` (cells, or columns with gravity; 0-based) from the empty board."""
+        pos = cls.empty(spec)
+        for i, move in enumerate(moves):
+            try:
+                pos = pos.play(move)
+            except IllegalMoveError as err:
+                raise IllegalMoveError(f"move {i + 1} ({move}): {err}") from None
+        return pos
+
+    def _validate(self) -> None:
+        spec = self.spec
+        full = full_mask(spec)
+        if self.first & ~full or self.second & ~full:
+            raise InvalidPositionError("bitboard has stones outside the board")
+        if self.first & self.second:
+            raise InvalidPositionError("a cell holds both players' stones")
+        nx, no = self.first.bit_count(), self.second.bit_count()
+        if nx - no not in (0, 1):
+            raise InvalidPositionError(
+                f"{nx} X and {no} O: the first player (X) must have as many stones as O or one more"
+            )
+        if spec.gravity:
+            occupied = self.first | self.second
+            below = (occupied >> spec.cols) | bottom_row_mask(spec)
+            floating = occupied & ~below
+            if floating:
+                cell = (floating & -floating).bit_length() - 1
+                raise InvalidPositionError(
+                    f"with gravity the stone at row {cell // spec.cols + 1}, column "
+                    f"{cell % spec.cols + 1} cannot float above an empty cell"
+                )
+
+    # --- basic properties ------------------------------------------------------------
+    @property
+    def occupied(self) -> int:
+        return self.first | self.second
+
+    @property
+    def ply(self) -> int:
+        """Number of stones on the board."""
+        return self.occupied.bit_count()
+
+    @property
+    def to_move(self) -> int:
+        """0 when the first player (X) moves, 1 when the second player (O) moves."""
+        return 0 if self.first.bit_count() == self.second.bit_count() else 1
+
+    @property
+    def code(self) -> int:
+        """Base-3 code: sum(d_c * 3**c), d = 0 empty, 1 first player, 2 second player."""
+        code = 0
+        for c in reversed(range(self.spec.cells)):
+            code = code * 3 + (1 if self.first >> c & 1 else 2 if self.second >> c & 1 else 0)
+        return code
+
+    def winner(self) -> int | None:
+        """0 if the first player has a line, 1 if the second has, None otherwise."""
+        if has_line(self.spec, self.first):
+            return FIRST
+        if has_line(self.spec, self.second):
+            return SECOND
+        return None
+
+    def is_full(self) -> bool:
+        return self.occupied == full_mask(self.spec)
+
+    def is_over(self) -> bool:
+        return self.is_full() or self.winner() is not None
+
+    def playable_mask(self) -> int:
+        """Bitboard of the cells the side to move may take (empty if the game is over)."""
+        if self.is_over():
+            return 0
+        empty = full_mask(self.spec) & ~self.occupied
+        if self.spec.gravity:
+            return empty & ((self.occupied >> self.spec.cols) | bottom_row_mask(self.spec))
+        return empty
+
+    def legal_moves(self) -> list[int]:
+        """Moves in increasing order: cells, or columns on gravity boards."""
+        mask = self.playable_mask()
+        cells = [c for c in range(self.spec.cells) if mask >> c & 1]
+        if self.spec.gravity:
+            return sorted(c % self.spec.cols for c in cells)
+        return cells
+
+    def move_cell(self, move: int) -> int:
+        """The cell a move lands on (checks it), for either kind of board."""
+        spec = self.spec
+        if self.is_over():
+            raise IllegalMoveError("the game is already over")
+        if isinstance(move, bool) or not isinstance(move, (int, np.integer)):
+            raise IllegalMoveError(f"a move must be an integer, got {move!r}")
+        move = int(move)
+        if spec.gravity:
+            if not 0 <= move < spec.cols:
+                raise IllegalMoveError(f"column {move} is off the board (0..{spec.cols - 1})")
+            for row in reversed(range(spec.rows)):
+                cell = row * spec.cols + move
+                if not self.occupied >> cell & 1:
+                    return cell
+            raise IllegalMoveError(f"column {move} is full")
+        if not 0 <= move < spec.cells:
+            raise IllegalMoveError(f"cell {move} is off the board (0..{spec.cells - 1})")
+        if self.occupied >> move & 1:
+            raise IllegalMoveError(
+                f"cell {move} (row {move // spec.cols + 1}, column {move % spec.cols + 1}) is taken"
+            )
+        return move
+
+    def play(self, move: int) -> Position:
+        """The position after ``move`` (a cell, or a column with gravity); never mutates."""
+        bit = 1 << self.move_cell(move)
+        if self.to_move == FIRST:
+            return Position(self.spec, self.first | bit, self.second, check=False)
+        return Position(self.spec, self.first, self.second | bit, check=False)
+
+    def children(self) -> list[tuple[int, Position]]:
+        return [(m, self.play(m)) for m in self.legal_moves()]
+
+    # --- text --------------------------------------------------------------------------
+    def cell_char(self, cell: int) -> str:
+        if self.first >> cell & 1:
+            return SYMBOLS[FIRST]
+        if self.second >> cell & 1:
+            return SYMBOLS[SECOND]
+        return EMPTY
+
+    def __str__(self) -> str:
+        cols = self.spec.cols
+        chars = [self.cell_char(c) for c in range(self.spec.cells)]
+        return "/".join("".join(chars[r * cols : (r + 1) * cols]) for r in range(self.spec.rows))
+
+    def __repr__(self) -> str:
+        return f"Position.from_text({self.spec.name!r}, {str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.spec == other.spec
+            and self.first == other.first
+            and self.second == other.second
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.spec, self.first, self.second))

@@ -1,0 +1,25 @@
+"""Typed errors of the public API: each says what was wrong and where."""
+
+
+class FastTTTError(Exception):
+    """Base class of every error fastttt raises on purpose."""
+
+
+class GameSpecError(FastTTTError, ValueError):
+    """A game description is invalid (unknown name, k larger than the board, size < 1, ...)."""
+
+
+class InvalidPositionError(FastTTTError, ValueError):
+    """A position text, code or move list does not describe a legal position of the game."""
+
+
+class IllegalMoveError(InvalidPositionError):
+    """A move is off the board, on a taken cell or column, or made after the game ended."""
+
+
+class MemoryBudgetError(FastTTTError, MemoryError):
+    """A solve would need more memory than allowed; the message carries the estimate."""
+
+
+class TableFileError(FastTTTError, OSError):
+    """A saved table is missing, damaged, of another format version or of another game."""

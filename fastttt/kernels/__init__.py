@@ -1,0 +1,1 @@
+"""Numba kernels: functions over ints and NumPy arrays, no validation, no exceptions."""

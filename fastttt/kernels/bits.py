@@ -1,0 +1,21 @@
+"""Bit tricks on uint64 bitboards usable inside kernels."""
+
+import numpy as np
+from numba import config, njit
+
+from fastttt.config import JIT
+
+if config.DISABLE_JIT:
+
+    def ctz(x):
+        """Index of the lowest set bit of a non-zero integer."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
+
+    @njit(**JIT)
+    def ctz(x):
+        """Index of the lowest set bit of a non-zero uint64."""
+        return np.int64(trailing_zeros(np.uint64(x)))

@@ -1,0 +1,164 @@
+"""The compact index of a dense table: one byte per position with legal stone counts.
+
+A position's base-3 code splits as ``code = hi * 3**L + lo``: ``lo`` holds the first ``L``
+cells (the top rows), ``hi`` the rest. For a fixed ``hi`` (a *block*), only the ``lo`` whose
+stone difference makes the whole position legal (X - O in {0, 1}) get a slot::
+
+    block(hi) = [ lo with X-O = -d(hi)     (first player to move), ranked by lo ]
+                [ lo with X-O = 1 - d(hi)  (second player to move), ranked by lo ]
+    slot(hi, lo) = base[hi] + (second_offset[hi] if second to move else 0) + lo_rank[lo]
+
+where ``d(hi)`` is the stone difference inside ``hi``. This stores 741 M slots for a 5x4 board
+instead of 3**20 = 3.49 G, and keeps a position and its children in ``lo`` inside one block
+of a few tens of KB (cache-resident). A move adds ``d * 3**c`` to the code, so processing blocks
+by increasing number of stones in ``hi`` and, inside a block, ``lo`` in increasing order visits
+every parent before its children (reverse order: children first).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from fastttt.board import cell_lines, full_mask
+from fastttt.games import GameSpec
+
+MAX_LO_CELLS = 10  # 3**10 lo codes: rank tables of 59049 entries stay in L2
+
+
+class Layout(NamedTuple):
+    """Arrays describing the compact index of one game (passed whole to the kernels)."""
+
+    lo_cells: int  # L
+    cols: int
+    gravity: int  # 1 with gravity
+    full: np.uint64  # mask of all cells
+    bottom: np.uint64  # mask of the lowest row
+    pow3: np.ndarray  # int64[cells + 1]
+    lo_first: np.ndarray  # uint64[3**L]: first player's stones of each lo code
+    lo_second: np.ndarray  # uint64[3**L]
+    lo_diff: np.ndarray  # int64[3**L]: X - O inside lo
+    lo_rank: np.ndarray  # int64[3**L]: rank of lo among the lo codes of the same difference
+    hi_first: np.ndarray  # uint64[3**H], already shifted by L
+    hi_second: np.ndarray  # uint64[3**H]
+    hi_diff: np.ndarray  # int64[3**H]
+    hi_base: np.ndarray  # int64[3**H + 1]: first slot of each block (last = total)
+    hi_second_offset: np.ndarray  # int64[3**H]: where the second-to-move part of a block starts
+    merged_start: np.ndarray  # int64[2H + 2]: CSR over d(hi) + H of the lo codes of a block
+    merged_lo: np.ndarray  # int64: lo codes of a block in increasing order
+    line_start: np.ndarray  # int64[cells + 1]: CSR of the win lines through each cell
+    line_masks: np.ndarray  # uint64
+
+
+def lo_cell_count(spec: GameSpec) -> int:
+    return min(spec.cells, MAX_LO_CELLS)
+
+
+def _digit_arrays(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """first/second bitboards and X-O difference of every base-3 code of n cells."""
+    codes = np.arange(3**n, dtype=np.int64)
+    first = np.zeros(3**n, dtype=np.uint64)
+    second = np.zeros(3**n, dtype=np.uint64)
+    for c in range(n):
+        digit = (codes // 3**c) % 3
+        first |= (digit == 1).astype(np.uint64) << np.uint64(c)
+        second |= (digit == 2).astype(np.uint64) << np.uint64(c)
+    diff = _popcount(first) - _popcount(second)
+    return first, second, diff
+
+
+def _popcount(a: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(a).astype(np.int64)
+
+
+def difference_counts(n: int) -> np.ndarray:
+    """counts[d + n] = number of base-3 strings of n cells with X - O = d."""
+    counts = np.array([1], dtype=np.int64)
+    for _ in range(n):
+        counts = np.convolve(counts, np.array([1, 1, 1], dtype=np.int64))
+    return counts
+
+
+def slot_count(spec: GameSpec) -> int:
+    """Slots of the compact table (positions with legal stone counts), without building it."""
+    lo_n = lo_cell_count(spec)
+    hi_n = spec.cells - lo_n
+    lo_counts = difference_counts(lo_n)
+    hi_counts = difference_counts(hi_n)
+    total = 0
+    for dh in range(-hi_n, hi_n + 1):
+        for dl in (-dh, 1 - dh):
+            if -lo_n <= dl <= lo_n:
+                total += int(hi_counts[dh + hi_n]) * int(lo_counts[dl + lo_n])
+    return total
+
+
+@lru_cache(maxsize=8)
+def build_layout(spec: GameSpec) -> Layout:
+    lo_n = lo_cell_count(spec)
+    hi_n = spec.cells - lo_n
+    lo_first, lo_second, lo_diff = _digit_arrays(lo_n)
+    hi_first, hi_second, hi_diff = _digit_arrays(hi_n)
+    hi_first <<= np.uint64(lo_n)
+    hi_second <<= np.uint64(lo_n)
+
+    class_size = np.zeros(2 * lo_n + 3, dtype=np.int64)  # index d + lo_n + 1, padded
+    counts = np.bincount(lo_diff + lo_n, minlength=2 * lo_n + 1)
+    class_size[1 : 2 * lo_n + 2] = counts
+    order = np.argsort(lo_diff, kind="stable")
+    class_start = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    lo_rank = np.empty(3**lo_n, dtype=np.int64)
+    lo_rank[order] = np.arange(3**lo_n) - class_start[lo_diff[order] + lo_n]
+
+    def size_of(d: np.ndarray) -> np.ndarray:
+        inside = (d >= -lo_n) & (d <= lo_n)
+        return np.where(inside, class_size[np.clip(d, -lo_n - 1, lo_n + 1) + lo_n + 1], 0)
+
+    first_part = size_of(-hi_diff)
+    block_size = first_part + size_of(1 - hi_diff)
+    hi_base = np.zeros(3**hi_n + 1, dtype=np.int64)
+    np.cumsum(block_size, out=hi_base[1:])
+
+    merged_start = np.zeros(2 * hi_n + 2, dtype=np.int64)
+    merged = []
+    for dh in range(-hi_n, hi_n + 1):
+        los = np.nonzero((lo_diff == -dh) | (lo_diff == 1 - dh))[0].astype(np.int64)
+        merged.append(los)
+        merged_start[dh + hi_n + 1] = merged_start[dh + hi_n] + len(los)
+
+    line_start, line_masks = cell_lines(spec)
+    return Layout(
+        lo_cells=lo_n,
+        cols=spec.cols,
+        gravity=int(spec.gravity),
+        full=np.uint64(full_mask(spec)),
+        bottom=np.uint64(((1 << spec.cols) - 1) << ((spec.rows - 1) * spec.cols)),
+        pow3=3 ** np.arange(spec.cells + 1, dtype=np.int64),
+        lo_first=lo_first,
+        lo_second=lo_second,
+        lo_diff=lo_diff,
+        lo_rank=lo_rank,
+        hi_first=hi_first,
+        hi_second=hi_second,
+        hi_diff=hi_diff,
+        hi_base=hi_base,
+        hi_second_offset=first_part.astype(np.int64),
+        merged_start=merged_start,
+        merged_lo=np.concatenate(merged),
+        line_start=line_start,
+        line_masks=line_masks,
+    )
+
+
+def hi_layers(spec: GameSpec) -> list[np.ndarray]:
+    """hi codes grouped by the number of stones in the hi cells (layer p = p stones)."""
+    hi_n = spec.cells - lo_cell_count(spec)
+    codes = np.arange(3**hi_n, dtype=np.int64)
+    stones = np.zeros(3**hi_n, dtype=np.int64)
+    for c in range(hi_n):
+        stones += (codes // 3**c) % 3 != 0
+    layout = build_layout(spec)
+    nonempty = layout.hi_base[1:] > layout.hi_base[:-1]
+    return [codes[(stones == p) & nonempty] for p in range(hi_n + 1)]

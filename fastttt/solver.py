@@ -1,0 +1,289 @@
+"""Strong solutions of m,n,k-games in a dense table: value and depth of every reachable position.
+
+Values are absolute, from the first player's side (:mod:`fastttt.values`): +1 the first
+player (X) wins, 0 draw, -1 the second player (O) wins. Depth is the number of plies to the
+end under perfect play when the winner hurries and the loser delays (draws: plies until the
+board is full); finished positions have depth 0.
+
+``solve`` runs two kernels of :mod:`fastttt.kernels.dense` over the compact table of
+:mod:`fastttt.layout`: a forward sweep marking reachable positions (pulled from their parents,
+so no two threads ever write the same byte) and a backward sweep giving each one its value and
+depth from its children. Memory: one byte per position with legal stone counts, e.g.
+5.5 KB for 3x3, 10 MB for 4x4, 741 MB for 5x4; :func:`estimate_memory` tells before a solve.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Callable, Iterable
+
+import numpy as np
+
+from fastttt.board import Position
+from fastttt.errors import InvalidPositionError, MemoryBudgetError
+from fastttt.games import GameSpec, as_spec
+from fastttt.kernels import dense
+from fastttt.layout import build_layout, hi_layers, slot_count
+from fastttt.values import DRAW, FIRST_WINS, SECOND_WINS, value_name
+
+# Interpreter, NumPy, Numba and the compiled kernels, measured as resident memory after a
+# 3x3 solve (about 140 MB), rounded up.
+RUNTIME_OVERHEAD = 200 * 2**20
+PARALLEL_MIN_SLOTS = 1 << 20  # below this a serial sweep beats a thread pool's barriers
+
+_VALUE_OF_CODE = np.array([0, FIRST_WINS, DRAW, SECOND_WINS], dtype=np.int8)
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total) in table slots
+
+
+def estimate_memory(spec: GameSpec | str) -> int:
+    """Bytes a solve of ``spec`` needs at peak: the table, its index arrays, the runtime."""
+    spec = as_spec(spec)
+    lo_n = min(spec.cells, 10)
+    index_bytes = 8 * (4 * 3**lo_n + 5 * 3 ** (spec.cells - lo_n))
+    return slot_count(spec) + index_bytes + RUNTIME_OVERHEAD
+
+
+def available_memory() -> int:
+    """MemAvailable from /proc/meminfo (bytes); a large number when it cannot be read."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 1 << 62
+
+
+def fits_in_memory(spec: GameSpec | str, max_bytes: int | None = None) -> bool:
+    """Whether a dense solve of ``spec`` fits ``max_bytes`` (default: 90% of available memory)."""
+    limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
+    return estimate_memory(spec) <= limit
+
+
+def format_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError
+
+
+class Solution:
+    """A solved game: every reachable position's value (+1/0/-1, first player's side) and depth.
+
+    Build it with :func:`solve` or :func:`fastttt.store.load`.
+    """
+
+    def __init__(self, spec: GameSpec, table: np.ndarray, seconds: float = 0.0):
+        self.spec = spec
+        self.layout = build_layout(spec)
+        self.table = table
+        self.seconds = seconds
+        self._histogram: np.ndarray | None = None
+
+    # --- single positions -------------------------------------------------------------
+    def _byte(self, pos: Position | str | Iterable[int]) -> tuple[Position, int]:
+        pos = self._position(pos)
+        slot = self._slots(np.array([pos.code], dtype=np.int64))[0]
+        byte = int(self.table[slot]) if slot >= 0 else 0
+        if byte == 0:
+            raise InvalidPositionError(
+                f"position {pos} is not reachable from the empty board of {self.spec.name} "
+                "(a game stops at the first line)"
+            )
+        return pos, byte
+
+    def _position(self, pos: Position | str | Iterable[int]) -> Position:
+        if isinstance(pos, Position):
+            if pos.spec != self.spec:
+                raise InvalidPositionError(f"position of {pos.spec.name}, table of {self.spec.name}")
+            return pos
+        if isinstance(pos, str):
+            return Position.from_text(self.spec, pos)
+        return Position.from_moves(self.spec, pos)
+
+    def value(self, pos: Position | str | Iterable[int]) -> int:
+        """+1 first player wins, 0 draw, -1 second player wins (pos: Position, text or moves)."""
+        return int(_VALUE_OF_CODE[self._byte(pos)[1] & 3])
+
+    def depth(self, pos: Position | str | Iterable[int]) -> int:
+        """Plies to the end under perfect play (winner hurries, loser delays); 0 if finished."""
+        return self._byte(pos)[1] >> 2
+
+    def best_moves(self, pos: Position | str | Iterable[int]) -> list[int]:
+        """Moves keeping the best outcome for the side to move: fastest win, else draw, else
+        slowest loss; cells, or columns with gravity, in increasing order ([] when finished)."""
+        pos, byte = self._byte(pos)
+        if byte >> 2 == 0:
+            return []
+        target = byte - 4  # a best child has the same value and one ply less
+        return [m for m, child in pos.children() if self._byte(child)[1] == target]
+
+    def move_outcomes(self, pos: Position | str | Iterable[int]) -> dict[int, tuple[int, int]]:
+        """Each legal move -> (value, depth) of the position it leads to."""
+        pos = self._position(pos)
+        return {m: (self.value(child), self.depth(child)) for m, child in pos.children()}
+
+    # --- many positions ---------------------------------------------------------------
+    def _slots(self, codes: np.ndarray) -> np.ndarray:
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty(codes.shape[0], dtype=np.int64)
+        dense.slots_of_codes(self.layout, codes, out)
+        return out
+
+    def is_reachable(self, codes: np.ndarray) -> np.ndarray:
+        """Boolean array: whether each base-3 code is a reachable position."""
+        slots = self._slots(codes)
+        ok = slots >= 0
+        result = np.zeros(slots.shape[0], dtype=bool)
+        result[ok] = self.table[slots[ok]] != 0
+        return result
+
+    def lookup(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(values int8, depths int8) of base-3 codes; values +1/0/-1 from the first player's side.
+
+        Raises InvalidPositionError naming the first unreachable code.
+        """
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        slots = self._slots(codes)
+        bad = slots < 0
+        bytes_ = np.zeros(slots.shape[0], dtype=np.uint8)
+        bytes_[~bad] = self.table[slots[~bad]]
+        bad |= bytes_ == 0
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise InvalidPositionError(
+                f"code {int(codes[i])} (index {i}) is not a reachable position of {self.spec.name}"
+            )
+        return _VALUE_OF_CODE[bytes_ & 3], (bytes_ >> 2).astype(np.int8)
+
+    def reachable_codes(self) -> np.ndarray:
+        """Sorted base-3 codes of every reachable position (int64)."""
+        out = np.empty(self.reachable, dtype=np.int64)
+        n = dense.reachable_codes(self.table, self.layout, out)
+        return out[:n]
+
+    def attractor(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """Retrograde attractor of ``player`` (0 first, 1 second): its winning region.
+
+        Computed independently of the backward sweep, with predecessor counters (the
+        handout's method): returns (sorted base-3 codes, ranks int16), rank = round of joining
+        = plies to the win under the winner's fastest play.
+        """
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 (first) or 1 (second), got {player!r}")
+        need = self.table.shape[0] * (1 + 2 + 8)
+        if need > 0.9 * available_memory():
+            raise MemoryBudgetError(
+                f"the retrograde attractor of {self.spec.name} needs {format_bytes(need)}, "
+                f"only {format_bytes(available_memory())} is available"
+            )
+        rank = np.empty(self.table.shape[0], dtype=np.int16)
+        queue = np.empty(self.table.shape[0], dtype=np.int64)
+        n = dense.retrograde_attractor(self.table, self.layout, player, rank, queue)
+        codes = np.sort(queue[:n])
+        return codes, rank[self._slots(codes)]
+
+    # --- counts -----------------------------------------------------------------------
+    @property
+    def histogram(self) -> np.ndarray:
+        if self._histogram is None:
+            self._histogram = dense.byte_histogram(self.table)
+        return self._histogram
+
+    @property
+    def reachable(self) -> int:
+        return int(self.histogram[1:].sum())
+
+    def counts(self) -> dict:
+        """Reachable positions, finished ones by result, all of them by value."""
+        h = self.histogram
+        codes = np.arange(256)
+        by_value = {name: int(h[1:255][(codes[1:255] & 3) == v].sum()) for v, name in
+                    ((1, "first"), (2, "draw"), (3, "second"))}
+        return {
+            "reachable": self.reachable,
+            "terminal": {"first": int(h[1]), "second": int(h[3]), "draw": int(h[2])},
+            "values": {"first": by_value["first"], "draw": by_value["draw"],
+                       "second": by_value["second"]},
+        }
+
+    def summary(self) -> dict:
+        """The JSON summary of ``fastttt solve --json``."""
+        empty = Position.empty(self.spec)
+        counts = self.counts()
+        return {
+            "game": self.spec.name,
+            "rows": self.spec.rows,
+            "cols": self.spec.cols,
+            "k": self.spec.k,
+            "gravity": self.spec.gravity,
+            "reachable": counts["reachable"],
+            "value": value_name(self.value(empty)),
+            "depth": self.depth(empty),
+            "terminal": counts["terminal"],
+            "values": counts["values"],
+            "seconds": round(self.seconds, 6),
+            "table_bytes": int(self.table.nbytes),
+        }
+
+    def __repr__(self) -> str:
+        return f"<Solution {self.spec.name}: {self.table.shape[0]} slots>"
+
+
+def solve(
+    spec: GameSpec | str,
+    progress: Progress | None = None,
+    *,
+    max_bytes: int | None = None,
+    parallel: bool | None = None,
+) -> Solution:
+    """Strongly solve ``spec``: value (+1 first wins / 0 / -1 second wins) and depth of every
+    reachable position. Kernels: ``dense.forward_*`` then ``dense.backward_*``.
+
+    Raises MemoryBudgetError (with the estimate) when the table would not fit ``max_bytes``
+    (default: 90% of the memory available now). ``progress(phase, done, total)`` is called
+    after each layer of blocks; ``parallel`` defaults to True for tables over a million slots.
+    """
+    spec = as_spec(spec)
+    need = estimate_memory(spec)
+    limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
+    if need > limit:
+        raise MemoryBudgetError(
+            f"solving {spec.name} ({spec.describe()}) needs about {format_bytes(need)} "
+            f"({slot_count(spec):,} table slots); the limit is {format_bytes(limit)}. "
+            "Use exact search for single positions instead."
+        )
+    start = time.perf_counter()
+    layout = build_layout(spec)
+    slots = int(layout.hi_base[-1])
+    table = np.zeros(slots, dtype=np.uint8)
+    layers = hi_layers(spec)
+    if parallel is None:
+        parallel = slots >= PARALLEL_MIN_SLOTS and (os.cpu_count() or 1) > 1
+    sizes = [int((layout.hi_base[h + 1] - layout.hi_base[h]).sum()) for h in layers]
+    total = 2 * slots
+    done = 0
+    if parallel:
+        for his, size in zip(layers, sizes):
+            dense.forward_layer_parallel(table, layout, his)
+            done += size
+            if progress:
+                progress("reachability", done, total)
+        for his, size in zip(reversed(layers), reversed(sizes)):
+            dense.backward_layer_parallel(table, layout, his)
+            done += size
+            if progress:
+                progress("values", done, total)
+    else:
+        order = np.concatenate(layers)
+        dense.forward_serial(table, layout, order)
+        if progress:
+            progress("reachability", slots, total)
+        dense.backward_serial(table, layout, order)
+        if progress:
+            progress("values", total, total)
+    return Solution(spec, table, time.perf_counter() - start)
