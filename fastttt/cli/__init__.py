@@ -7,16 +7,17 @@ loop or the Ultimate engine (start-up time is part of what users feel).
 from __future__ import annotations
 
 import importlib
+import sys
 
 import click
 
-# name -> "module:attribute" of a click command
+# name -> ("module:attribute" of a click command, one-line help shown by ``fastttt --help``)
 COMMANDS = {
-    "solve": "fastttt.cli.solve:solve",
-    "play": "fastttt.cli.play:play",
-    "match": "fastttt.cli.play:match",
-    "bench": "fastttt.cli.bench:bench",
-    "verify": "fastttt.cli.verify:verify",
+    "solve": ("fastttt.cli.solve:solve", "Solve a board: value and depth of every position."),
+    "play": ("fastttt.cli.play:play", "Play a game in the terminal, against people or engines."),
+    "match": ("fastttt.cli.play:match", "Engine against engine over many games."),
+    "bench": ("fastttt.cli.bench:bench", "Deterministic search bench: node count and time."),
+    "verify": ("fastttt.cli.verify:verify", "Check the solver against the known facts file."),
 }
 
 
@@ -25,11 +26,29 @@ class LazyGroup(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
+        if cmd_name not in COMMANDS:
             return None
-        module_name, attr = target.split(":")
+        module_name, attr = COMMANDS[cmd_name][0].split(":")
         return getattr(importlib.import_module(module_name), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # From the static table: listing commands must not import them all.
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name][1]) for name in sorted(COMMANDS)])
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Like click's, but a usage error is one line (``Error: ...``), exit code 2."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.ClickException as err:
+            click.echo(f"Error: {err.format_message()}", err=True)
+            sys.exit(err.exit_code)
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

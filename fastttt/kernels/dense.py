@@ -46,9 +46,11 @@ def _playable(lay, occupied):
 
 @njit(**JIT)
 def _removable(lay, stones, occupied):
-    """Stones that could have been played last (with gravity: the top stone of a column)."""
+    """Stones that could have been played last (with gravity: the top stone of a column,
+    resting on the bottom row or on another stone)."""
     if lay.gravity:
-        return stones & ~(occupied << np.uint64(lay.cols))
+        cols = np.uint64(lay.cols)
+        return stones & ~(occupied << cols) & ((occupied >> cols) | lay.bottom)
     return stones
 
 

@@ -1,0 +1,228 @@
+"""``fastttt solve``: strong solution of a board, a position query, or a search filter."""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+
+import click
+
+from fastttt.errors import FastTTTError, GameSpecError, MemoryBudgetError
+from fastttt.games import GameSpec, load_game
+
+PROGRESS_MIN_SLOTS = 20_000_000  # show a progress bar above ~1 s of work
+
+
+def _spec_from_args(game, rows, cols, k, gravity):
+    try:
+        return load_game(game, rows=rows, cols=cols, k=k, gravity=gravity or None)
+    except GameSpecError as err:
+        raise click.UsageError(str(err)) from None
+
+
+def _peak_rss_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _parse_moves(spec: GameSpec, text: str) -> list[int]:
+    """Gravity: 1-based column digits ("4455"); otherwise comma-separated 0-based cells."""
+    text = text.strip()
+    try:
+        if spec.gravity:
+            return [int(ch) - 1 for ch in text.replace(",", "")]
+        return [int(t) for t in text.replace(" ", "").split(",") if t]
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r}: expected column digits 1..{spec.cols}"
+            if spec.gravity
+            else f"{text!r}: expected comma-separated cell numbers 0..{spec.cells - 1}",
+            param_hint="--moves",
+        ) from None
+
+
+def _run_solve(spec: GameSpec, max_bytes, show_progress: bool):
+    from fastttt.layout import slot_count
+    from fastttt.solver import solve
+
+    if not show_progress or slot_count(spec) < PROGRESS_MIN_SLOTS:
+        return solve(spec, max_bytes=max_bytes)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (
+        TextColumn("{task.description:<13}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("reachability", total=1.0)
+
+        def report(phase: str, done: int, total: int) -> None:
+            bar.update(task, description=phase, completed=done / total)
+
+        return solve(spec, report, max_bytes=max_bytes)
+
+
+def _print_summary(solution, summary: dict, saved) -> None:
+    from fastttt.solver import format_bytes
+
+    term, vals = summary["terminal"], summary["values"]
+    verdict = {"first": "first player (X) wins", "second": "second player (O) wins",
+               "draw": "draw"}[summary["value"]]
+    rows = [
+        ("game", f"{summary['game']}  ({solution.spec.describe()})"),
+        ("empty board", f"{verdict}, {summary['depth']} plies under perfect play"),
+        ("reachable", f"{summary['reachable']:,} positions"),
+        ("by value", f"first {vals['first']:,} · draw {vals['draw']:,} · "
+                     f"second {vals['second']:,}"),
+        ("finished", f"first {term['first']:,} · second {term['second']:,} · "
+                     f"draw {term['draw']:,}"),
+        ("time", f"{summary['seconds']:.3f} s"),
+        ("memory", f"table {format_bytes(summary['table_bytes'])}, "
+                   f"peak {format_bytes(_peak_rss_bytes())}"),
+    ]
+    if saved:
+        rows.append(("saved", str(saved)))
+    for label, text in rows:
+        click.echo(f"{label:>12}  {text}")
+
+
+def _query(solution, spec, position, moves) -> dict:
+    from fastttt.board import Position
+    from fastttt.values import value_name
+
+    try:
+        pos = (Position.from_text(spec, position) if position is not None
+               else Position.from_moves(spec, _parse_moves(spec, moves)))
+        value, depth = solution.value(pos), solution.depth(pos)
+    except FastTTTError as err:
+        raise click.UsageError(str(err)) from None
+    best = solution.best_moves(pos)
+    return {
+        "position": str(pos),
+        "to_move": "first" if pos.to_move == 0 else "second",
+        "value": value_name(value),
+        "depth": depth,
+        "best_moves": [m + 1 for m in best] if spec.gravity else best,
+    }
+
+
+@click.command()
+@click.argument("game", default="tictactoe")
+@click.option("--rows", type=int, help="Number of rows (overrides the game's).")
+@click.option("--cols", type=int, help="Number of columns (overrides the game's).")
+@click.option("-k", type=int, help="Stones in a row needed to win.")
+@click.option("--gravity", is_flag=True, help="Stones drop to the lowest empty cell (Connect-k).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write the table here.")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False),
+              help="Read a saved table instead of solving.")
+@click.option("--position", help="Also report this position (text form, e.g. X.O/.X./..O).")
+@click.option("--moves", help="Also report the position after these moves "
+              "(gravity: 1-based column digits such as 4455; else comma-separated 0-based cells; "
+              "ultimate: comma-separated moves 0..80).")
+@click.option("--max-memory", type=float, help="Refuse solves needing more than this many GiB.")
+@click.option("--stdin", is_flag=True, help="Filter: solve one position per input line by search.")
+@click.option("--all-moves", is_flag=True, help="With --stdin: the score of every move.")
+@click.option("--weak", is_flag=True, help="With --stdin: win/draw/loss only (faster).")
+@click.option("--nodes", is_flag=True, help="With --stdin: add node count and microseconds.")
+@click.option("--search", is_flag=True,
+              help="Value of the empty board (or --position/--moves) by search, no table.")
+def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position, moves,
+          max_memory, stdin, all_moves, weak, nodes, search):
+    """Solve GAME (default tictactoe): value and depth of every reachable position.
+
+    GAME is tictactoe, connect4, mnk or connect (with --rows/--cols/-k), a compact form such as
+    4x4k3 or 4x5k4g (rows x cols, k, g = gravity), or ultimate.
+    """
+    if game.strip().lower() == "ultimate":
+        return _solve_ultimate(moves, as_json)
+    spec = _spec_from_args(game, rows, cols, k, gravity)
+    if stdin:
+        from fastttt.connect4 import run_filter
+
+        bad = run_filter(spec, sys.stdin, sys.stdout, sys.stderr,
+                         all_moves=all_moves, weak=weak, nodes=nodes)
+        sys.exit(1 if bad else 0)
+    if all_moves or weak or nodes:
+        raise click.UsageError("--all-moves, --weak and --nodes go with --stdin")
+    if position is not None and moves is not None:
+        raise click.UsageError("give --position or --moves, not both")
+    if search:
+        return _solve_by_search(spec, position, moves, as_json)
+
+    max_bytes = None if max_memory is None else int(max_memory * 2**30)
+    try:
+        if load_path:
+            from fastttt.store import load
+
+            solution = load(load_path, spec if game != "tictactoe" or rows or cols or k else None)
+            spec = solution.spec
+        else:
+            solution = _run_solve(spec, max_bytes, sys.stderr.isatty() and not as_json)
+        saved = None
+        if save_path:
+            from fastttt.store import save
+
+            saved = save(solution, save_path)
+    except MemoryBudgetError as err:
+        click.echo(f"Error: {err}", err=True)
+        sys.exit(1)
+    except (FastTTTError, OSError) as err:
+        click.echo(f"Error: {err}", err=True)
+        sys.exit(1)
+    summary = solution.summary()
+    if position is not None or moves is not None:
+        summary["query"] = _query(solution, spec, position, moves)
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    _print_summary(solution, summary, saved)
+    if "query" in summary:
+        q = summary["query"]
+        click.echo(f"{'position':>12}  {q['position']} ({q['to_move']} to move): {q['value']} "
+                   f"in {q['depth']} plies, best moves {q['best_moves']}")
+
+
+def _solve_by_search(spec, position, moves, as_json):
+    from fastttt.board import Position
+    from fastttt.search import solve_position
+
+    try:
+        if position is not None:
+            pos = Position.from_text(spec, position)
+        elif moves is not None:
+            pos = Position.from_moves(spec, _parse_moves(spec, moves))
+        else:
+            pos = Position.empty(spec)
+    except FastTTTError as err:
+        raise click.UsageError(str(err)) from None
+    start = time.perf_counter()
+    result = solve_position(pos)
+    out = {"game": spec.name, "position": str(pos), "score": int(result.score),
+           "nodes": int(result.nodes), "seconds": round(time.perf_counter() - start, 6)}
+    if as_json:
+        click.echo(json.dumps(out))
+    else:
+        for key, val in out.items():
+            click.echo(f"{key:>12}  {val}")
+
+
+def _solve_ultimate(moves, as_json):
+    from fastttt import ultimate
+
+    try:
+        parsed = [int(t) for t in (moves or "").replace(" ", "").split(",") if t]
+        state = ultimate.UltimateState.from_moves(parsed)
+    except ValueError as err:
+        raise click.UsageError(f"--moves: {err}") from None
+    verdict, score, best, nodes = ultimate.solve_exact(state, node_budget=50_000_000)
+    out = {"game": "ultimate", "moves": parsed, "verdict": verdict, "score": score,
+           "best_move": best, "nodes": nodes}
+    if as_json:
+        click.echo(json.dumps(out))
+    else:
+        for key, val in out.items():
+            click.echo(f"{key:>12}  {val}")
