@@ -191,7 +191,10 @@ class Solution:
     @property
     def histogram(self) -> np.ndarray:
         if self._histogram is None:
-            self._histogram = dense.byte_histogram(self.table)
+            if self.table.shape[0] < PARALLEL_MIN_SLOTS:  # no thread pool for small tables
+                self._histogram = np.bincount(self.table, minlength=256)
+            else:
+                self._histogram = dense.byte_histogram(self.table)
         return self._histogram
 
     @property

@@ -1,0 +1,3 @@
+from fastttt.cli import main
+
+main()

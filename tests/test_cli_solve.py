@@ -1,0 +1,75 @@
+"""``fastttt solve`` end to end: the console script, its JSON, its errors and exit codes."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from fastttt.cli import main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "fastttt", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_default_is_tictactoe_json():
+    result = run("solve", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["game"] == "tictactoe"
+    assert (out["rows"], out["cols"], out["k"], out["gravity"]) == (3, 3, 3, False)
+    assert out["reachable"] == 5478 and out["value"] == "draw" and out["depth"] == 9
+    assert out["terminal"] == {"first": 626, "second": 316, "draw": 16}
+    assert out["values"] == {"first": 2936, "draw": 1068, "second": 1474}
+    assert isinstance(out["seconds"], float)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["nosuchgame"], "unknown game 'nosuchgame'"),
+        (["3x3k4"], "k=4 is larger than the board"),
+        (["mnk", "--rows", "0", "--cols", "3", "-k", "2"], "rows must be at least 1"),
+        (["mnk", "--rows", "3"], "needs cols, k"),
+        (["--rows", "abc"], "'abc' is not a valid integer"),
+        (["--position", "XXX/..."], "has 6 cells"),
+        (["--weak"], "go with --stdin"),
+    ],
+)
+def test_bad_arguments_are_one_line_exit_2(args, message):
+    result = run("solve", *args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_too_big_is_refused_with_the_estimate():
+    result = run("solve", "connect4")
+    assert result.returncode == 1
+    assert "needs about" in result.stderr and "PiB" in result.stderr
+    limited = run("solve", "4x4k4", "--max-memory", "0.01")
+    assert limited.returncode == 1 and "needs about 211.5 MiB" in limited.stderr
+
+
+def test_summary_save_load_and_query(tmp_path):
+    runner = CliRunner()
+    path = tmp_path / "g.fttt"
+    first = runner.invoke(main, ["solve", "4x4k3g", "--save", str(path)])
+    assert first.exit_code == 0, first.output
+    assert "empty board" in first.output and "saved" in first.output
+    loaded = runner.invoke(main, ["solve", "--load", str(path), "--json", "--moves", "11"])
+    assert loaded.exit_code == 0, loaded.output
+    out = json.loads(loaded.output)
+    assert out["game"] == "mnk(rows=4,cols=4,k=3,gravity)"
+    assert out["query"]["position"] == "..../..../O.../X..."
+    assert all(1 <= m <= 4 for m in out["query"]["best_moves"])
+
+
+def test_position_query_text():
+    result = CliRunner().invoke(main, ["solve", "--position", "XX./OO./..."])
+    assert result.exit_code == 0
+    assert "first to move): first in 1 plies, best moves [2]" in result.output
