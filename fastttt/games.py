@@ -83,8 +83,16 @@ connect4 = mnk(6, 7, 4, gravity=True)
 
 _ALIASES: dict[str, GameSpec] = {"tictactoe": tictactoe, "connect4": connect4}
 
-# Extra games (e.g. Ultimate tic-tac-toe) register a loader under their name.
-_LOADERS: dict[str, Callable[..., object]] = {}
+
+
+def _load_ultimate():
+    from fastttt.ultimate import ULTIMATE
+
+    return ULTIMATE
+
+
+# Games that are not m,n,k-games, loaded on first use.
+_LOADERS: dict[str, Callable[..., object]] = {"ultimate": _load_ultimate}
 
 
 def register(name: str, loader: Callable[..., object]) -> None:
