@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastttt.board import cell_lines, full_mask
-from fastttt.games import GameSpec
+from fastttt.games import GameSpec, as_spec
 
 MAX_LO_CELLS = 10  # 3**10 lo codes: rank tables of 59049 entries stay in L2
 
@@ -81,8 +81,9 @@ def difference_counts(n: int) -> np.ndarray:
     return counts
 
 
-def slot_count(spec: GameSpec) -> int:
+def slot_count(spec: GameSpec | str) -> int:
     """Slots of the compact table (positions with legal stone counts), without building it."""
+    spec = as_spec(spec)
     lo_n = lo_cell_count(spec)
     hi_n = spec.cells - lo_n
     lo_counts = difference_counts(lo_n)
