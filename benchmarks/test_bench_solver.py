@@ -10,11 +10,11 @@ import subprocess
 import sys
 
 import pytest
+from ratio import record, speedup
 
 from fastttt import mnk
 from fastttt.reference import morpion
 from fastttt.solver import solve
-from ratio import record, speedup
 
 
 def reference_pipeline():

@@ -15,8 +15,8 @@ or on a full board.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
+from functools import cache
 
 import numpy as np
 
@@ -28,9 +28,9 @@ SYMBOLS = ("X", "O")
 EMPTY = "."
 
 
-@lru_cache(maxsize=None)
+@cache
 def win_masks(spec: GameSpec) -> np.ndarray:
-    """Bitmask (uint64) of every line of ``spec.k`` cells: rows, columns, diagonals, anti-diagonals."""
+    """Bitmask (uint64) of every line of ``spec.k`` cells: rows, columns, both diagonals."""
     rows, cols, k = spec.rows, spec.cols, spec.k
     masks = []
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
@@ -46,7 +46,7 @@ def win_masks(spec: GameSpec) -> np.ndarray:
     return np.array(sorted(set(masks)), dtype=np.uint64)
 
 
-@lru_cache(maxsize=None)
+@cache
 def cell_lines(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     """Lines through each cell in CSR form: masks[start[c]:start[c+1]] are the lines through c."""
     masks = win_masks(spec)

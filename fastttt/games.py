@@ -17,8 +17,8 @@ The first player moves first and is drawn ``X``; the second player is drawn ``O`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from fastttt.errors import GameSpecError
 
@@ -57,7 +57,7 @@ class GameSpec:
 
     @property
     def name(self) -> str:
-        """Canonical name: ``tictactoe``, ``connect4``, else ``mnk(rows=R,cols=C,k=K[,gravity])``."""
+        """``tictactoe``, ``connect4``, else ``mnk(rows=R,cols=C,k=K[,gravity])``."""
         for alias, spec in _ALIASES.items():
             if spec == self:
                 return alias

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -99,7 +99,9 @@ class Solution:
     def _position(self, pos: Position | str | Iterable[int]) -> Position:
         if isinstance(pos, Position):
             if pos.spec != self.spec:
-                raise InvalidPositionError(f"position of {pos.spec.name}, table of {self.spec.name}")
+                raise InvalidPositionError(
+                    f"position of {pos.spec.name}, table of {self.spec.name}"
+                )
             return pos
         if isinstance(pos, str):
             return Position.from_text(self.spec, pos)
@@ -271,12 +273,12 @@ def solve(
     total = 2 * slots
     done = 0
     if parallel:
-        for his, size in zip(layers, sizes):
+        for his, size in zip(layers, sizes, strict=False):
             dense.forward_layer_parallel(table, layout, his)
             done += size
             if progress:
                 progress("reachability", done, total)
-        for his, size in zip(reversed(layers), reversed(sizes)):
+        for his, size in zip(reversed(layers), reversed(sizes), strict=False):
             dense.backward_layer_parallel(table, layout, his)
             done += size
             if progress:

@@ -1,15 +1,15 @@
 """The dense solver against the naive reference, position by position, and its API."""
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
+from naive import solve_naive
 
 from fastttt import Position, load_game, mnk
 from fastttt.errors import InvalidPositionError, MemoryBudgetError
 from fastttt.layout import build_layout, slot_count
 from fastttt.solver import estimate_memory, solve
-from naive import solve_naive
 
 SMALL_BOARDS = [
     mnk(1, 1, 1), mnk(2, 2, 2), mnk(3, 3, 3), mnk(3, 3, 2), mnk(2, 3, 2), mnk(3, 2, 3),
@@ -19,7 +19,7 @@ SMALL_BOARDS = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _naive_arrays(spec):
     ref = solve_naive(spec)
     codes = np.array(sorted(ref), dtype=np.int64)

@@ -77,7 +77,8 @@ def test_wrong_game_and_version_and_magic(tmp_path, solution):
     header = json.loads(raw[12 : 12 + length])
     header["format"] = 99
     blob = json.dumps(header).encode()
-    (tmp_path / "v.fttt").write_bytes(MAGIC + struct.pack("<I", len(blob)) + blob + raw[12 + length:])
+    rest = raw[12 + length :]
+    (tmp_path / "v.fttt").write_bytes(MAGIC + struct.pack("<I", len(blob)) + blob + rest)
     with pytest.raises(TableFileError, match="format 99"):
         load(tmp_path / "v.fttt")
     (tmp_path / "m.fttt").write_bytes(b"NOTATABLE" + raw)

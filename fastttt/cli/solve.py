@@ -50,6 +50,11 @@ def _run_solve(spec: GameSpec, max_bytes, show_progress: bool):
         return solve(spec, max_bytes=max_bytes)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from fastttt.solver import estimate_memory, format_bytes
+
+    click.echo(f"solving {spec.name} ({spec.describe()}): about "
+               f"{format_bytes(estimate_memory(spec))} of memory", err=True)
+
     columns = (
         TextColumn("{task.description:<13}"),
         BarColumn(),
