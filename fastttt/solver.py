@@ -292,3 +292,21 @@ def solve(
         if progress:
             progress("values", total, total)
     return Solution(spec, table, time.perf_counter() - start)
+
+
+def warmup() -> float:
+    """Compile (or load from the cache) every solver kernel; returns the seconds it took.
+
+    The first call on a machine compiles for about 8 s; later processes load the cached
+    machine code in a fraction of a second.
+    """
+    from fastttt.games import mnk
+
+    start = time.perf_counter()
+    for parallel in (False, True):
+        solution = solve(mnk(3, 4, 3), parallel=parallel)
+        solution.lookup(solution.reachable_codes()[:1])
+        solution.histogram  # noqa: B018 (computes the counts)
+    dense.byte_histogram(solution.table)
+    solution.attractor(0)
+    return time.perf_counter() - start
