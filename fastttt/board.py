@@ -60,9 +60,14 @@ def cell_lines(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     return start, np.array(through, dtype=np.uint64)
 
 
+@cache
+def _int_masks(spec: GameSpec) -> tuple[int, ...]:
+    return tuple(int(m) for m in win_masks(spec))
+
+
 def has_line(spec: GameSpec, stones: int) -> bool:
     """True when ``stones`` (a bitboard) contains a full line of the game."""
-    return any(int(m) & stones == int(m) for m in win_masks(spec))
+    return any(m & stones == m for m in _int_masks(spec))
 
 
 def full_mask(spec: GameSpec) -> int:

@@ -1,0 +1,174 @@
+"""``fastttt play`` and ``fastttt match``: people and engines on every registered board.
+
+Players are named (``human``, ``random``, ``heuristic:P``, ``alphabeta:P``, ``perfect``; see
+:mod:`fastttt.players`). A person types ``row,col`` counted from 1, or a column alone on gravity
+boards. Bad options end with a one-line error and exit code 2.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any
+
+import click
+
+from fastttt.errors import FastTTTError
+
+_GAME_HELP = (
+    "Game name: tictactoe, connect4, ultimate, RxC[kK][g] such as 4x4k3 or 4x4k4g "
+    "(rows x cols, k in a row, g = gravity)."
+)
+
+
+def _load(game: str, rows: int | None, cols: int | None, k: int | None, gravity: bool | None):
+    from fastttt.games import GameSpec, load_game
+    from fastttt.match import as_game
+
+    try:
+        if rows is None and cols is None and k is None and gravity is None:
+            spec = as_game(game)
+        else:
+            spec = load_game(game, rows=rows, cols=cols, k=k, gravity=gravity)
+    except FastTTTError as err:
+        raise click.BadParameter(str(err), param_hint="GAME") from None
+    if not isinstance(spec, GameSpec) and not hasattr(spec, "initial"):
+        raise click.BadParameter(f"{game!r} is not a game that can be played", param_hint="GAME")
+    return spec
+
+
+def _players(game: Any, x: str, o: str) -> tuple[Any, Any]:
+    from fastttt.players import make_player
+
+    out = []
+    for flag, name in (("--x", x), ("--o", o)):
+        try:
+            out.append(make_player(name, game))
+        except FastTTTError as err:
+            raise click.BadParameter(str(err), param_hint=flag) from None
+    return out[0], out[1]
+
+
+def _prepare_table(spec: Any, needed: bool) -> None:
+    """Solve the table up front (with a note on stderr) when perfect play or hints need it."""
+    from fastttt.games import GameSpec
+    from fastttt.players import solution_for, uses_table
+
+    if needed and isinstance(spec, GameSpec) and uses_table(spec):
+        click.echo(f"Solving {spec.name} for perfect play...", err=True)
+        try:
+            solution_for(spec)
+        except FastTTTError as err:
+            raise click.ClickException(str(err)) from None
+
+
+def _strongest(spec: Any) -> str:
+    from fastttt.games import GameSpec
+
+    return "perfect" if isinstance(spec, GameSpec) else "engine"
+
+
+def _game_options(f):
+    f = click.option("--gravity/--no-gravity", default=None, help="Override gravity.")(f)
+    f = click.option("-k", type=click.IntRange(min=1), default=None, help="Override k.")(f)
+    f = click.option("--cols", type=click.IntRange(min=1), default=None, help="Override cols.")(f)
+    f = click.option("--rows", type=click.IntRange(min=1), default=None, help="Override rows.")(f)
+    return click.argument("game", default="tictactoe")(f)
+
+
+@click.command()
+@_game_options
+@click.option("--x", "x_name", default="human", show_default=True, help="First player (X).")
+@click.option(
+    "--o", "o_name", default=None, help="Second player (O) [default: perfect; engine on ultimate]."
+)
+@click.option("--seed", type=int, default=None, help="Seed for the engines' random choices.")
+@click.option("--hints", is_flag=True, help="Show every move's perfect-play outcome to humans.")
+@click.option("--color/--no-color", default=None, help="Colour the board (default: on a TTY).")
+def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
+    """Play GAME: humans type row,col (from 1), or a column alone with gravity.
+
+    Players: human, random, heuristic:P, alphabeta:P, perfect.
+    """
+    from fastttt.games import GameSpec
+    from fastttt.match import initial_state
+    from fastttt.play import game_ui, play_game
+
+    spec = _load(game, rows, cols, k, gravity)
+    px, po = _players(spec, x_name, o_name or _strongest(spec))
+    if hints and not isinstance(spec, GameSpec):
+        raise click.BadParameter("hints are only available on m,n,k boards", param_hint="--hints")
+    _prepare_table(spec, hints or "perfect" in (px.name, po.name))
+    if color is None:
+        color = sys.stdout.isatty()
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    desc = spec.describe() if isinstance(spec, GameSpec) else str(spec)
+    click.echo(f"{getattr(spec, 'name', spec)}: {desc}. X = {px.name}, O = {po.name}, seed {seed}.")
+    try:
+        play_game(
+            initial_state(spec),
+            (px, po),
+            rng=random.Random(seed),
+            read=input,
+            write=click.echo,
+            hints=hints,
+            ui=game_ui(spec, color=color),
+        )
+    except FastTTTError as err:
+        raise click.ClickException(str(err)) from None
+
+
+@click.command()
+@_game_options
+@click.option(
+    "--x", "x_name", default=None, help="Player A (X) [default: perfect; engine on ultimate]."
+)
+@click.option("--o", "o_name", default="random", show_default=True, help="Player B (O).")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--seed", type=int, default=None, help="Seed: replays the whole match.")
+@click.option("--swap", is_flag=True, help="Alternate who starts (A is X in even games).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def match(game, rows, cols, k, gravity, x_name, o_name, games, seed, swap, as_json):
+    """Engine against engine: GAMES games, then wins/draws/losses and the mean game length."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from fastttt.match import run_match
+
+    spec = _load(game, rows, cols, k, gravity)
+    x_name = x_name or _strongest(spec)
+    px, po = _players(spec, x_name, o_name)
+    for flag, p in (("--x", px), ("--o", po)):
+        if getattr(p, "is_human", False):
+            raise click.BadParameter("a match is between engines, not 'human'", param_hint=flag)
+    _prepare_table(spec, "perfect" in (px.name, po.name))
+    err_console = Console(stderr=True)
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_terminal,
+    )
+    try:
+        with progress:
+            task = progress.add_task(f"{px.name} vs {po.name}", total=games)
+            result = run_match(
+                spec,
+                x_name,
+                o_name,
+                games,
+                seed=seed,
+                swap=swap,
+                progress=lambda i: progress.update(task, completed=i),
+            )
+    except FastTTTError as err:
+        raise click.ClickException(str(err)) from None
+    if as_json:
+        click.echo(result.to_json())
+        return
+    click.echo(f"{result.game}: {result.games} games, seed {result.seed}")
+    click.echo(result.table())

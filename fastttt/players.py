@@ -1,0 +1,234 @@
+"""Players chosen by name, and the perfect-play outcome of every move (used by hints).
+
+A player is any object with a ``name`` and ``choose(state, rng) -> move``, where ``rng`` is a
+:class:`random.Random` (every random choice goes through it, so a seed replays a game) and the
+move is in API form (a cell, or a 0-based column with gravity; see :mod:`fastttt.board`).
+
+Names understood by :func:`make_player`:
+
+``human``          typed moves; the game loop (:mod:`fastttt.play`) asks for them
+``random``         a uniformly random legal move
+``heuristic:P``    depth-P minimax with the handouts' line-counting evaluation
+                   (:func:`fastttt.heuristic.search`), random among equal best moves
+``alphabeta:P``    the same search with alpha-beta pruning (same values, fewer nodes)
+``perfect``        perfect play: the solved table when the board fits in memory, exact search
+                   otherwise; fastest win, else a draw, else slowest loss, random among equals
+
+Outcomes (:func:`move_outcomes`) are from the side that plays the move: ``result`` +1 it wins,
+0 draw, -1 it loses, under perfect play by both sides (winner hurries, loser delays);
+``plies`` counts plies from the current position to the end of the game, the move itself
+included (a move that completes a line has ``plies == 1``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from fastttt.board import FIRST, Position
+from fastttt.errors import FastTTTError
+from fastttt.games import GameSpec
+from fastttt.values import relative
+
+
+class UnknownPlayerError(FastTTTError, ValueError):
+    """A player name is not one :func:`make_player` knows, or its depth is not a number >= 1."""
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, state: Any, rng: random.Random) -> int: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Perfect-play outcome of one move, from the mover's side.
+
+    ``result``: +1 win, 0 draw, -1 loss. ``plies``: plies to the end, this move included (for a
+    draw from the table: plies until the board is full).
+    """
+
+    result: int
+    plies: int
+
+    def __str__(self) -> str:
+        if self.result > 0:
+            return f"win in {self.plies}"
+        if self.result < 0:
+            return f"loss in {self.plies}"
+        return "draw"
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Larger is better: wins (sooner first), draws, losses (later first)."""
+        if self.result > 0:
+            return (2, -self.plies)
+        if self.result < 0:
+            return (0, self.plies)
+        return (1, 0)
+
+
+# --- perfect play: tables and search ---------------------------------------------------
+
+_SOLUTIONS: dict[GameSpec, Any] = {}
+
+
+PLAY_TABLE_MAX_SLOTS = 100_000_000
+
+
+def solution_for(spec: GameSpec) -> Any:
+    """The solved table of ``spec`` (:func:`fastttt.solver.solve`), built once per process."""
+    sol = _SOLUTIONS.get(spec)
+    if sol is None:
+        from fastttt.solver import solve
+
+        sol = _SOLUTIONS[spec] = solve(spec)
+    return sol
+
+
+def uses_table(spec: GameSpec) -> bool:
+    """True when perfect play and hints for ``spec`` come from a solved table, not search."""
+    if spec in _SOLUTIONS:
+        return True
+    from fastttt.layout import slot_count
+    from fastttt.solver import fits_in_memory
+
+    # Tables above ~100 M slots take tens of seconds to build: search answers sooner.
+    return slot_count(spec) <= PLAY_TABLE_MAX_SLOTS and bool(fits_in_memory(spec))
+
+
+def _score_outcome(pos: Position, score: int) -> Outcome:
+    """The :class:`Outcome` of a move of ``pos`` from its exact search score (mover's side;
+    :mod:`fastttt.search`: a win scores ``score_base(spec) - s``, ``s`` the winner's stones once
+    its line is complete, a loss the negative, a draw 0)."""
+    from fastttt.search import score_base
+
+    score = int(score)
+    if score == 0:
+        return Outcome(0, pos.spec.cells - pos.ply)
+    winner = pos.to_move if score > 0 else 1 - pos.to_move
+    stones = score_base(pos.spec) - abs(score)
+    total = 2 * stones - 1 if winner == FIRST else 2 * stones
+    return Outcome(1 if score > 0 else -1, total - pos.ply)
+
+
+def move_outcomes(pos: Position) -> dict[int, Outcome]:
+    """Every legal move of ``pos`` with its perfect-play :class:`Outcome` (mover's side).
+
+    Uses the solved table when the board fits (cached per game), else
+    :func:`fastttt.search.move_scores`. Empty for a finished game.
+    """
+    if pos.is_over():
+        return {}
+    if uses_table(pos.spec):
+        spec, mask = pos.spec, pos.playable_mask()
+        cells = [c for c in range(spec.cells) if mask >> c & 1]
+        pairs = sorted((c % spec.cols if spec.gravity else c, c) for c in cells)
+        moves = [m for m, _c in pairs]
+        base, digit = pos.code, 1 + pos.to_move  # a child's code adds the mover's digit
+        codes = np.array([base + digit * 3**c for _m, c in pairs], dtype=np.int64)
+        values, depths = solution_for(spec).lookup(codes)
+        return {
+            m: Outcome(relative(int(v), pos.to_move), 1 + int(d))
+            for m, v, d in zip(moves, values, depths, strict=True)
+        }
+    from fastttt.search import move_scores
+
+    return {int(m): _score_outcome(pos, s) for m, s in move_scores(pos).items()}
+
+
+def best_outcome_moves(outcomes: dict[int, Outcome]) -> list[int]:
+    """The moves with the best outcome: fastest win, else draw, else slowest loss (sorted)."""
+    best = max(o.sort_key for o in outcomes.values())
+    return sorted(m for m, o in outcomes.items() if o.sort_key == best)
+
+
+# --- players -----------------------------------------------------------------------------
+
+
+class HumanPlayer:
+    """A person at the keyboard: :func:`fastttt.play.play_game` reads the move."""
+
+    name = "human"
+    is_human = True
+
+    def choose(self, state: Any, rng: random.Random) -> int:
+        raise RuntimeError("a human's move is read by the game loop (fastttt.play.play_game)")
+
+
+class RandomPlayer:
+    """A uniformly random legal move."""
+
+    name = "random"
+
+    def choose(self, state: Any, rng: random.Random) -> int:
+        return rng.choice(list(state.legal_moves()))
+
+
+class HeuristicPlayer:
+    """Depth-limited search with the line-counting evaluation, random among equal best moves.
+
+    ``method`` is ``"minimax"`` (``heuristic:P``) or ``"alphabeta"`` (``alphabeta:P``).
+    """
+
+    def __init__(self, depth: int, method: str = "minimax"):
+        self.depth = depth
+        self.method = method
+        self.name = f"{'heuristic' if method == 'minimax' else 'alphabeta'}:{depth}"
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        from fastttt.heuristic import search
+
+        _score, best, _nodes = search(state, self.depth, method=self.method)
+        return rng.choice(sorted(int(m) for m in best))
+
+
+class PerfectPlayer:
+    """Perfect play: fastest win, else draw, else slowest loss; random among equal moves.
+
+    The solved table when the board fits in memory (built once per process), else exact search.
+    """
+
+    name = "perfect"
+
+    def choose(self, state: Position, rng: random.Random) -> int:
+        return rng.choice(best_outcome_moves(move_outcomes(state)))
+
+
+PLAYER_NAMES = ("human", "random", "heuristic:P", "alphabeta:P", "perfect")
+
+
+def make_player(name: str, spec: Any = None) -> Player:
+    """The player called ``name`` (see the module docstring) for the game ``spec``.
+
+    For Ultimate tic-tac-toe (``spec`` the ``ultimate`` game) every name but ``human`` is
+    delegated to :func:`fastttt.ultimate.make_player`. Raises :class:`UnknownPlayerError`.
+    """
+    if not isinstance(name, str):
+        raise UnknownPlayerError(f"a player name must be a string, got {name!r}")
+    key = name.strip().lower()
+    if key == "human":
+        return HumanPlayer()
+    if spec is not None and not isinstance(spec, GameSpec):
+        from fastttt import ultimate
+
+        try:
+            return ultimate.make_player(key)
+        except (ValueError, KeyError) as err:
+            raise UnknownPlayerError(f"unknown player {name!r} for {spec}: {err}") from None
+    if key == "random":
+        return RandomPlayer()
+    if key == "perfect":
+        return PerfectPlayer()
+    kind, sep, depth = key.partition(":")
+    if kind in ("heuristic", "alphabeta", "minimax"):
+        if not sep or not depth.strip().isdigit() or int(depth) < 1:
+            raise UnknownPlayerError(
+                f"player {name!r} needs a search depth of at least 1, e.g. {kind}:3"
+            )
+        return HeuristicPlayer(int(depth), "alphabeta" if kind == "alphabeta" else "minimax")
+    raise UnknownPlayerError(f"unknown player {name!r}; choose from {', '.join(PLAYER_NAMES)}")
