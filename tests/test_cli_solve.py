@@ -11,8 +11,9 @@ from fastttt.cli import main
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "fastttt", *args], capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "fastttt", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_default_is_tictactoe_json():

@@ -12,10 +12,20 @@ from fastttt.layout import build_layout, slot_count
 from fastttt.solver import estimate_memory, solve
 
 SMALL_BOARDS = [
-    mnk(1, 1, 1), mnk(2, 2, 2), mnk(3, 3, 3), mnk(3, 3, 2), mnk(2, 3, 2), mnk(3, 2, 3),
-    mnk(1, 5, 3), mnk(3, 4, 3), mnk(4, 3, 4),
-    mnk(3, 3, 3, gravity=True), mnk(4, 3, 3, gravity=True), mnk(3, 4, 3, gravity=True),
-    mnk(4, 4, 3, gravity=True), mnk(2, 5, 2, gravity=True),
+    mnk(1, 1, 1),
+    mnk(2, 2, 2),
+    mnk(3, 3, 3),
+    mnk(3, 3, 2),
+    mnk(2, 3, 2),
+    mnk(3, 2, 3),
+    mnk(1, 5, 3),
+    mnk(3, 4, 3),
+    mnk(4, 3, 4),
+    mnk(3, 3, 3, gravity=True),
+    mnk(4, 3, 3, gravity=True),
+    mnk(3, 4, 3, gravity=True),
+    mnk(4, 4, 3, gravity=True),
+    mnk(2, 5, 2, gravity=True),
 ]
 
 
