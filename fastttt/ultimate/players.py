@@ -1,0 +1,105 @@
+"""Computer players for Ultimate tic-tac-toe, chosen by name (see :func:`make_player`).
+
+Each player has ``.name`` and ``.choose(state, rng) -> move`` (0..80); all randomness comes
+from ``rng`` (a ``random.Random``), so seeded matches replay exactly (except ``engine:MS``,
+whose depth depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from fastttt.kernels import ultimate as K
+from fastttt.ultimate.engine import DEFAULT_COEFFS, Coeffs, Engine, two_table
+from fastttt.ultimate.state import UltimateState
+
+PLAYER_NAMES = ("random", "engine", "engine:MS", "engine:nNODES", "mcts:N", "minimax:P")
+DEFAULT_ENGINE_MS = 200
+
+
+class RandomPlayer:
+    name = "random"
+
+    def choose(self, state: UltimateState, rng: random.Random) -> int:
+        return rng.choice(state.legal_moves())
+
+
+class EnginePlayer:
+    """Iterative-deepening alpha-beta under a time (ms) or node budget."""
+
+    def __init__(self, time_ms: int | None = None, nodes: int | None = None):
+        self.time_ms = time_ms
+        self.nodes = nodes
+        self.name = f"engine:n{nodes}" if nodes is not None else f"engine:{time_ms}"
+        self.engine = Engine()
+        self.last = None
+
+    def choose(self, state: UltimateState, rng: random.Random) -> int:
+        self.last = self.engine.search(state, time_ms=self.time_ms, nodes=self.nodes)
+        return self.last.move
+
+
+class MCTSPlayer:
+    """UCT with ``playouts`` random playouts (Numba kernel ``mcts``); most visited move."""
+
+    def __init__(self, playouts: int, c_uct: float = 1.4):
+        self.playouts = playouts
+        self.c_uct = c_uct
+        self.name = f"mcts:{playouts}"
+
+    def choose(self, state: UltimateState, rng: random.Random) -> int:
+        seed = K.rng_state(rng.getrandbits(64))
+        moves = np.zeros(81, dtype=np.int32)
+        visits = np.zeros(81, dtype=np.float64)
+        n = K.mcts(state.array(), self.playouts, self.c_uct, seed, moves, visits)
+        top = visits[:n].max()
+        best = [int(m) for m, v in zip(moves[:n], visits[:n], strict=True) if v == top]
+        return int(rng.choice(best))
+
+
+class MinimaxPlayer:
+    """Plain depth-P minimax (no pruning) with the engine's evaluation; random among the best."""
+
+    def __init__(self, depth: int, coeffs: Coeffs = DEFAULT_COEFFS):
+        self.depth = depth
+        self.coeffs = coeffs.array()
+        self.name = f"minimax:{depth}"
+
+    def choose(self, state: UltimateState, rng: random.Random) -> int:
+        moves = np.zeros(81, dtype=np.int32)
+        scores = np.zeros(81, dtype=np.int64)
+        n = K.minimax_root(state.array(), self.depth, self.coeffs, two_table(), moves, scores)
+        top = scores[:n].max()
+        best = [int(m) for m, v in zip(moves[:n], scores[:n], strict=True) if v == top]
+        return int(rng.choice(best))
+
+
+def _positive(text: str, what: str, name: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"player {name!r}: {what} must be a positive integer, got {text!r}")
+    return int(text)
+
+
+def make_player(spec: str):
+    """A player from its name: ``random``; ``engine`` (200 ms a move), ``engine:MS`` (time
+    budget in ms), ``engine:nNODES`` (node budget); ``mcts:N`` (N playouts a move);
+    ``minimax:P`` (plain depth-P minimax). Raises ValueError with a one-line message."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a player name must be a string, got {spec!r}")
+    key = spec.strip().lower()
+    kind, sep, arg = key.partition(":")
+    if kind == "random" and not sep:
+        return RandomPlayer()
+    if kind == "engine":
+        if not sep:
+            return EnginePlayer(time_ms=DEFAULT_ENGINE_MS)
+        if arg.startswith("n"):
+            return EnginePlayer(nodes=_positive(arg[1:], "the node budget", spec))
+        return EnginePlayer(time_ms=_positive(arg, "the time budget (ms)", spec))
+    if kind == "mcts" and sep:
+        return MCTSPlayer(_positive(arg, "the number of playouts", spec))
+    if kind == "minimax" and sep:
+        return MinimaxPlayer(_positive(arg, "the depth", spec))
+    raise ValueError(f"unknown Ultimate player {spec!r}; choose from {', '.join(PLAYER_NAMES)}")
