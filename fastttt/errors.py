@@ -17,6 +17,15 @@ class IllegalMoveError(InvalidPositionError):
     """A move is off the board, on a taken cell or column, or made after the game ended."""
 
 
+class UnknownPlayerError(FastTTTError, ValueError):
+    """A player name is not one :func:`fastttt.players.make_player` knows, or its depth is not
+    a number >= 1."""
+
+
+class SearchBudgetError(FastTTTError, RuntimeError):
+    """An exact value was asked for but the position's tree does not fit the node budget."""
+
+
 class MemoryBudgetError(FastTTTError, MemoryError):
     """A solve would need more memory than allowed; the message carries the estimate."""
 

@@ -29,13 +29,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from fastttt.board import FIRST, Position
-from fastttt.errors import FastTTTError
+from fastttt.errors import UnknownPlayerError
 from fastttt.games import GameSpec
 from fastttt.values import relative
-
-
-class UnknownPlayerError(FastTTTError, ValueError):
-    """A player name is not one :func:`make_player` knows, or its depth is not a number >= 1."""
 
 
 class Player(Protocol):

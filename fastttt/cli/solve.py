@@ -133,17 +133,19 @@ def _query(solution, spec, position, moves) -> dict:
 @click.option("--all-moves", is_flag=True, help="With --stdin: the score of every move.")
 @click.option("--weak", is_flag=True, help="With --stdin: win/draw/loss only (faster).")
 @click.option("--nodes", is_flag=True, help="With --stdin: add node count and microseconds.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=5_000_000, show_default=True,
+              help="ultimate: node budget of the exact search before it settles for an estimate.")
 @click.option("--search", is_flag=True,
               help="Value of the empty board (or --position/--moves) by search, no table.")
 def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position, moves,
-          max_memory, stdin, all_moves, weak, nodes, search):
+          max_memory, stdin, all_moves, weak, nodes, max_nodes, search):
     """Solve GAME (default tictactoe): value and depth of every reachable position.
 
     GAME is tictactoe, connect4, mnk or connect (with --rows/--cols/-k), a compact form such as
     4x4k3 or 4x5k4g (rows x cols, k, g = gravity), or ultimate.
     """
     if game.strip().lower() == "ultimate":
-        return _solve_ultimate(moves, as_json)
+        return _solve_ultimate(moves, as_json, max_nodes)
     spec = _spec_from_args(game, rows, cols, k, gravity)
     if stdin:
         from fastttt.connect4 import run_filter
@@ -215,7 +217,7 @@ def _solve_by_search(spec, position, moves, as_json):
             click.echo(f"{key:>12}  {val}")
 
 
-def _solve_ultimate(moves, as_json):
+def _solve_ultimate(moves, as_json, max_nodes):
     from fastttt import ultimate
 
     try:
@@ -223,7 +225,7 @@ def _solve_ultimate(moves, as_json):
         state = ultimate.UltimateState.from_moves(parsed)
     except ValueError as err:
         raise click.UsageError(f"--moves: {err}") from None
-    verdict, score, best, nodes = ultimate.solve_exact(state, node_budget=50_000_000)
+    verdict, score, best, nodes = ultimate.solve_exact(state, node_budget=max_nodes)
     out = {"game": "ultimate", "moves": parsed, "verdict": verdict, "score": score,
            "best_move": best, "nodes": nodes}
     if as_json:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from fastttt.errors import FastTTTError, IllegalMoveError, InvalidPositionError
+from fastttt.errors import IllegalMoveError, InvalidPositionError, SearchBudgetError
 from fastttt.ultimate.engine import MATE_BOUND, Coeffs, Engine
 from fastttt.ultimate.engine import solve_exact as _solve_exact
 from fastttt.ultimate.state import UltimateState
@@ -49,10 +49,6 @@ LIGNES = [
     [(0, 2), (1, 1), (2, 0)],
 ]
 _CODES = {0: 0, 1: 1, 2: 2, 3: 3, " ": 0, ".": 0, "": 0, "x": 1, "X": 1, "o": 2, "O": 2}
-
-
-class SearchBudgetError(FastTTTError, RuntimeError):
-    """An exact value was asked for but the position's tree does not fit the node budget."""
 
 
 def _code(v: Any) -> int:
