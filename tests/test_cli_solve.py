@@ -74,3 +74,39 @@ def test_position_query_text():
     result = CliRunner().invoke(main, ["solve", "--position", "XX./OO./..."])
     assert result.exit_code == 0
     assert "first to move): first in 1 plies, best moves [2]" in result.output
+
+
+def test_ultimate_exact_solve_reports_a_verdict():
+    result = CliRunner().invoke(
+        main, ["solve", "ultimate", "--moves", "40,36,4", "--json", "--max-nodes", "20000"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["moves"] == [40, 36, 4] and out["nodes"] <= 20001
+    assert out["verdict"] == "estimate" or out["verdict"].startswith(("win", "loss", "draw"))
+    assert 36 <= out["best_move"] <= 44  # move 4 (cell 4 of board 0) sends O to board 4
+
+
+def test_ultimate_illegal_moves_are_one_line():
+    result = run("solve", "ultimate", "--moves", "40,4")
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "Error: --moves: move 2: move 4 (board 0, cell 4): the move must be in board 4"
+    )
+
+
+def test_stdin_filter_answers_each_line_and_reports_bad_ones():
+    result = subprocess.run(
+        [sys.executable, "-m", "fastttt", "solve", "connect4", "--stdin"],
+        input="4455\n8\n44455554221\n", capture_output=True, text=True, timeout=300,
+    )
+    assert result.stdout.splitlines() == ["4455 18", "", "44455554221 -15"]
+    assert result.stderr.startswith("line 2:")
+    assert result.returncode == 1
+
+
+def test_search_gives_the_empty_board_score():
+    result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["score"] > 0  # 4x4 k=3 is a first-player win
