@@ -12,9 +12,10 @@ position's depth is the number of plies until the board is full. Finished positi
 depth 0.
 
 Search scores (negamax, :mod:`fastttt.search`) are relative to the SIDE TO MOVE, in the
-Connect Four benchmark convention: 0 draw; a win scores ``cells // 2 + 1 - s`` where ``s`` is
-the number of stones the winner has placed when completing its line (sooner wins score
-higher); a loss is the negative of the opponent's win score.
+Connect Four benchmark convention: 0 draw; a win scores ``(cells + 1) // 2 + 1 - s`` where
+``s`` is the number of stones the winner has placed when completing its line (sooner wins score
+higher; 22 for the 42 cells of Connect Four; on odd boards the rounding up keeps a win on the
+last cell above a draw); a loss is the negative of the opponent's win score.
 """
 
 FIRST_WINS = 1

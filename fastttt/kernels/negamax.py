@@ -1,0 +1,490 @@
+"""Negamax alpha-beta kernels over padded column-major bitboards (gravity and free boards).
+
+Internal layout (search only; :mod:`fastttt.search` converts from/to :class:`Position`):
+``W`` internal columns of ``H`` cells plus one always-empty sentinel bit on top of each
+column, ``bit = col * (H + 1) + height`` (height 0 = bottom row). Gravity boards use
+``W = cols``, ``H = rows``; free boards may be transposed to fit 64 bits. 7 x 6 example::
+
+      .  .  .  .  .  .  .      sentinel row: bits 6 13 20 27 34 41 48 (never set)
+      5 12 19 26 33 40 47      top row
+      4 11 18 25 32 39 46
+      3 10 17 24 31 38 45
+      2  9 16 23 30 37 44
+      1  8 15 22 29 36 43
+      0  7 14 21 28 35 42      bottom row
+
+Lines of ``k`` are found with shifts: 1 (vertical), ``H+1`` (horizontal), ``H`` and ``H+2``
+(diagonals); the empty sentinel bits stop runs from wrapping between columns.
+
+A search position is ``(cur, mask, ply)``: ``cur`` the stones of the side to move, ``mask``
+every stone, ``ply`` the number of stones. Scores are from the side to move (see
+:mod:`fastttt.values`): 0 draw, a win scores ``base - s`` with ``s`` the winner's stones when
+it completes its line, a loss the negative of the opponent's win score.
+
+Work array: one uint64 array (built by :class:`fastttt.search.Searcher`) holds the geometry,
+the masks, the node counter, the static move order, the symmetry permutations and the per-ply
+move-sorting buffers, at the offsets below, plus the address of the transposition table. The
+recursive kernel receives only scalars and the work array's ADDRESS (``work.ctypes.data``):
+array arguments make Numba count references on every call (atomic increments and
+decrements for each array at each node): passing the address took Connect Four from about 4
+to 8 M nodes/s. The caller keeps both arrays alive for the call.
+
+Transposition table: a uint64 array of ``2**bits`` entries, two per 16-byte bucket, each
+``(tag << 16) | (ply << 9) | (lower << 8) | (score + 64)``, 0 = empty; the bucket index and
+the tag together are an invertible hash of the position key, so a hit is exact (keys: ``cur +
+mask`` with gravity, ``mask << nbits | cur`` on free boards when that fits 64 bits, else a
+64-bit hash). Slot 0 keeps the entry nearest the root, slot 1 the latest other (Begin-Hard:
+9% fewer nodes than one always-replaced entry). While a node sorts its moves it prefetches
+each child's bucket, so the child's probe finds it in cache (8 -> 11-12 M nodes/s on the
+Connect Four sets).
+
+Moves are tried in the order: more cells that would complete a line of the mover after the
+move first, then centre first; only non-losing moves are searched (a forced block when the
+opponent threatens once, none when twice; with gravity never under an opponent's threat).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from fastttt.config import JIT
+
+# work array (uint64) offsets: geometry fields ...
+G_W, G_H, G_K, G_GRAV, G_CELLS, G_BASE, G_SYMPLY, G_MIRROR, G_KEYMODE, G_TTBITS, G_NSYM = range(11)
+G_FAST4, G_NBITS, G_TTADDR = 11, 12, 13
+# ... masks, counters and tables
+M_BOTTOM, M_BOARD, M_COL0 = 16, 17, 18
+S_NODES = 20
+ORDER = 32  # 64 slots: columns (gravity) or bits (free boards), best first
+PERMS = 96  # 8 x 64 slots: symmetry s maps bit b to PERMS + 64 * s + b
+MBUF = PERMS + 8 * 64  # 66 x 64 slots: moves being tried at each ply
+SBUF = MBUF + 66 * 64  # 66 x 64 slots: their ordering scores
+WORK_SIZE = SBUF + 66 * 64
+# key modes
+KEY_SUM, KEY_CONCAT, KEY_HASH = 0, 1, 2
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of a uint64 (LLVM ctpop)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowbit_index(typingctx, x):
+    """Index of the lowest set bit of a non-zero uint64 (LLVM cttz)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def ld(typingctx, addr, idx):
+    """``addr[idx]`` for the address of a uint64 array."""
+    sig = types.uint64(types.uint64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.PointerType(ir.IntType(64)))
+        return builder.load(builder.gep(ptr, [args[1]]))
+
+    return sig, codegen
+
+
+@intrinsic
+def st(typingctx, addr, idx, value):
+    """``addr[idx] = value`` for the address of a uint64 array."""
+    sig = types.void(types.uint64, types.int64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.PointerType(ir.IntType(64)))
+        builder.store(args[2], builder.gep(ptr, [args[1]]))
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def prefetch(typingctx, addr):
+    """Hint the CPU to start loading the cache line at ``addr`` (LLVM prefetch, read)."""
+    sig = types.void(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        ptr_t = ir.PointerType(ir.IntType(8))
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr_t, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        ptr = builder.inttoptr(args[0], ptr_t)
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(**JIT)
+def gi(w, field):
+    """A signed geometry field of the work array at address ``w``."""
+    return np.int64(ld(w, field))
+
+
+@njit(**JIT)
+def _shl(x, s):
+    if s >= 64:
+        return _ZERO
+    return x << np.uint64(s)
+
+
+@njit(**JIT)
+def _shr(x, s):
+    if s >= 64:
+        return _ZERO
+    return x >> np.uint64(s)
+
+
+@njit(**JIT)
+def _line_cells(p, s, k):
+    """Cells x such that stones of ``p`` fill a line of ``k`` through x in direction ``s``
+    (any k; the k = 4 case has the unrolled :func:`_winning4`)."""
+    r = _ZERO
+    for j in range(k):
+        t = _ALL
+        for m in range(1, j + 1):
+            t &= _shl(p, m * s)
+        for m in range(1, k - j):
+            t &= _shr(p, m * s)
+        r |= t
+    return r
+
+
+@njit(**JIT)
+def _winning4(p, h1):
+    """Cells completing a line of 4 of ``p`` in the four directions (k = 4 fast path)."""
+    r = _ZERO
+    for s in (_ONE, h1, h1 - _ONE, h1 + _ONE):
+        l1 = p >> s
+        r1 = p << s
+        l2 = l1 & (p >> (s + s))
+        r2 = r1 & (p << (s + s))
+        r |= (l2 & ((p >> (s + s + s)) | r1)) | (r2 & (l1 | (p << (s + s + s))))
+    return r
+
+
+@njit(**JIT)
+def winning_cells_mask(p, mask, w):
+    """Empty cells where one more stone of ``p`` completes a line of k (gravity ignored)."""
+    if ld(w, G_FAST4) != _ZERO:
+        return _winning4(p, ld(w, G_H) + _ONE) & (ld(w, M_BOARD) & ~mask)
+    h1 = gi(w, G_H) + 1
+    k = gi(w, G_K)
+    r = _line_cells(p, 1, k)
+    r |= _line_cells(p, h1, k)
+    r |= _line_cells(p, h1 - 1, k)
+    r |= _line_cells(p, h1 + 1, k)
+    return r & (ld(w, M_BOARD) & ~mask)
+
+
+@njit(**JIT)
+def has_line(p, w):
+    """True when the stones ``p`` contain a full line of k."""
+    h1 = gi(w, G_H) + 1
+    k = gi(w, G_K)
+    for s in (1, h1, h1 - 1, h1 + 1):
+        t = p
+        for m in range(1, k):
+            t &= _shr(p, m * s)
+        if t != _ZERO:
+            return True
+    return False
+
+
+@njit(**JIT)
+def possible_mask(mask, w):
+    """Cells the side to move may take: lowest empty cell of each column with gravity."""
+    board = ld(w, M_BOARD)
+    if ld(w, G_GRAV) != _ZERO:
+        return (mask + ld(w, M_BOTTOM)) & board
+    return board & ~mask
+
+
+@njit(**JIT)
+def _mirror(x, w):
+    """Reverse the internal column order (left-right mirror)."""
+    width = gi(w, G_W)
+    h1 = ld(w, G_H) + _ONE
+    col = ld(w, M_COL0)
+    m = _ZERO
+    for c in range(width):
+        m |= ((x >> (np.uint64(c) * h1)) & col) << (np.uint64(width - 1 - c) * h1)
+    return m
+
+
+@njit(**JIT)
+def _raw_key(cur, mask, w):
+    mode = gi(w, G_KEYMODE)
+    if mode == KEY_SUM:
+        return cur + mask
+    if mode == KEY_CONCAT:
+        return (mask << ld(w, G_NBITS)) | cur
+    h = (cur ^ (mask * _MIX)) * _GOLDEN
+    return h ^ (h >> np.uint64(29)) ^ mask
+
+
+@njit(**JIT)
+def _permute(x, w, s):
+    y = _ZERO
+    base = PERMS + 64 * s
+    while x:
+        b = np.int64(lowbit_index(x))
+        y |= _ONE << ld(w, base + b)
+        x &= x - _ONE
+    return y
+
+
+@njit(**JIT)
+def position_key(cur, mask, ply, w):
+    """Key of the position, canonical under the symmetries in use (deterministic per position:
+    every symmetry up to ``G_SYMPLY`` stones, else the left-right mirror up to ``G_MIRROR``
+    stones)."""
+    key = _raw_key(cur, mask, w)
+    if ply <= gi(w, G_SYMPLY):
+        for s in range(1, gi(w, G_NSYM)):
+            k2 = _raw_key(_permute(cur, w, s), _permute(mask, w, s), w)
+            if k2 < key:
+                key = k2
+    elif ply <= gi(w, G_MIRROR):
+        k2 = _raw_key(_mirror(cur, w), _mirror(mask, w), w)
+        if k2 < key:
+            key = k2
+    return key
+
+
+@njit(**JIT)
+def tt_get(w, key):
+    """Stored payload for ``key`` (``(ply << 9) | (lower << 8) | (score + 64)``), or 0.
+
+    The table is ``2**(bits-1)`` buckets of two entries in one cache line: slot 0 keeps the
+    entry nearest the root (fewest stones), slot 1 the most recent other one."""
+    bits = ld(w, G_TTBITS) - _ONE
+    h = key * _GOLDEN
+    idx = np.int64(h >> (np.uint64(64) - bits)) * 2
+    tag = h & ((_ONE << (np.uint64(64) - bits)) - _ONE)
+    table = ld(w, G_TTADDR)
+    e = ld(table, idx)
+    if (e >> np.uint64(16)) == tag:
+        return np.int64(e & np.uint64(0xFFFF))
+    e = ld(table, idx + 1)
+    if (e >> np.uint64(16)) == tag:
+        return np.int64(e & np.uint64(0xFFFF))
+    return np.int64(0)
+
+
+@njit(**JIT)
+def tt_prefetch(w, key):
+    """Start loading the bucket of ``key`` (children's buckets load while siblings search)."""
+    bits = ld(w, G_TTBITS) - _ONE
+    idx = (key * _GOLDEN) >> (np.uint64(64) - bits)
+    prefetch(ld(w, G_TTADDR) + idx * np.uint64(16))
+
+
+@njit(**JIT)
+def tt_put(w, key, score, lower, ply):
+    bits = ld(w, G_TTBITS) - _ONE
+    h = key * _GOLDEN
+    idx = np.int64(h >> (np.uint64(64) - bits)) * 2
+    tag = h & ((_ONE << (np.uint64(64) - bits)) - _ONE)
+    table = ld(w, G_TTADDR)
+    entry = (tag << np.uint64(16)) | np.uint64(ply * 512 + lower * 256 + score + 64)
+    e0 = ld(table, idx)
+    if e0 == _ZERO or (e0 >> np.uint64(16)) == tag:
+        st(table, idx, entry)
+    elif np.int64((e0 >> np.uint64(9)) & np.uint64(127)) >= ply:
+        st(table, idx + 1, e0)
+        st(table, idx, entry)
+    else:
+        st(table, idx + 1, entry)
+
+
+@njit(**JIT)
+def negamax(cur, mask, ply, alpha, beta, w):
+    """Negamax with alpha-beta of a position where the side to move cannot win with its next
+    stone (the root checks that; children hold it because only non-losing moves are
+    searched). ``w`` is the address of the work array; ``alpha < beta``.
+
+    Return contract (``v`` returned, ``t`` the true score from the side to move):
+    ``v <= alpha`` implies ``t <= v`` (upper bound); ``v >= beta`` implies ``t >= v`` (lower
+    bound); ``alpha < v < beta`` implies ``t == v``. Counts one node per call.
+    """
+    st(w, S_NODES, ld(w, S_NODES) + _ONE)
+    gravity = ld(w, G_GRAV) != _ZERO
+    base = gi(w, G_BASE)
+    opp = cur ^ mask
+    possible = possible_mask(mask, w)
+    opp_win = winning_cells_mask(opp, mask, w)
+    forced = possible & opp_win
+    if forced != _ZERO:
+        if forced & (forced - _ONE):
+            return -(base - ((ply + 1) // 2 + 1))
+        possible = forced
+    if gravity:
+        possible &= ~(opp_win >> _ONE)
+    if possible == _ZERO:
+        return -(base - ((ply + 1) // 2 + 1))
+    if ply >= gi(w, G_CELLS) - 2:
+        return 0
+    lo = -(base - ((ply + 1) // 2 + 2))
+    if alpha < lo:
+        alpha = lo
+        if alpha >= beta:
+            return alpha
+    hi = base - (ply // 2 + 2)
+    if beta > hi:
+        beta = hi
+        if alpha >= beta:
+            return beta
+    key = position_key(cur, mask, ply, w)
+    e = tt_get(w, key)
+    if e != 0:
+        v = (e & 255) - 64
+        if e & 256:
+            if alpha < v:
+                alpha = v
+                if alpha >= beta:
+                    return alpha
+        elif beta > v:
+            beta = v
+            if alpha >= beta:
+                return beta
+    # order moves: more own threats first, ties in static order (centre first)
+    n = 0
+    moves = MBUF + 64 * ply
+    scores = SBUF + 64 * ply
+    h1 = ld(w, G_H) + _ONE
+    col0 = ld(w, M_COL0)
+    n_order = gi(w, G_W) if gravity else gi(w, G_CELLS)
+    for i in range(n_order):
+        if gravity:
+            mv = possible & (col0 << (ld(w, ORDER + i) * h1))
+        else:
+            mv = possible & (_ONE << ld(w, ORDER + i))
+        if mv == _ZERO:
+            continue
+        sc = popcount(winning_cells_mask(cur | mv, mask | mv, w))
+        tt_prefetch(w, _raw_key(opp, mask | mv, w))  # the child's key unless symmetry maps it
+        j = n
+        while j > 0 and ld(w, scores + j - 1) < sc:
+            st(w, moves + j, ld(w, moves + j - 1))
+            st(w, scores + j, ld(w, scores + j - 1))
+            j -= 1
+        st(w, moves + j, mv)
+        st(w, scores + j, sc)
+        n += 1
+    for i in range(n):
+        mv = ld(w, moves + i)
+        v = -negamax(opp, mask | mv, ply + 1, -beta, -alpha, w)
+        if v >= beta:
+            tt_put(w, key, v, 1, ply)
+            return v
+        if v > alpha:
+            alpha = v
+    tt_put(w, key, alpha, 0, ply)
+    return alpha
+
+
+@njit(**JIT)
+def _half(x):
+    """x / 2 truncated toward zero (as C++ integer division)."""
+    if x >= 0:
+        return x // 2
+    return -((-x) // 2)
+
+
+@njit(**JIT)
+def solve_kernel(cur, mask, ply, weak, work, tt):
+    """Exact score of a live position (not finished, not full) from the side to move; with
+    ``weak`` only its sign (-1, 0 or +1). Iterated null-window searches narrow [lo, hi] until
+    it closes (kernel behind :func:`fastttt.search.solve_position`). ``work[G_TTADDR]`` must
+    hold ``tt``'s address (set here)."""
+    w = np.uint64(work.ctypes.data)
+    work[G_TTADDR] = np.uint64(tt.ctypes.data)
+    base = gi(w, G_BASE)
+    possible = possible_mask(mask, w)
+    if winning_cells_mask(cur, mask, w) & possible:
+        return 1 if weak else base - (ply // 2 + 1)
+    if weak:
+        lo, hi = -1, 1
+    else:
+        lo = -(base - ((ply + 1) // 2 + 1))
+        hi = base - (ply // 2 + 2)
+    while lo < hi:
+        med = lo + (hi - lo) // 2
+        if med <= 0 and _half(lo) < med:
+            med = _half(lo)
+        elif med >= 0 and _half(hi) > med:
+            med = _half(hi)
+        r = negamax(cur, mask, ply, med, med + 1, w)
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        return (lo > 0) - (lo < 0)
+    return lo
+
+
+@njit(**JIT)
+def play_columns(cols, n, work):
+    """Play gravity moves ``cols[:n]`` (0-based internal columns) from the empty board.
+
+    Returns ``(cur, mask, err_at, err_code)``: ``err_at`` -1 when all moves are fine, else the
+    0-based index of the first bad move with ``err_code`` 1 off the board, 2 full column, 3 the
+    game was already over (a line was completed before it); ``err_code`` 3 with
+    ``err_at == n`` means the final position is finished (won or full).
+    """
+    w = np.uint64(work.ctypes.data)
+    board = work[M_BOARD]
+    h1 = work[G_H] + _ONE
+    col0 = work[M_COL0]
+    cur = _ZERO
+    mask = _ZERO
+    for i in range(n):
+        c = cols[i]
+        if c < 0 or c >= gi(w, G_W):
+            return cur, mask, i, 1
+        mv = (mask + work[M_BOTTOM]) & board & (col0 << (np.uint64(c) * h1))
+        if mv == _ZERO:
+            return cur, mask, i, 2
+        if has_line(cur | mv, w):
+            if i == n - 1:
+                return cur ^ mask, mask | mv, n, 3
+            return cur ^ mask, mask | mv, i + 1, 3
+        cur = cur ^ mask
+        mask = mask | mv
+    if mask == board:
+        return cur, mask, n, 3
+    return cur, mask, -1, 0
+
+
+@njit(**JIT)
+def solve_many(curs, masks_in, plies, weak, work, tt, out_scores, out_nodes):
+    """Solve a batch of live positions in order, sharing the table (benchmarks, filter)."""
+    for i in range(curs.shape[0]):
+        before = work[S_NODES]
+        out_scores[i] = solve_kernel(curs[i], masks_in[i], plies[i], weak, work, tt)
+        out_nodes[i] = np.int64(work[S_NODES] - before)

@@ -1,0 +1,303 @@
+"""Exact search (fastttt.search, kernels.negamax) against a plain-Python negamax and the tables.
+
+Scores: side to move, 0 draw, ``score_base - s`` for a win with the winner's ``s``-th stone.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from fastttt.board import Position
+from fastttt.errors import GameSpecError, InvalidPositionError
+from fastttt.games import GameSpec, connect4, mnk, tictactoe
+from fastttt.search import (
+    Batch,
+    Searcher,
+    best_moves,
+    move_scores,
+    score_base,
+    score_from_table,
+    solve_batch,
+    solve_position,
+)
+
+
+# --- the slow, obviously-correct reference: plain-Python negamax over Position objects ---
+def reference_score(pos: Position) -> int:
+    """Exact score of a live position by exhaustive negamax (no pruning)."""
+    return _scorer(pos.spec)(pos.first, pos.second)
+
+
+@cache
+def _scorer(spec: GameSpec):
+    base = score_base(spec)
+
+    @cache
+    def score(first: int, second: int) -> int:
+        p = Position(spec, first, second, check=False)
+        best = None
+        for move in p.legal_moves():
+            child = p.play(move)
+            if child.winner() is not None:
+                value = base - (p.ply // 2 + 1)  # the mover's stones after this move
+            elif child.is_full():
+                value = 0
+            else:
+                value = -score(child.first, child.second)
+            if best is None or value > best:
+                best = value
+        assert best is not None
+        return best
+
+    return score
+
+
+def live_positions(spec: GameSpec, limit: int | None = None) -> list[Position]:
+    """Every reachable live position (breadth first), or the first ``limit`` of them."""
+    seen = {(0, 0)}
+    frontier = [Position.empty(spec)]
+    out: list[Position] = []
+    while frontier:
+        nxt = []
+        for p in frontier:
+            out.append(p)
+            if limit is not None and len(out) >= limit:
+                return out
+            for _, c in p.children():
+                if not c.is_over() and (c.first, c.second) not in seen:
+                    seen.add((c.first, c.second))
+                    nxt.append(c)
+        frontier = nxt
+    return out
+
+
+def random_positions(spec: GameSpec, n: int, min_ply: int, seed: int = 0) -> list[Position]:
+    """``n`` live positions with at least ``min_ply`` stones, from random games."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        p = Position.empty(spec)
+        target = rng.randint(min_ply, spec.cells - 1)
+        while p.ply < target and not p.is_over():
+            p = p.play(rng.choice(p.legal_moves()))
+        if not p.is_over() and p.ply >= min_ply:
+            out.append(p)
+    return out
+
+
+def sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+# --- conventions ------------------------------------------------------------------------
+def test_score_base():
+    assert score_base(connect4) == 22
+    assert score_base(mnk(4, 4, 4)) == 9
+    assert score_base(tictactoe) == 6  # X's fifth stone on the last cell scores 1, not 0
+
+
+def test_benchmark_readme_examples():
+    assert solve_position(Position.from_moves(connect4, [3, 3, 4, 4])).score == 18
+    moves = [int(c) - 1 for c in "44455554221"]
+    assert solve_position(Position.from_moves(connect4, moves)).score == -15
+
+
+def test_immediate_win_and_forced_loss_scores():
+    # X to move completes the top row with its 3rd stone: 6 - 3 = 3
+    p = Position.from_text(tictactoe, "XX./OO./...")
+    assert solve_position(p).score == 3
+    # O to move facing two X threats: X wins with its 4th stone -> -(6 - 4)
+    p = Position.from_text(tictactoe, "X.X/.O./X.O")
+    assert solve_position(p).score == -2
+
+
+# --- against the plain-Python reference --------------------------------------------------
+@pytest.mark.parametrize(
+    "spec, limit",
+    [
+        (tictactoe, None),
+        (mnk(3, 4, 3, gravity=True), None),
+        (mnk(4, 3, 3), 150),
+        (mnk(3, 5, 3, gravity=True), 150),
+    ],
+    ids=str,
+)
+def test_search_matches_reference(spec, limit):
+    s = Searcher(spec, tt_bits=17)
+    if limit is None:
+        positions = live_positions(spec)
+    else:  # late positions only: the reference's memo stays small
+        positions = random_positions(spec, limit, spec.cells // 2, seed=1)
+    for p in positions:
+        ref = reference_score(p)
+        assert s.solve(p).score == ref, p
+        assert s.solve(p, weak=True).score == sign(ref), p
+
+
+def test_move_scores_match_reference():
+    spec = mnk(3, 4, 3, gravity=True)
+    base = score_base(spec)
+    for p in live_positions(spec)[:300]:
+        expected = {}
+        for m, child in p.children():
+            if child.winner() is not None:
+                expected[m] = base - (p.ply // 2 + 1)
+            elif child.is_full():
+                expected[m] = 0
+            else:
+                expected[m] = -reference_score(child)
+        assert move_scores(p) == expected
+        assert max(expected.values()) == reference_score(p)
+        top = max(expected.values())
+        assert best_moves(p) == [m for m, v in expected.items() if v == top]
+
+
+def test_score_from_table_matches_reference():
+    from fastttt.solver import solve
+
+    sol = solve(tictactoe)
+    for p in live_positions(tictactoe):
+        rel = sol.value(p) if p.to_move == 0 else -sol.value(p)
+        assert score_from_table(tictactoe, p.ply, rel, sol.depth(p)) == reference_score(p)
+
+
+def test_symmetry_options_do_not_change_scores():
+    spec = mnk(4, 4, 3)
+    positions = live_positions(spec, 1500)[200:]
+    plain = Searcher(spec, tt_bits=17, mirror=False, sym_ply=-1)
+    full = Searcher(spec, tt_bits=17, mirror=True, sym_ply=16)
+    for p in positions:
+        assert plain.solve(p).score == full.solve(p).score
+
+
+def test_small_table_with_collisions_stays_exact():
+    spec = mnk(4, 4, 4, gravity=True)
+    s = Searcher(spec, tt_bits=17)
+    for p in random_positions(spec, 60, 8, seed=3):
+        assert s.solve(p).score == reference_score(p)
+
+
+# --- against the dense tables ------------------------------------------------------------
+def _table_check(spec, sample: int | None) -> None:
+    from fastttt.solver import solve
+
+    sol = solve(spec)
+    codes = sol.reachable_codes()
+    values, depths = sol.lookup(codes)
+    live = depths > 0
+    codes = codes[live]
+    values, depths = values[live].astype(np.int64), depths[live].astype(np.int64)
+    if sample is not None and sample < codes.size:
+        pick = np.random.default_rng(7).choice(codes.size, sample, replace=False)
+        codes, values, depths = codes[pick], values[pick], depths[pick]
+    s = Searcher(spec)
+    batch = s.batch_from_codes(codes)
+    relative = np.where(batch.plies % 2 == 0, values, -values)
+    expected = score_from_table(spec, batch.plies, relative, depths)
+    scores, nodes = solve_batch(s, batch)
+    wrong = np.flatnonzero(scores != expected)
+    assert wrong.size == 0, (
+        f"{wrong.size} wrong, e.g. {Position.from_code(spec, int(codes[wrong[0]]))!r}: "
+        f"search {scores[wrong[0]]}, table {expected[wrong[0]]}"
+    )
+    assert (nodes >= 0).all() and nodes.sum() > 0
+    weak, _ = solve_batch(
+        s, Batch(batch.curs[:2000], batch.masks[:2000], batch.plies[:2000]), weak=True
+    )
+    assert (weak == np.sign(expected[:2000])).all()
+
+
+@pytest.mark.parametrize(
+    "spec, sample",
+    [
+        (tictactoe, None),
+        (mnk(4, 4, 4, gravity=True), None),
+        (mnk(4, 4, 3), 20000),
+        (mnk(4, 4, 4), 4000),
+    ],
+    ids=str,
+)
+def test_search_matches_tables(spec, sample):
+    _table_check(spec, sample)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "spec",
+    [mnk(4, 4, 3), mnk(4, 4, 4), mnk(5, 4, 4, gravity=True), mnk(4, 5, 4, gravity=True)],
+    ids=str,
+)
+def test_search_matches_tables_every_position(spec):
+    _table_check(spec, None)
+
+
+# --- API errors ---------------------------------------------------------------------------
+def test_finished_positions_are_rejected():
+    with pytest.raises(InvalidPositionError, match="already over"):
+        solve_position(Position.from_text(tictactoe, "XXX/OO./..."))
+    with pytest.raises(InvalidPositionError):
+        move_scores(Position.from_text(tictactoe, "XOX/XOO/OXX"))
+    with pytest.raises(InvalidPositionError):
+        solve_position("X../.../...")  # type: ignore[arg-type]
+
+
+def test_board_too_wide_for_the_layout():
+    with pytest.raises(GameSpecError, match="64 bits"):
+        Searcher(mnk(8, 8, 4, gravity=True))
+
+
+def test_result_carries_nodes_and_time():
+    r = solve_position(Position.from_moves(connect4, [3, 3, 3, 3, 2, 2]))
+    assert r.nodes >= 1 and r.seconds >= 0 and not r.weak
+    assert solve_position(Position.from_moves(connect4, [3, 3, 3, 3, 2, 2]), weak=True).weak
+
+
+# --- the deterministic bench ----------------------------------------------------------------
+def test_bench_is_deterministic():
+    from fastttt.cli.bench import bench_positions, run_bench
+
+    positions = bench_positions()
+    assert positions == bench_positions()
+    assert all(not p.is_over() for p in positions)
+    first, second = run_bench(tt_bits=18), run_bench(tt_bits=18)
+    assert first["nodes"] == second["nodes"] > 0
+    assert [r["score"] for r in first["positions"]] == [r["score"] for r in second["positions"]]
+    assert [r["score"] for r in first["positions"]] == [solve_position(p).score for p in positions]
+    assert first["positions"][-1]["score"] == 0  # the empty 5 x 5 board, k = 4, is a draw
+
+
+def test_hashed_keys_on_wide_free_boards():
+    spec = mnk(4, 8, 4)  # 8 columns x 5 bits: keys do not fit 64 bits, the table hashes them
+    s = Searcher(spec, tt_bits=17)
+    assert not s.exact_keys
+    for p in random_positions(spec, 25, spec.cells - 6, seed=11):
+        assert s.solve(p).score == reference_score(p), p
+
+
+def test_transposed_layout_for_wide_free_boards():
+    spec = mnk(4, 13, 4)  # 13 columns x 5 bits = 65: the search lays rows out as columns
+    s = Searcher(spec, tt_bits=17)
+    assert s.transposed
+    for p in random_positions(spec, 4, spec.cells - 4, seed=12):
+        assert s.solve(p).score == reference_score(p), p
+    with pytest.raises(GameSpecError):
+        Searcher(mnk(4, 14, 4, gravity=True))  # gravity boards cannot be transposed
+
+
+def test_bench_command_json():
+    import json
+
+    from click.testing import CliRunner
+
+    from fastttt.cli import main
+
+    result = CliRunner().invoke(main, ["bench", "--json", "--tt-bits", "18"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["nodes"] == sum(r["nodes"] for r in data["positions"]) > 0
+    bad = CliRunner().invoke(main, ["bench", "--tt-bits", "3"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
