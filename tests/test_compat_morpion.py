@@ -163,3 +163,12 @@ def test_minimax_heur_random(ne, p):
 def test_minimax_random_4x4(ne):
     _, e = ne
     assert c.minimax(e) == r.minimax(e)
+
+
+@pytest.mark.parametrize("n, p", [(2, 1), (2, 3), (3, 1), (3, 2), (3, 3)])
+def test_evaluer_equals_reference(n, p):
+    printed = []
+    assert c.EvaluerStrategieMiniMax_heur(p, n, sortie=lambda *a: printed.append(a)) == (
+        r.EvaluerStrategieMiniMax_heur(p, n)
+    )
+    assert len(printed) == 3

@@ -599,20 +599,51 @@ def strategieMiniMax_heur(etat, p, n):
     return [s for s, v in zip(L, vals, strict=True) if v == best]
 
 
+def _evaluer_dense(p: int, n: int) -> tuple[list[int], list[int]]:
+    """EvaluerStrategieMiniMax_heur's counts for n <= 3 without building any state string.
+
+    The states two plies from the empty board are J0's 'O' on c1 then J1's 'X' on c2; their
+    moves and the heuristic choice come from ``root_kernel``, the children's true values from
+    the dense table (children: J1 to move, base-3 digit 1 = 'O').
+    """
+    g = _geo(n)
+    values_j1 = _dense_values(n)[1]
+    table = _table(n)
+    pow3 = g.pow3
+    choix = np.zeros(3, dtype=np.int64)
+    tout = np.zeros(3, dtype=np.int64)
+    for c1 in range(n * n):
+        for c2 in range(n * n):
+            if c2 == c1:
+                continue
+            nm, best = K.root_kernel(
+                np.uint64(1 << c1), np.uint64(1 << c2), 0, p - 1,
+                g.masks, g.geo, OPTIONS, table, NOEUDS, _BITS, _VALS,
+            )
+            cells = np.log2(_BITS[:nm].astype(np.float64)).astype(np.int64)
+            vals = values_j1[pow3[c1] + 2 * pow3[c2] + pow3[cells]]
+            choix += np.bincount(vals[_VALS[:nm] == best] + 1, minlength=3)
+            tout += np.bincount(vals + 1, minlength=3)
+    return choix.tolist(), tout.tolist()
+
+
 def EvaluerStrategieMiniMax_heur(p, n, sortie=print):
     """Print and return ``(nbre_choix, nbre_tout)``: true values [-1, 0, +1] of chosen / all moves.
 
     The states two plies from the empty n x n board (J0 starts); ``sortie`` replaces ``print``.
     """
-    nbre_choix = [0, 0, 0]
-    nbre_tout = [0, 0, 0]
-    depart = ("." * (n * n), 0)
-    for etat1 in suivants(depart):
-        for etat2 in suivants(etat1):
-            for s in strategieMiniMax_heur(etat2, p, n):
-                nbre_choix[minimax(s) + 1] += 1
-            for s in suivants(etat2):
-                nbre_tout[minimax(s) + 1] += 1
+    if n in (2, 3):
+        nbre_choix, nbre_tout = _evaluer_dense(_depth(p), n)
+    else:
+        nbre_choix = [0, 0, 0]
+        nbre_tout = [0, 0, 0]
+        depart = ("." * (n * n), 0)
+        for etat1 in suivants(depart):
+            for etat2 in suivants(etat1):
+                for s in strategieMiniMax_heur(etat2, p, n):
+                    nbre_choix[minimax(s) + 1] += 1
+                for s in suivants(etat2):
+                    nbre_tout[minimax(s) + 1] += 1
     sortie("Ordre : [J1 gagne, nul, J0 gagne] = [-1, 0, 1]")
     sortie("Coups choisis par la stratégie heuristique :", nbre_choix)
     sortie("Tous les coups possibles :", nbre_tout)
