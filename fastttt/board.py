@@ -127,6 +127,8 @@ class Position:
     def from_code(cls, spec: GameSpec | str, code: int) -> Position:
         """Decode a base-3 code (digit 1 = first player, 2 = second player)."""
         spec = as_spec(spec)
+        if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
+            raise InvalidPositionError(f"a code is an integer, got {code!r}")
         if not 0 <= int(code) < 3**spec.cells:
             raise InvalidPositionError(f"code {code} is outside 0..3**{spec.cells}-1")
         first = second = 0

@@ -131,6 +131,11 @@ class Solution:
 
     # --- many positions ---------------------------------------------------------------
     def _slots(self, codes: np.ndarray) -> np.ndarray:
+        codes = np.asarray(codes)
+        if codes.ndim != 1 or not (codes.dtype.kind in "iu" or codes.size == 0):
+            raise InvalidPositionError(
+                f"codes must be a 1-D array of integers, got {codes.ndim}-D {codes.dtype}"
+            )
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         out = np.empty(codes.shape[0], dtype=np.int64)
         dense.slots_of_codes(self.layout, codes, out)
@@ -149,8 +154,8 @@ class Solution:
 
         Raises InvalidPositionError naming the first unreachable code.
         """
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
         slots = self._slots(codes)
+        codes = np.asarray(codes)
         bad = slots < 0
         bytes_ = np.zeros(slots.shape[0], dtype=np.uint8)
         bytes_[~bad] = self.table[slots[~bad]]

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from fastttt.errors import TableFileError
+from fastttt.errors import GameSpecError, TableFileError
 from fastttt.games import GameSpec, as_spec, mnk
-from fastttt.layout import build_layout
+from fastttt.layout import build_layout, slot_count
 from fastttt.solver import Solution
 
 MAGIC = b"FASTTTT\x00"
@@ -92,6 +92,8 @@ def read_header(path: str | os.PathLike) -> dict:
         header = json.loads(blob)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise TableFileError(f"{path}: damaged header") from None
+    if not isinstance(header, dict):
+        raise TableFileError(f"{path}: damaged header")
     if header.get("format") != FORMAT_VERSION:
         raise TableFileError(
             f"{path}: table format {header.get('format')!r}, this fastttt reads format "
@@ -109,11 +111,12 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solutio
         g = header["game"]
         spec = mnk(int(g["rows"]), int(g["cols"]), int(g["k"]), bool(g["gravity"]))
         slots, crc = int(header["slots"]), int(header["crc32"])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, GameSpecError):
         raise TableFileError(f"{path}: damaged header") from None
     if game is not None and as_spec(game) != spec:
         raise TableFileError(f"{path}: holds {spec.name}, expected {as_spec(game).name}")
-    if int(build_layout(spec).hi_base[-1]) != slots:
+    # slot_count is arithmetic: check it before building the layout of a hand-made header
+    if slot_count(spec) != slots or int(build_layout(spec).hi_base[-1]) != slots:
         raise TableFileError(f"{path}: {slots} slots do not match the layout of {spec.name}")
     table = np.fromfile(path, dtype=np.uint8, offset=header["_offset"])
     if table.shape[0] != slots:

@@ -38,6 +38,13 @@ def test_default_is_tictactoe_json():
         (["--rows", "abc"], "'abc' is not a valid integer"),
         (["--position", "XXX/..."], "has 6 cells"),
         (["--weak"], "go with --stdin"),
+        (["8x8g", "--search"], "the search needs columns x (rows + 1) <= 64 bits"),
+        (["--search", "--position", "XXX/OO./..."], "the game is already over"),
+        (["--max-memory", "nan"], "must be a number of GiB"),
+        (["--max-memory", "-1"], "is not in the range"),
+        (["4x4k3g", "--moves", "9"], "move 1: column 9 is off the board (1..4)"),
+        (["ultimate", "--search"], "not for ultimate"),
+        (["--load", "t.fttt", "--search"], "--search uses no table"),
     ],
 )
 def test_bad_arguments_are_one_line_exit_2(args, message):
@@ -110,3 +117,11 @@ def test_search_gives_the_empty_board_score():
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["score"] > 0  # 4x4 k=3 is a first-player win
+
+
+def test_gravity_moves_accept_commas_for_wide_boards():
+    from fastttt.cli.solve import _parse_moves
+    from fastttt.games import load_game
+
+    assert _parse_moves(load_game("2x10k3g"), "1,10") == [0, 9]
+    assert _parse_moves(load_game("connect4"), "4455") == [3, 3, 4, 4]

@@ -128,3 +128,11 @@ def test_memory_refusal_carries_the_estimate():
         solve(mnk(4, 4, 4), max_bytes=1000)
     assert estimate_memory(mnk(5, 4, 4)) < 2**30  # the 1 GiB budget for 5x4
     assert slot_count(mnk(5, 4, 4)) == 741_365_049
+
+
+def test_lookup_refuses_non_integer_or_2d_codes():
+    solution = solve("tictactoe")
+    with pytest.raises(InvalidPositionError, match="1-D array of integers"):
+        solution.lookup(np.array([[0, 1]]))
+    with pytest.raises(InvalidPositionError, match="1-D array of integers"):
+        solution.lookup(np.array([1.7]))

@@ -86,3 +86,17 @@ def test_wrong_game_and_version_and_magic(tmp_path, solution):
         load(tmp_path / "m.fttt")
     with pytest.raises(TableFileError, match="no such file"):
         load(tmp_path / "missing.fttt")
+
+
+@pytest.mark.parametrize(
+    "header",
+    [[1, 2], {"format": 1, "game": {"rows": 7, "cols": 7, "k": 4, "gravity": False},
+              "slots": 10, "crc32": 0}],
+    ids=["list", "huge-game"],
+)
+def test_hand_made_headers_are_refused_without_building_a_layout(tmp_path, header):
+    blob = json.dumps(header).encode()
+    path = tmp_path / "h.fttt"
+    path.write_bytes(MAGIC + struct.pack("<I", len(blob)) + blob + b"\0" * 10)
+    with pytest.raises(TableFileError, match="damaged header|do not match"):
+        load(path)

@@ -42,6 +42,9 @@ class LazyGroup(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as err:
+            click.echo(err.format_message(), err=True)
+            sys.exit(err.exit_code)
         except click.ClickException as err:
             click.echo(f"Error: {err.format_message()}", err=True)
             sys.exit(err.exit_code)

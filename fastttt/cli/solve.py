@@ -27,11 +27,20 @@ def _peak_rss_bytes() -> int:
 
 
 def _parse_moves(spec: GameSpec, text: str) -> list[int]:
-    """Gravity: 1-based column digits ("4455"); otherwise comma-separated 0-based cells."""
+    """Gravity: 1-based columns, as digits ("4455") or comma-separated ("1,10"); otherwise
+    comma-separated 0-based cells."""
     text = text.strip()
     try:
         if spec.gravity:
-            return [int(ch) - 1 for ch in text.replace(",", "")]
+            tokens = text.split(",") if "," in text else list(text)
+            columns = [int(t) for t in tokens if t.strip()]
+            for i, col in enumerate(columns):
+                if not 1 <= col <= spec.cols:
+                    raise click.BadParameter(
+                        f"move {i + 1}: column {col} is off the board (1..{spec.cols})",
+                        param_hint="--moves",
+                    )
+            return [col - 1 for col in columns]
         return [int(t) for t in text.replace(" ", "").split(",") if t]
     except ValueError:
         raise click.BadParameter(
@@ -128,7 +137,8 @@ def _query(solution, spec, position, moves) -> dict:
 @click.option("--moves", help="Also report the position after these moves "
               "(gravity: 1-based column digits such as 4455; else comma-separated 0-based cells; "
               "ultimate: comma-separated moves 0..80).")
-@click.option("--max-memory", type=float, help="Refuse solves needing more than this many GiB.")
+@click.option("--max-memory", type=click.FloatRange(min=0, min_open=True, max=1e6),
+              help="Refuse solves needing more than this many GiB.")
 @click.option("--stdin", is_flag=True, help="Filter: solve one position per input line by search.")
 @click.option("--all-moves", is_flag=True, help="With --stdin: the score of every move.")
 @click.option("--weak", is_flag=True, help="With --stdin: win/draw/loss only (faster).")
@@ -145,21 +155,33 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
     4x4k3 or 4x5k4g (rows x cols, k, g = gravity), or ultimate.
     """
     if game.strip().lower() == "ultimate":
+        ignored = [name for name, given in (("--search", search), ("--stdin", stdin),
+                   ("--position", position is not None), ("--save", save_path),
+                   ("--load", load_path)) if given]
+        if ignored:
+            raise click.UsageError(f"{', '.join(ignored)}: not for ultimate (use --moves)")
         return _solve_ultimate(moves, as_json, max_nodes)
     spec = _spec_from_args(game, rows, cols, k, gravity)
     if stdin:
         from fastttt.connect4 import run_filter
 
-        bad = run_filter(spec, sys.stdin, sys.stdout, sys.stderr,
-                         all_moves=all_moves, weak=weak, nodes=nodes)
+        try:
+            bad = run_filter(spec, sys.stdin, sys.stdout, sys.stderr,
+                             all_moves=all_moves, weak=weak, nodes=nodes)
+        except FastTTTError as err:
+            raise click.UsageError(str(err)) from None
         sys.exit(1 if bad else 0)
     if all_moves or weak or nodes:
         raise click.UsageError("--all-moves, --weak and --nodes go with --stdin")
     if position is not None and moves is not None:
         raise click.UsageError("give --position or --moves, not both")
     if search:
+        if load_path or save_path:
+            raise click.UsageError("--search uses no table: drop --load/--save")
         return _solve_by_search(spec, position, moves, as_json)
 
+    if max_memory is not None and max_memory != max_memory:  # NaN passes FloatRange
+        raise click.BadParameter("must be a number of GiB", param_hint="--max-memory")
     max_bytes = None if max_memory is None else int(max_memory * 2**30)
     try:
         if load_path:
@@ -206,8 +228,13 @@ def _solve_by_search(spec, position, moves, as_json):
             pos = Position.empty(spec)
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
+    if pos.is_over():
+        raise click.UsageError(f"the game is already over in {pos}: nothing to search")
     start = time.perf_counter()
-    result = solve_position(pos)
+    try:
+        result = solve_position(pos)
+    except FastTTTError as err:
+        raise click.UsageError(str(err)) from None
     out = {"game": spec.name, "position": str(pos), "score": int(result.score),
            "nodes": int(result.nodes), "seconds": round(time.perf_counter() - start, 6)}
     if as_json:
