@@ -70,28 +70,23 @@ class Outcome:
 
 # --- perfect play: tables and search ---------------------------------------------------
 
-_SOLUTIONS: dict[GameSpec, Any] = {}
-
-
 PLAY_TABLE_MAX_SLOTS = 100_000_000
 
 
 def solution_for(spec: GameSpec) -> Any:
-    """The solved table of ``spec`` (:func:`fastttt.solver.solve`), built once per process."""
-    sol = _SOLUTIONS.get(spec)
-    if sol is None:
-        from fastttt.solver import solve
+    """The solved table of ``spec``, built once per process (:func:`fastttt.solver.solved`)."""
+    from fastttt.solver import solved
 
-        sol = _SOLUTIONS[spec] = solve(spec)
-    return sol
+    return solved(spec)
 
 
 def uses_table(spec: GameSpec) -> bool:
     """True when perfect play and hints for ``spec`` come from a solved table, not search."""
-    if spec in _SOLUTIONS:
-        return True
     from fastttt.layout import slot_count
-    from fastttt.solver import fits_in_memory
+    from fastttt.solver import fits_in_memory, is_solved
+
+    if is_solved(spec):
+        return True
 
     # Tables above ~100 M slots take tens of seconds to build: search answers sooner.
     return slot_count(spec) <= PLAY_TABLE_MAX_SLOTS and bool(fits_in_memory(spec))

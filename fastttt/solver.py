@@ -24,7 +24,7 @@ from fastttt.board import Position
 from fastttt.errors import InvalidPositionError, MemoryBudgetError
 from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import dense
-from fastttt.layout import build_layout, hi_layers, slot_count
+from fastttt.layout import build_layout, hi_layers, lo_cell_count, slot_count
 from fastttt.values import DRAW, FIRST_WINS, SECOND_WINS, value_name
 
 # Interpreter, NumPy, Numba and the compiled kernels, measured as resident memory after a
@@ -40,7 +40,7 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total) in table slot
 def estimate_memory(spec: GameSpec | str) -> int:
     """Bytes a solve of ``spec`` needs at peak: the table, its index arrays, the runtime."""
     spec = as_spec(spec)
-    lo_n = min(spec.cells, 10)
+    lo_n = lo_cell_count(spec)
     index_bytes = 8 * (4 * 3**lo_n + 5 * 3 ** (spec.cells - lo_n))
     return slot_count(spec) + index_bytes + RUNTIME_OVERHEAD
 
@@ -297,6 +297,27 @@ def solve(
         if progress:
             progress("values", total, total)
     return Solution(spec, table, time.perf_counter() - start)
+
+
+_SOLVED: dict[GameSpec, Solution] = {}
+
+
+def solved(spec: GameSpec | str) -> Solution:
+    """The solution of ``spec``, solved on the first call and kept for the process."""
+    spec = as_spec(spec)
+    if spec not in _SOLVED:
+        _SOLVED[spec] = solve(spec)
+    return _SOLVED[spec]
+
+
+def is_solved(spec: GameSpec | str) -> bool:
+    """Whether :func:`solved` already holds ``spec``."""
+    return as_spec(spec) in _SOLVED
+
+
+def forget_solved() -> None:
+    """Drop the solutions kept by :func:`solved` (the next call solves again)."""
+    _SOLVED.clear()
 
 
 def warmup() -> float:

@@ -136,3 +136,14 @@ def test_lookup_refuses_non_integer_or_2d_codes():
         solution.lookup(np.array([[0, 1]]))
     with pytest.raises(InvalidPositionError, match="1-D array of integers"):
         solution.lookup(np.array([1.7]))
+
+
+def test_solved_keeps_one_solution_per_game():
+    from fastttt.solver import forget_solved, is_solved, solved
+
+    forget_solved()
+    assert not is_solved("tictactoe")
+    first = solved("tictactoe")
+    assert solved(mnk(3, 3, 3)) is first and is_solved("tictactoe")
+    forget_solved()
+    assert solved("tictactoe") is not first

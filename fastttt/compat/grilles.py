@@ -90,22 +90,4 @@ def strategie(grille):
 def jeu(grille, saisie=input, sortie=print):
     """Play against the strategy: the human is player 2 (``saisie`` reads, ``sortie`` writes)."""
     _code(grille)
-    dico = strategie(grille)
-    grille = copie(grille)
-    while gagnant(grille) == 0 and len(casesLibres(grille)) > 0:
-        t = grilleVersTuple(grille)
-        if joueur(grille) == 2:
-            afficher(grille, sortie)
-            i, j = _ref._lire_coup(grille, saisie)
-            grille[i - 1][j - 1] = 2
-        else:
-            if t not in dico:
-                sortie("Pas de stratégie gagnante")
-                return
-            grille = copie(dico[t])
-    gagne = gagnant(grille)
-    afficher(grille, sortie)
-    if gagne != 0:
-        sortie(f"Le joueur {gagne} a gagné !")
-    else:
-        sortie("Match nul.")
+    _ref.jouer_contre(strategie(grille), grille, saisie, sortie)

@@ -337,31 +337,18 @@ def JeuxAvecStrategie1(etat, n, rng=None):
     """(partie, joueur_gagnant): a game played with ``strategie1`` from ``etat`` (n = 3)."""
     _check_state(etat, n)
     rng = _rng(rng)
-    classe = _globaux()["_classe"]
-    partie = [_ref._entete(etat, classe.get(etat))]
-    g = _geo(n)
-    fin_partie, joueur_gagnant = False, None
-    etat_ = etat
-    while not fin_partie:
-        etat, type_ = strategie1(etat_, rng)
-        partie.append((etat_, type_))
-        fin_partie, joueur_gagnant = _finie(g, etat[0])
-        etat_ = etat
-    partie.append((etat_, "fin partie"))
-    return partie, joueur_gagnant
+    entete = _ref._entete(etat, _globaux()["_classe"].get(etat))
+    return _ref.jouer_partie(etat, n, entete, lambda e: strategie1(e, rng), partie_finie)
 
 
 # --- minimax through the solver's dense table ------------------------------------------------
-_SOLUTIONS: dict = {}
 _DENSE: dict = {}
 
 
 def _solution(n: int):
-    if n not in _SOLUTIONS:
-        from fastttt.solver import solve
+    from fastttt.solver import solved
 
-        _SOLUTIONS[n] = solve(mnk(n, n, n))
-    return _SOLUTIONS[n]
+    return solved(mnk(n, n, n))
 
 
 def _dense_values(n: int) -> np.ndarray:
@@ -474,16 +461,8 @@ def JeuxAvecStrategieMiniMax(etat, n):
     """(partie, joueur_gagnant): entries (state_before, type, cote), then (final, 'fin partie')."""
     _check_state(etat, n)
     v = minimax(etat)
-    partie = [_ref._entete(etat, 0 if v == 1 else 1 if v == -1 else None)]
-    g = _geo(n)
-    fin_partie, joueur_gagnant = _finie(g, etat[0])
-    while not fin_partie:
-        suivant, type_, cote = strategieMinMax(etat)
-        partie.append((etat, type_, cote))
-        etat = suivant
-        fin_partie, joueur_gagnant = _finie(g, etat[0])
-    partie.append((etat, "fin partie"))
-    return partie, joueur_gagnant
+    entete = _ref._entete(etat, 0 if v == 1 else 1 if v == -1 else None)
+    return _ref.jouer_partie(etat, n, entete, strategieMinMax, partie_finie)
 
 
 # --- heuristic search (kernels of fastttt.kernels.heuristic, handout's QUIRK rule) ------------
@@ -531,7 +510,10 @@ def vider_caches() -> None:
 
     Compiled kernels stay compiled. Used by the benchmarks to time cold calls.
     """
-    for cache in (_GRAPHES, _INVERSES, _DERNIER, _G, _memo, _DENSE, _SOLUTIONS, _TABLES):
+    from fastttt.solver import forget_solved
+
+    forget_solved()
+    for cache in (_GRAPHES, _INVERSES, _DERNIER, _G, _memo, _DENSE, _TABLES):
         cache.clear()
 
 

@@ -122,7 +122,11 @@ def _lire_coup(grille, saisie):
 
 def jeu(grille, saisie=input, sortie=print):
     """Play against the strategy: the human is player 2 (``saisie`` reads, ``sortie`` writes)."""
-    dico = strategie(grille)
+    jouer_contre(strategie(grille), grille, saisie, sortie)
+
+
+def jouer_contre(dico, grille, saisie=input, sortie=print):
+    """``jeu``'s loop with a ready strategy dict (the compat module passes its fast one)."""
     grille = copie(grille)
     while gagnant(grille) == 0 and len(casesLibres(grille)) > 0:
         t = grilleVersTuple(grille)

@@ -190,27 +190,34 @@ def _entete(etat, gagnant):
     return debut + " / J" + str(etat[1]) + " commence"
 
 
+def jouer_partie(etat, n, entete, coup, finie):
+    """The handouts' game loop: ``[entete]``, then ``(state_before, *info)`` for each move
+    ``coup(state) -> (next_state, *info)``, then ``(final_state, "fin partie")``; returns
+    ``(partie, joueur_gagnant)``. ``finie`` is a ``partie_finie``. The compat module plays its
+    fast strategies through this same loop."""
+    partie = [entete]
+    fin_partie, joueur_gagnant = finie(n, etat[0])
+    while not fin_partie:
+        suivant, *info = coup(etat)
+        partie.append((etat, *info))
+        etat = suivant
+        fin_partie, joueur_gagnant = finie(n, etat[0])
+    partie.append((etat, "fin partie"))
+    return partie, joueur_gagnant
+
+
 def JeuxAvecStrategie1(etat, n, rng=None):
     """(partie, joueur_gagnant): a game played with ``strategie1`` from ``etat`` (n = 3)."""
     if rng is not None and not isinstance(rng, random.Random):
         rng = random.Random(rng)
     attracteurs = _globaux()["attracteurs"]
-    fin_partie = False
     if etat in attracteurs[0]:
-        partie = [_entete(etat, 0)]
+        entete = _entete(etat, 0)
     elif etat in attracteurs[1]:
-        partie = [_entete(etat, 1)]
+        entete = _entete(etat, 1)
     else:
-        partie = [_entete(etat, None)]
-    etat_ = etat
-    joueur_gagnant = None
-    while not fin_partie:
-        etat, type_ = strategie1(etat_, rng)
-        partie.append((etat_, type_))
-        fin_partie, joueur_gagnant = partie_finie(n, etat[0])
-        etat_ = etat
-    partie.append((etat_, "fin partie"))
-    return partie, joueur_gagnant
+        entete = _entete(etat, None)
+    return jouer_partie(etat, n, entete, lambda e: strategie1(e, rng), partie_finie)
 
 
 _memo_minimax: dict = {}
@@ -244,15 +251,8 @@ def strategieMinMax(etat):
 def JeuxAvecStrategieMiniMax(etat, n):
     """(partie, joueur_gagnant): entries (state_before, type, cote), then (final, 'fin partie')."""
     v = minimax(etat)
-    partie = [_entete(etat, 0 if v == 1 else 1 if v == -1 else None)]
-    fin_partie, joueur_gagnant = partie_finie(n, etat[0])
-    while not fin_partie:
-        suivant, type_, cote = strategieMinMax(etat)
-        partie.append((etat, type_, cote))
-        etat = suivant
-        fin_partie, joueur_gagnant = partie_finie(n, etat[0])
-    partie.append((etat, "fin partie"))
-    return partie, joueur_gagnant
+    entete = _entete(etat, 0 if v == 1 else 1 if v == -1 else None)
+    return jouer_partie(etat, n, entete, strategieMinMax, partie_finie)
 
 
 def compte_lcd(grille, joueur, n):
