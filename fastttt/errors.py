@@ -32,3 +32,8 @@ class MemoryBudgetError(FastTTTError, MemoryError):
 
 class TableFileError(FastTTTError, OSError):
     """A saved table is missing, damaged, of another format version or of another game."""
+
+
+class MissingDependencyError(FastTTTError, ImportError):
+    """An optional dependency a feature needs is not installed; the message says what to
+    install."""
