@@ -7,3 +7,6 @@ coverage).
 
 JIT = {"cache": True, "nogil": True}
 PARALLEL_JIT = {"cache": True, "nogil": True, "parallel": True}
+# Small helpers that take tuples of arrays: inlined into their callers, since a call would
+# count references on every array of the tuple (atomic operations, hundreds of ns a call).
+INLINE_JIT = {"cache": True, "nogil": True, "inline": "always"}

@@ -52,6 +52,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from fastttt.config import JIT
+from fastttt.kernels.bits import popcount
 
 # work array (uint64) offsets: geometry fields ...
 G_W, G_H, G_K, G_GRAV, G_CELLS, G_BASE, G_SYMPLY, G_MIRROR, G_KEYMODE, G_TTBITS, G_NSYM = range(11)
@@ -72,17 +73,6 @@ _ZERO = np.uint64(0)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of a uint64 (LLVM ctpop)."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
 
 
 @intrinsic

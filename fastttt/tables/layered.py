@@ -1,0 +1,260 @@
+"""The layered strong solver: reachability forward, then values backward, one layer at a time.
+
+Layer ``n`` (positions with ``n`` stones, :mod:`fastttt.tables.index`) depends only on layer
+``n - 1`` going forward (a slot is reachable when one parent is reachable and open) and on
+layer ``n + 1`` going backward (value and depth from the children), so a sweep holds at most
+two layers. Each layer is cut into chunks of slots; a chunk is one task that reads the whole
+neighbouring layer and writes its own chunk, in this process (:class:`LocalRunner`) or on a
+Dask cluster (:mod:`fastttt.tables.distributed`). Layers go to a store: in RAM
+(``MemoryLayerStore``) or a folder of chunked, checksummed arrays (``LayerStore``), where a
+killed solve resumes from its last complete layer and gives the same bytes.
+
+Values and depths follow :mod:`fastttt.values` and the bytes :mod:`fastttt.kernels.dense`:
+``depth << 2 | v``, v = 1 first player wins, 2 draw, 3 second player wins.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from fastttt.errors import MemoryBudgetError
+from fastttt.games import GameSpec, as_spec, mnk
+from fastttt.kernels import layered as kern
+from fastttt.kernels.dense import NONTERMINAL
+from fastttt.tables.index import LayerIndex
+
+DEFAULT_CHUNK = 1 << 22  # slots per chunk: 4 MiB a chunk, a task of well under a second
+PARALLEL_MIN_SLOTS = 1 << 18  # below this a chunk runs serial (no thread-pool barrier)
+RUNTIME_OVERHEAD = 250 * 2**20  # interpreter, NumPy, Numba, compiled kernels
+KINDS = ("reach", "value")
+
+# (phase, layer, slots done in the phase, slots of the phase)
+Progress = Callable[[str, int, int, int], None]
+
+
+# --- the work of one chunk -------------------------------------------------------------
+class ChunkWork:
+    """Computes chunks of one solve against its store; keeps the neighbouring layer it reads.
+
+    The same object serves every chunk of a process, so a layer is read once per process.
+    """
+
+    def __init__(self, store, index: LayerIndex, parallel: bool = True):
+        self.store = store
+        self.index = index
+        self.parallel = parallel
+        self._cached: tuple[str, int, np.ndarray] | None = None
+
+    def _whole(self, kind: str, n: int) -> np.ndarray:
+        if self._cached is None or self._cached[:2] != (kind, n):
+            self._cached = None  # free the old layer before reading the new one
+            self._cached = (kind, n, self.store.read_layer(kind, n))
+        return self._cached[2]
+
+    def _run(self, serial, parallel, args, size: int) -> None:
+        if self.parallel and size >= PARALLEL_MIN_SLOTS:
+            parallel(*args)
+        else:
+            serial(*args)
+
+    def forward(self, n: int, chunk: int) -> None:
+        """Reach bytes of one chunk of layer ``n``, pulled from layer ``n - 1``."""
+        start, stop = self.store.chunk_bounds(n, chunk)
+        out = np.zeros(stop - start, dtype=np.uint8)
+        if n == 0:
+            out[0] = NONTERMINAL
+        else:
+            geo = self.index.geometry
+            prev = self._whole("reach", n - 1)
+            args = (geo, self.index.layer(n - 1), prev, self.index.layer(n), out, start)
+            self._run(kern.forward_chunk_serial, kern.forward_chunk_parallel, args, out.size)
+        self.store.write_chunk("reach", n, chunk, out)
+
+    def backward(self, n: int, chunk: int) -> np.ndarray:
+        """Value bytes of one chunk of layer ``n``; returns its histogram (see :func:`_count`)."""
+        start, stop = self.store.chunk_bounds(n, chunk)
+        reach = self.store.read_chunk("reach", n, chunk)
+        geo = self.index.geometry
+        lay = self.index.layer(n)
+        if n == self.index.spec.cells:
+            out = reach.copy()  # a full board is finished: its reach byte is its value
+        else:
+            out = np.empty(stop - start, dtype=np.uint8)
+            nxt = self._whole("value", n + 1)
+            args = (geo, lay, reach, self.index.layer(n + 1), nxt, out, start)
+            self._run(kern.backward_chunk_serial, kern.backward_chunk_parallel, args, out.size)
+        self.store.write_chunk("value", n, chunk, out)
+        positions, stored = kern.chunk_histogram(geo, lay, out, start)
+        return np.stack([positions, stored])
+
+
+class LocalRunner:
+    """Runs the chunks of a layer one after the other in this process (threads inside)."""
+
+    def __init__(self, work: ChunkWork):
+        self.work = work
+
+    def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list:
+        results = []
+        step = self.work.forward if phase == "reach" else self.work.backward
+        for chunk in range(chunks):
+            results.append(step(n, chunk))
+            done(chunk)
+        return results
+
+
+# --- planning ---------------------------------------------------------------------------
+@dataclass
+class Plan:
+    """What a layered solve of ``spec`` will hold: slots per layer, memory and disk."""
+
+    spec: GameSpec
+    index: LayerIndex
+    sizes: list[int]
+    on_disk: bool
+    chunk: int
+
+    @property
+    def slots(self) -> int:
+        return sum(self.sizes)
+
+    @property
+    def largest_pair(self) -> int:
+        return max(a + b for a, b in zip(self.sizes, self.sizes[1:] + [0], strict=True))
+
+    def index_bytes(self) -> int:
+        """Index arrays of the two largest neighbouring layers (masks, keys, flags)."""
+        geo = self.index.geometry
+        keys = (geo.rows + 1) ** geo.cols if geo.gravity else max(
+            _comb(geo.cells, n) for n in range(geo.cells + 1))
+        return 2 * keys * 17
+
+    @property
+    def memory_bytes(self) -> int:
+        """Peak RAM: every layer (in RAM) or two layers and a few chunks (on disk)."""
+        if self.on_disk:
+            table = self.largest_pair + 4 * self.chunk
+        else:
+            table = self.slots + max(self.sizes)
+        return table + self.index_bytes() + RUNTIME_OVERHEAD
+
+    @property
+    def disk_bytes(self) -> int:
+        """An upper bound of the store's size before compression (reach and value layers)."""
+        return self.slots + max(self.sizes) if self.on_disk else 0
+
+
+def _comb(a: int, b: int) -> int:
+    from math import comb
+
+    return comb(a, b)
+
+
+def plan(spec: GameSpec | str, *, symmetry: bool = True, on_disk: bool = False,
+         chunk: int = DEFAULT_CHUNK) -> Plan:
+    """Index and sizes of a layered solve, before any work (builds each layer's index once)."""
+    spec = as_spec(spec)
+    index = LayerIndex(spec, symmetry)
+    return Plan(spec, index, index.layer_sizes, on_disk, chunk)
+
+
+def check_fits(p: Plan, max_bytes: int | None = None) -> None:
+    """Raise MemoryBudgetError (with the estimate) when ``p`` needs more RAM than allowed."""
+    from fastttt.solver import available_memory, format_bytes
+
+    limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
+    if p.memory_bytes > limit:
+        where = "" if p.on_disk else "; --out DIR keeps only two layers in memory"
+        raise MemoryBudgetError(
+            f"a layered solve of {p.spec.name} needs about {format_bytes(p.memory_bytes)} of "
+            f"memory ({p.slots:,} slots, largest two layers {p.largest_pair:,}); the limit is "
+            f"{format_bytes(limit)}{where}"
+        )
+
+
+# --- the solve --------------------------------------------------------------------------
+def open_store(p: Plan, out, resume: bool):
+    """The store of a solve: in RAM without ``out``, else a folder (created or resumed)."""
+    from fastttt.tables import store as stores
+
+    game = {"rows": p.spec.rows, "cols": p.spec.cols, "k": p.spec.k, "gravity": p.spec.gravity}
+    fields = dict(game=game, **p.index.manifest(), layer_sizes=p.sizes, chunk=p.chunk)
+    if out is None:
+        return stores.MemoryLayerStore.create(**fields)
+    return stores.LayerStore.create(out, resume=resume, **fields)
+
+
+def solve_layered(
+    spec: GameSpec | str,
+    *,
+    symmetry: bool = True,
+    out: str | os.PathLike | None = None,
+    resume: bool = False,
+    chunk: int = DEFAULT_CHUNK,
+    progress: Progress | None = None,
+    max_bytes: int | None = None,
+    runner_factory: Callable[[ChunkWork], object] | None = None,
+    parallel: bool | None = None,
+):
+    """Strongly solve ``spec`` layer by layer: value (+1 first wins / 0 / -1) and depth of
+    every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
+
+    ``out``: a folder for the layers (chunked, checksummed, resumable with ``resume=True``);
+    without it layers stay in RAM. ``symmetry`` stores one position per orbit of the board's
+    group. ``runner_factory(work)`` runs the chunks of a layer (default: this process;
+    :func:`fastttt.tables.distributed.dask_runner` for a cluster). Raises MemoryBudgetError
+    before any work when the estimate exceeds ``max_bytes`` (default 90% of available RAM).
+    Kernels: ``layered.forward_chunk_*`` then ``layered.backward_chunk_*``.
+    """
+    from fastttt.tables.probe import LayeredSolution
+
+    started = time.perf_counter()
+    p = plan(spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk)
+    check_fits(p, max_bytes)
+    store = open_store(p, out, resume)
+    if parallel is None:
+        parallel = (os.cpu_count() or 1) > 1
+    work = ChunkWork(store, p.index, parallel)
+    runner = runner_factory(work) if runner_factory else LocalRunner(work)
+    info = store.manifest.get("info", {})
+    previous_seconds = float(info.get("seconds", 0.0))
+    layers_info = dict(info.get("layers", {}))
+
+    for phase, order in (("reach", range(len(p.sizes))), ("value", reversed(range(len(p.sizes))))):
+        total = sum(p.sizes)
+        done_slots = sum(p.sizes[n] for n in range(len(p.sizes))
+                         if store.is_complete(phase, n) or store.is_complete("value", n))
+        for n in order:
+            if store.is_complete(phase, n) or store.is_complete("value", n):
+                continue  # a layer with values needs no reach bytes any more
+            store.prepare(phase, n)
+            chunks = store.chunk_count(n)
+
+            def tick(c, n=n, base=done_slots, phase=phase, total=total):
+                if progress:
+                    progress(phase, n, base + store.chunk_bounds(n, c)[1], total)
+
+            results = runner.run(phase, n, chunks, tick)
+            done_slots += p.sizes[n]
+            if phase == "value":
+                layers_info[str(n)] = _layer_counts(results)
+                store.set_info(layers=layers_info)
+            store.mark_complete(phase, n)
+            if phase == "value":
+                store.delete("reach", n)
+            p.index.forget({n - 1, n, n + 1})
+    seconds = previous_seconds + time.perf_counter() - started
+    store.set_info(seconds=seconds, layers=layers_info)
+    return LayeredSolution(mnk(p.spec.rows, p.spec.cols, p.spec.k, p.spec.gravity), p.index,
+                           store, seconds)
+
+
+def _layer_counts(results: list) -> dict:
+    """Per byte value (as a string): [positions, stored slots] summed over the chunks."""
+    total = np.sum(results, axis=0) if results else np.zeros((2, 256), dtype=np.int64)
+    return {str(b): [int(total[0, b]), int(total[1, b])] for b in np.nonzero(total[1])[0]}

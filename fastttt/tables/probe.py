@@ -1,0 +1,215 @@
+"""Look-ups in a layered table that read only the chunks they need.
+
+:class:`LayeredSolution` answers ``value``, ``depth`` and ``best_moves`` of single positions
+(values +1 first player wins, 0 draw, -1 second player wins, :mod:`fastttt.values`; depth in
+plies to the end, winner hurrying, loser delaying) from a solve in RAM or from a folder opened
+with :func:`open_table`, which reads the manifest and, per question, one chunk of one layer
+(kept in a small cache). Positions are canonicalised by :class:`~fastttt.tables.index.LayerIndex`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import Iterable
+
+import numpy as np
+
+from fastttt.board import Position
+from fastttt.errors import InvalidPositionError, TableFileError
+from fastttt.games import GameSpec, mnk
+from fastttt.tables.index import LayerIndex
+from fastttt.values import DRAW, FIRST_WINS, SECOND_WINS, value_name
+
+_VALUE_OF_CODE = np.array([0, FIRST_WINS, DRAW, SECOND_WINS], dtype=np.int8)
+CACHED_CHUNKS = 16
+
+
+class LayeredSolution:
+    """A layered strong solution: every reachable position's value and depth.
+
+    Same questions as :class:`fastttt.solver.Solution`; answers come from the store's
+    ``value`` layers, one chunk at a time.
+    """
+
+    engine = "layered"
+
+    def __init__(self, spec: GameSpec, index: LayerIndex, store, seconds: float = 0.0):
+        self.spec = spec
+        self.index = index
+        self.store = store
+        self.seconds = seconds
+        self._chunks: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
+        self._checked: set[int] = set()
+
+    # --- bytes ------------------------------------------------------------------------------
+    def _chunk(self, layer: int, chunk: int) -> np.ndarray:
+        key = (layer, chunk)
+        if key in self._chunks:
+            self._chunks.move_to_end(key)
+        else:
+            self._chunks[key] = self.store.read_chunk("value", layer, chunk)
+            if len(self._chunks) > CACHED_CHUNKS:
+                self._chunks.popitem(last=False)
+        return self._chunks[key]
+
+    def _check_layer(self, layer: int) -> None:
+        if layer not in self._checked:
+            size = self.index.layer_size(layer)
+            if size != self.store.manifest["layer_sizes"][layer]:
+                raise TableFileError(
+                    f"layer {layer} of the table has {self.store.manifest['layer_sizes'][layer]}"
+                    f" slots, the index of {self.spec.name} {size}: another fastttt made it"
+                )
+            self._checked.add(layer)
+
+    def _slot_byte(self, layer: int, slot: int) -> int:
+        self._check_layer(layer)
+        chunk = slot // self.store.manifest["chunk"]
+        start, _ = self.store.chunk_bounds(layer, chunk)
+        return int(self._chunk(layer, chunk)[slot - start])
+
+    def _byte(self, pos: Position | str | Iterable[int]) -> tuple[Position, int]:
+        pos = self._position(pos)
+        layer, slot = self.index.rank(pos.first, pos.second)
+        byte = self._slot_byte(layer, slot)
+        if byte == 0:
+            raise InvalidPositionError(
+                f"position {pos} is not reachable from the empty board of {self.spec.name} "
+                "(a game stops at the first line)"
+            )
+        return pos, byte
+
+    def _position(self, pos: Position | str | Iterable[int]) -> Position:
+        if isinstance(pos, Position):
+            if pos.spec != self.spec:
+                raise InvalidPositionError(
+                    f"position of {pos.spec.name}, table of {self.spec.name}"
+                )
+            return pos
+        if isinstance(pos, str):
+            return Position.from_text(self.spec, pos)
+        return Position.from_moves(self.spec, pos)
+
+    def bytes_of(self, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
+        """Table byte of each position given as bitboards (0 when not reachable); reads the
+        layers these positions are in, whole."""
+        firsts = np.asarray(firsts, dtype=np.uint64)
+        seconds = np.asarray(seconds, dtype=np.uint64)
+        out = np.zeros(firsts.shape[0], dtype=np.uint8)
+        layers = np.bitwise_count(firsts | seconds)
+        for n in np.unique(layers):
+            self._check_layer(int(n))
+            where = np.nonzero(layers == n)[0]
+            slots = self.index.rank_many(int(n), firsts[where], seconds[where])
+            ok = slots >= 0
+            data = self.store.read_layer("value", int(n))
+            out[where[ok]] = data[slots[ok]]
+        return out
+
+    # --- single positions -----------------------------------------------------------------
+    def value(self, pos: Position | str | Iterable[int]) -> int:
+        """+1 first player wins, 0 draw, -1 second player wins (pos: Position, text or moves)."""
+        return int(_VALUE_OF_CODE[self._byte(pos)[1] & 3])
+
+    def depth(self, pos: Position | str | Iterable[int]) -> int:
+        """Plies to the end under perfect play (winner hurries, loser delays); 0 if finished."""
+        return self._byte(pos)[1] >> 2
+
+    def best_moves(self, pos: Position | str | Iterable[int]) -> list[int]:
+        """Moves keeping the best outcome for the side to move: fastest win, else draw, else
+        slowest loss; cells, or columns with gravity, in increasing order ([] when finished)."""
+        pos, byte = self._byte(pos)
+        if byte >> 2 == 0:
+            return []
+        return [m for m, child in pos.children() if self._byte(child)[1] == byte - 4]
+
+    def move_outcomes(self, pos: Position | str | Iterable[int]) -> dict[int, tuple[int, int]]:
+        """Each legal move -> (value, depth) of the position it leads to."""
+        pos = self._position(pos)
+        return {m: (self.value(child), self.depth(child)) for m, child in pos.children()}
+
+    # --- counts -----------------------------------------------------------------------------
+    def layer_counts(self) -> dict[int, dict[int, int]]:
+        """layer -> {byte value: positions} (each stored slot counts its whole orbit)."""
+        layers = self.store.manifest.get("info", {}).get("layers", {})
+        return {int(n): {int(b): pair[0] for b, pair in c.items()} for n, c in layers.items()}
+
+    def counts(self) -> dict:
+        """Reachable positions, finished ones by result, all of them by value."""
+        terminal = {"first": 0, "second": 0, "draw": 0}
+        values = {"first": 0, "draw": 0, "second": 0}
+        names = {1: "first", 2: "draw", 3: "second"}
+        for by_byte in self.layer_counts().values():
+            for byte, count in by_byte.items():
+                if byte == 0:  # unreachable slots
+                    continue
+                values[names[byte & 3]] += count
+                if byte >> 2 == 0:
+                    terminal[names[byte & 3]] += count
+        return {"reachable": sum(values.values()), "terminal": terminal, "values": values}
+
+    @property
+    def reachable(self) -> int:
+        return self.counts()["reachable"]
+
+    def summary(self) -> dict:
+        """The JSON summary of ``fastttt solve --json`` (the dense fields plus engine, layers,
+        index, symmetry, slots and disk_bytes)."""
+        empty = Position.empty(self.spec)
+        counts = self.counts()
+        return {
+            "game": self.spec.name,
+            "rows": self.spec.rows,
+            "cols": self.spec.cols,
+            "k": self.spec.k,
+            "gravity": self.spec.gravity,
+            "reachable": counts["reachable"],
+            "value": value_name(self.value(empty)),
+            "depth": self.depth(empty),
+            "terminal": counts["terminal"],
+            "values": counts["values"],
+            "seconds": round(self.seconds, 6),
+            "table_bytes": int(sum(self.store.manifest["layer_sizes"])),
+            "engine": self.engine,
+            "layers": len(self.store.manifest["layer_sizes"]),
+            "index": self.index.kind,
+            "symmetry": self.index.symmetry,
+            "disk_bytes": int(self.store.disk_bytes()),
+        }
+
+    def __repr__(self) -> str:
+        return f"<LayeredSolution {self.spec.name}: {self.index.kind}, {self.index.symmetry}>"
+
+
+def open_table(path: str | os.PathLike, game: GameSpec | str | None = None) -> LayeredSolution:
+    """Open a finished layered table folder for look-ups, reading nothing but its manifest.
+
+    ``game`` (optional) must match the table's game. Raises TableFileError when the folder
+    is not a finished table (or of another game)."""
+    from fastttt.games import as_spec
+    from fastttt.tables.store import LayerStore
+
+    store = LayerStore.open(path, "r")
+    m = store.manifest
+    try:
+        g = m["game"]
+        spec = mnk(int(g["rows"]), int(g["cols"]), int(g["k"]), bool(g["gravity"]))
+    except (KeyError, TypeError, ValueError) as err:
+        raise TableFileError(f"{path}: damaged manifest ({err})") from None
+    if game is not None and as_spec(game) != spec:
+        raise TableFileError(f"{path}: holds {spec.name}, expected {as_spec(game).name}")
+    unfinished = [n for n in range(spec.cells + 1) if not store.is_complete("value", n)]
+    if unfinished:
+        raise TableFileError(
+            f"{path}: the solve is not finished (value layers {unfinished[:5]} missing); "
+            "run the same solve again with --resume"
+        )
+    index = LayerIndex(spec, symmetry=m["symmetry"] != "none")
+    if index.kind != m["index"] or index.symmetry != m["symmetry"]:
+        raise TableFileError(
+            f"{path}: index {m['index']}/{m['symmetry']} is not what this fastttt builds for "
+            f"{spec.name} ({index.kind}/{index.symmetry})"
+        )
+    seconds = float(m.get("info", {}).get("seconds", 0.0))
+    return LayeredSolution(spec, index, store, seconds)
