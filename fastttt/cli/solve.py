@@ -9,7 +9,7 @@ import time
 
 import click
 
-from fastttt.errors import FastTTTError, GameSpecError, MemoryBudgetError
+from fastttt.errors import FastTTTError, GameSpecError
 from fastttt.games import GameSpec, load_game
 
 PROGRESS_MIN_SLOTS = 20_000_000  # show a progress bar above ~1 s of work
@@ -79,6 +79,103 @@ def _run_solve(spec: GameSpec, max_bytes, show_progress: bool):
         return solve(spec, report, max_bytes=max_bytes)
 
 
+def _load(path, expected):
+    """A saved table: a folder is a layered table (opened lazily), a file a dense one."""
+    from pathlib import Path
+
+    if Path(path).is_dir():
+        from fastttt.tables.probe import open_table
+
+        return open_table(path, expected)
+    from fastttt.store import load
+
+    return load(path, expected)
+
+
+def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, workers,
+                 scheduler):
+    """Layered solve with its plan announced, progress by layer, and Dask when asked."""
+    from fastttt.solver import format_bytes
+    from fastttt.tables.layered import solve_layered
+
+    def announce(plan):
+        if plan.slots >= PROGRESS_MIN_SLOTS or out_dir:
+            where = f"in {out_dir}" if out_dir else "in memory"
+            disk = f", at most {format_bytes(plan.disk_bytes)} of disk" if out_dir else ""
+            click.echo(f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
+                       f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
+                       f"{plan.index.kind}, symmetry {plan.index.symmetry}; about "
+                       f"{format_bytes(plan.memory_bytes)} of memory{disk}", err=True)
+
+    cluster = client = None
+    runner_factory = None
+    if workers or scheduler:
+        from fastttt.tables import distributed
+
+        if workers:
+            cluster, client = distributed.local_cluster(workers)
+        else:
+            client = distributed.connect(scheduler)
+
+        def runner_factory(work):
+            return distributed.DaskRunner(work, client)
+
+    kwargs = dict(symmetry=symmetry, out=out_dir, resume=resume, max_bytes=max_bytes,
+                  runner_factory=runner_factory, on_plan=announce)
+    try:
+        with _layer_progress(show_progress) as report:
+            return solve_layered(spec, progress=report, **kwargs)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+class _layer_progress:
+    """A context giving a progress callback: a rich bar on a terminal, else one line per
+    layer on stderr for long solves (logs of background runs)."""
+
+    def __init__(self, on_terminal: bool):
+        self.on_terminal = on_terminal
+        self.bar = None
+        self.started = time.perf_counter()
+        self.layer = None
+
+    def __enter__(self):
+        if self.on_terminal:
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                                TextColumn("{task.percentage:>3.0f}%"),
+                                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                                TextColumn("ETA"), TimeRemainingColumn(), transient=True)
+            self.bar.__enter__()
+            self.task = self.bar.add_task("", total=1.0, rate="")
+        return self.report
+
+    def report(self, phase: str, layer: int, done: int, total: int) -> None:
+        elapsed = max(time.perf_counter() - self.started, 1e-9)
+        if self.bar is not None:
+            self.bar.update(self.task, description=f"{phase} layer {layer}",
+                            completed=done / total, rate=f"{done / elapsed / 1e6:,.1f} M slots/s")
+        elif (phase, layer) != self.layer and total >= PROGRESS_MIN_SLOTS:
+            self.layer = (phase, layer)
+            click.echo(f"{time.strftime('%H:%M:%S')} {phase} layer {layer}: {done:,}/{total:,} "
+                       f"slots of the phase, {elapsed:,.0f} s", err=True)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
 def _print_summary(solution, summary: dict, saved) -> None:
     from fastttt.solver import format_bytes
 
@@ -97,6 +194,11 @@ def _print_summary(solution, summary: dict, saved) -> None:
         ("memory", f"table {format_bytes(summary['table_bytes'])}, "
                    f"peak {format_bytes(_peak_rss_bytes())}"),
     ]
+    if summary.get("engine") == "layered":
+        rows.insert(1, ("engine", f"layered: {summary['layers']} layers, index "
+                                  f"{summary['index']}, symmetry {summary['symmetry']}"))
+        if summary["disk_bytes"]:
+            rows.append(("disk", format_bytes(summary["disk_bytes"])))
     if saved:
         rows.append(("saved", str(saved)))
     for label, text in rows:
@@ -147,8 +249,22 @@ def _query(solution, spec, position, moves) -> dict:
               help="ultimate: node budget of the exact search before it settles for an estimate.")
 @click.option("--search", is_flag=True,
               help="Value of the empty board (or --position/--moves) by search, no table.")
+@click.option("--engine", type=click.Choice(["auto", "dense", "layered"]), default="auto",
+              show_default=True, help="dense: one table in RAM (small free boards); layered: "
+              "layer by layer (gravity, bigger boards, --out); auto picks.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Layered: keep the layers in this folder (chunked, checksummed, resumable); "
+              "only two layers are then in memory.")
+@click.option("--resume", is_flag=True, help="Layered: go on with the solve already in --out.")
+@click.option("--symmetry/--no-symmetry", default=True, show_default=True,
+              help="Layered: store one position per symmetry class.")
+@click.option("--workers", type=click.IntRange(min=1, max=1024),
+              help="Layered: run the chunks on a local Dask cluster of N processes (needs --out).")
+@click.option("--scheduler", help="Layered: run the chunks on the Dask cluster at this address "
+              "(needs --out on a folder every worker sees).")
 def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position, moves,
-          max_memory, stdin, all_moves, weak, nodes, max_nodes, search):
+          max_memory, stdin, all_moves, weak, nodes, max_nodes, search, engine, out_dir, resume,
+          symmetry, workers, scheduler):
     """Solve GAME (default tictactoe): value and depth of every reachable position.
 
     GAME is tictactoe, connect4, mnk or connect (with --rows/--cols/-k), a compact form such as
@@ -183,26 +299,51 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
     if max_memory is not None and max_memory != max_memory:  # NaN passes FloatRange
         raise click.BadParameter("must be a number of GiB", param_hint="--max-memory")
     max_bytes = None if max_memory is None else int(max_memory * 2**30)
+    layered_only = [name for name, given in (("--out", out_dir), ("--resume", resume),
+                    ("--workers", workers), ("--scheduler", scheduler)) if given]
+    if resume and not out_dir:
+        raise click.UsageError("--resume goes on with the solve in --out DIR: give --out")
+    if (workers or scheduler) and not out_dir:
+        raise click.UsageError("--workers and --scheduler share the layers through a folder: "
+                               "give --out DIR")
+    if workers and scheduler:
+        raise click.UsageError("give --workers (a local cluster) or --scheduler, not both")
+    if load_path and layered_only:
+        raise click.UsageError(f"--load reads a solved table: drop {', '.join(layered_only)}")
     try:
         if load_path:
-            from fastttt.store import load
-
-            solution = load(load_path, spec if game != "tictactoe" or rows or cols or k else None)
+            expected = spec if game != "tictactoe" or rows or cols or k else None
+            solution = _load(load_path, expected)
             spec = solution.spec
         else:
-            solution = _run_solve(spec, max_bytes, sys.stderr.isatty() and not as_json)
+            from fastttt.tables.layered import choose_engine
+
+            try:
+                engine = choose_engine(spec, engine, out=out_dir,
+                                       distributed=bool(workers or scheduler),
+                                       max_bytes=max_bytes)
+            except ValueError as err:
+                raise click.UsageError(str(err)) from None
+            if engine == "layered" and save_path:
+                raise click.UsageError("a layered table is kept with --out DIR, not --save FILE")
+            show = sys.stderr.isatty() and not as_json
+            if engine == "dense":
+                solution = _run_solve(spec, max_bytes, show)
+            else:
+                solution = _run_layered(spec, max_bytes, show, out_dir, resume, symmetry,
+                                        workers, scheduler)
         saved = None
         if save_path:
             from fastttt.store import save
 
             saved = save(solution, save_path)
-    except MemoryBudgetError as err:
-        click.echo(f"Error: {err}", err=True)
-        sys.exit(1)
     except (FastTTTError, OSError) as err:
         click.echo(f"Error: {err}", err=True)
         sys.exit(1)
     summary = solution.summary()
+    summary.setdefault("engine", "dense")
+    summary.setdefault("layers", None)
+    summary.setdefault("disk_bytes", 0)
     if position is not None or moves is not None:
         summary["query"] = _query(solution, spec, position, moves)
     if as_json:

@@ -468,15 +468,21 @@ def _histogram_range(geo, lay, data, start, lo, hi, positions, stored):
         positions[b] += weight
 
 
+@njit(**JIT)
+def histogram_serial(geo, lay, data, start, positions, stored):
+    """Add the chunk's counts per byte value: ``positions`` (each stored slot counts its
+    whole orbit) and ``stored`` slots."""
+    _histogram_range(geo, lay, data, start, start, start + data.shape[0], positions, stored)
+
+
 @njit(**PARALLEL_JIT)
-def chunk_histogram(geo, lay, data, start):
-    """(positions, stored slots) per byte value of one chunk: each stored slot counts its
-    whole orbit in ``positions``."""
+def histogram_parallel(geo, lay, data, start, positions, stored):
     n = data.shape[0]
-    positions = np.zeros((_PIECES, 256), dtype=np.int64)
-    stored = np.zeros((_PIECES, 256), dtype=np.int64)
+    part_positions = np.zeros((_PIECES, 256), dtype=np.int64)
+    part_stored = np.zeros((_PIECES, 256), dtype=np.int64)
     for t in prange(_PIECES):
         lo = start + n * t // _PIECES
         hi = start + n * (t + 1) // _PIECES
-        _histogram_range(geo, lay, data, start, lo, hi, positions[t], stored[t])
-    return positions.sum(axis=0), stored.sum(axis=0)
+        _histogram_range(geo, lay, data, start, lo, hi, part_positions[t], part_stored[t])
+    positions += part_positions.sum(axis=0)
+    stored += part_stored.sum(axis=0)

@@ -89,7 +89,10 @@ class ChunkWork:
             args = (geo, lay, reach, self.index.layer(n + 1), nxt, out, start)
             self._run(kern.backward_chunk_serial, kern.backward_chunk_parallel, args, out.size)
         self.store.write_chunk("value", n, chunk, out)
-        positions, stored = kern.chunk_histogram(geo, lay, out, start)
+        positions = np.zeros(256, dtype=np.int64)
+        stored = np.zeros(256, dtype=np.int64)
+        args = (geo, lay, out, start, positions, stored)
+        self._run(kern.histogram_serial, kern.histogram_parallel, args, out.size)
         return np.stack([positions, stored])
 
 
@@ -163,18 +166,59 @@ def plan(spec: GameSpec | str, *, symmetry: bool = True, on_disk: bool = False,
     return Plan(spec, index, index.layer_sizes, on_disk, chunk)
 
 
-def check_fits(p: Plan, max_bytes: int | None = None) -> None:
-    """Raise MemoryBudgetError (with the estimate) when ``p`` needs more RAM than allowed."""
+def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = None) -> None:
+    """Raise MemoryBudgetError (with the estimates) when ``p`` needs more RAM than
+    ``max_bytes`` (default 90% of available memory) or more disk than ``free_disk``."""
     from fastttt.solver import available_memory, format_bytes
 
     limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
     if p.memory_bytes > limit:
-        where = "" if p.on_disk else "; --out DIR keeps only two layers in memory"
+        hint = ""
+        if not p.on_disk:
+            disk = Plan(p.spec, p.index, p.sizes, True, p.chunk)
+            hint = (f"; with --out DIR it keeps two layers in memory: about "
+                    f"{format_bytes(disk.memory_bytes)} of memory and at most "
+                    f"{format_bytes(disk.disk_bytes)} of disk")
         raise MemoryBudgetError(
             f"a layered solve of {p.spec.name} needs about {format_bytes(p.memory_bytes)} of "
             f"memory ({p.slots:,} slots, largest two layers {p.largest_pair:,}); the limit is "
-            f"{format_bytes(limit)}{where}"
+            f"{format_bytes(limit)}{hint}"
         )
+    if free_disk is not None and p.disk_bytes > free_disk:
+        raise MemoryBudgetError(
+            f"a layered solve of {p.spec.name} may need up to {format_bytes(p.disk_bytes)} of "
+            f"disk before compression; the folder's file system has {format_bytes(free_disk)} "
+            "free"
+        )
+
+
+def free_disk_for(out: str | os.PathLike) -> int:
+    """Free bytes on the file system that will hold ``out`` (its nearest existing parent)."""
+    import shutil
+    from pathlib import Path
+
+    path = Path(out).absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return shutil.disk_usage(path).free
+
+
+def choose_engine(spec: GameSpec, engine: str = "auto", *, out=None, distributed: bool = False,
+                  max_bytes: int | None = None) -> str:
+    """"dense" or "layered": the dense table when it fits and is the fastest (free boards
+    that fit in RAM), the layered solver for gravity boards, bigger boards, ``out`` or Dask."""
+    from fastttt.solver import fits_in_memory
+
+    if engine not in ("auto", "dense", "layered"):
+        raise ValueError(f"engine must be auto, dense or layered, got {engine!r}")
+    if engine == "dense" and (out is not None or distributed):
+        raise ValueError("the dense engine keeps its table in RAM: --out, --workers and "
+                         "--scheduler go with the layered engine")
+    if engine != "auto":
+        return engine
+    if out is not None or distributed or spec.gravity:
+        return "layered"
+    return "dense" if fits_in_memory(spec, max_bytes) else "layered"
 
 
 # --- the solve --------------------------------------------------------------------------
@@ -200,6 +244,7 @@ def solve_layered(
     max_bytes: int | None = None,
     runner_factory: Callable[[ChunkWork], object] | None = None,
     parallel: bool | None = None,
+    on_plan: Callable[[Plan], None] | None = None,
 ):
     """Strongly solve ``spec`` layer by layer: value (+1 first wins / 0 / -1) and depth of
     every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
@@ -208,14 +253,18 @@ def solve_layered(
     without it layers stay in RAM. ``symmetry`` stores one position per orbit of the board's
     group. ``runner_factory(work)`` runs the chunks of a layer (default: this process;
     :func:`fastttt.tables.distributed.dask_runner` for a cluster). Raises MemoryBudgetError
-    before any work when the estimate exceeds ``max_bytes`` (default 90% of available RAM).
-    Kernels: ``layered.forward_chunk_*`` then ``layered.backward_chunk_*``.
+    before any work when the estimate exceeds ``max_bytes`` (default 90% of available RAM) or
+    the free disk; ``on_plan(plan)`` is called once the estimates are known. Ctrl-C stops
+    between chunks; the layers already complete stay in ``out``. Kernels:
+    ``layered.forward_chunk_*`` then ``layered.backward_chunk_*``.
     """
     from fastttt.tables.probe import LayeredSolution
 
     started = time.perf_counter()
     p = plan(spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk)
-    check_fits(p, max_bytes)
+    check_fits(p, max_bytes, None if out is None or resume else free_disk_for(out))
+    if on_plan:
+        on_plan(p)
     store = open_store(p, out, resume)
     if parallel is None:
         parallel = (os.cpu_count() or 1) > 1
@@ -235,9 +284,13 @@ def solve_layered(
             store.prepare(phase, n)
             chunks = store.chunk_count(n)
 
-            def tick(c, n=n, base=done_slots, phase=phase, total=total):
+            counter = [done_slots]
+
+            def tick(c, n=n, counter=counter, phase=phase, total=total):
+                lo, hi = store.chunk_bounds(n, c)
+                counter[0] += hi - lo
                 if progress:
-                    progress(phase, n, base + store.chunk_bounds(n, c)[1], total)
+                    progress(phase, n, counter[0], total)
 
             results = runner.run(phase, n, chunks, tick)
             done_slots += p.sizes[n]

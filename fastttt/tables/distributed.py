@@ -1,0 +1,100 @@
+"""The layered solver on a Dask cluster: one task per chunk, layers shared through the store.
+
+Each task opens the store folder, reads the neighbouring layer it needs (once per worker
+process and layer), computes its chunk with the serial kernels and writes it; the driver
+(:func:`fastttt.tables.layered.solve_layered`) waits for a layer's tasks, then marks the layer
+complete in the manifest. Every worker must see the store at the same path: a local folder for
+a ``LocalCluster``, a shared file system (NFS, Lustre, ...) for a real cluster. An object store
+would plug in at :class:`fastttt.tables.store.LayerStore`, which keeps each chunk as one zarr
+key: a zarr ``FsspecStore`` on ``s3://bucket/table`` holds the same keys (the manifest then needs
+a conditional put for its atomic update).
+
+Dask is optional: ``pip install 'fastttt[distributed]'``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastttt.errors import MissingDependencyError
+from fastttt.games import mnk
+from fastttt.tables.index import LayerIndex
+
+_WORK: dict[tuple, object] = {}  # per worker process: (store path, game, symmetry) -> ChunkWork
+
+
+def _require_distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise MissingDependencyError(
+            "--workers and --scheduler need Dask: pip install 'fastttt[distributed]'"
+        ) from None
+    return distributed
+
+
+def _work_for(path: str, game: tuple, symmetry: bool):
+    """This process's ChunkWork for a store (built once; keeps the layer it last read)."""
+    from fastttt.tables.layered import ChunkWork
+    from fastttt.tables.store import LayerStore
+
+    key = (path, game, symmetry)
+    if key not in _WORK:
+        _WORK.clear()  # one solve at a time per worker: free the last one's layers
+        index = LayerIndex(mnk(*game), symmetry)
+        _WORK[key] = ChunkWork(LayerStore.open(path, "r+"), index, parallel=False)
+    return _WORK[key]
+
+
+def chunk_task(path: str, game: tuple, symmetry: bool, phase: str, n: int, chunk: int):
+    """One chunk of layer ``n`` (``phase`` "reach" or "value"), run on a worker."""
+    work = _work_for(path, game, symmetry)
+    if phase == "reach":
+        return work.forward(n, chunk)
+    return work.backward(n, chunk)
+
+
+class DaskRunner:
+    """Runs the chunks of each layer as Dask tasks on ``client``'s cluster."""
+
+    def __init__(self, work, client):
+        if work.store.path is None:
+            raise ValueError("a Dask solve needs a store folder every worker can read (--out)")
+        self.client = client
+        spec = work.index.spec
+        self.args = (str(work.store.path), (spec.rows, spec.cols, spec.k, spec.gravity),
+                     work.index.symmetry != "none")
+
+    def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list:
+        distributed = _require_distributed()
+        futures = [
+            self.client.submit(chunk_task, *self.args, phase, n, c, pure=False,
+                               key=f"fastttt-{phase}-{n}-{c}-{self.args[0]}")
+            for c in range(chunks)
+        ]
+        position = {f.key: c for c, f in enumerate(futures)}
+        results: list = [None] * chunks
+        try:
+            for future in distributed.as_completed(futures):
+                c = position[future.key]
+                results[c] = future.result()  # re-raises a task's error here
+                done(c)
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+        return results
+
+
+def local_cluster(workers: int):
+    """A LocalCluster of ``workers`` single-threaded processes and its client."""
+    distributed = _require_distributed()
+    cluster = distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    return cluster, distributed.Client(cluster)
+
+
+def connect(address: str):
+    """A client of the running scheduler at ``address`` (``tcp://host:8786``)."""
+    distributed = _require_distributed()
+    return distributed.Client(address, timeout="10s")
