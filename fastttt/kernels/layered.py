@@ -369,6 +369,7 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
     x_to_move = lay.n % 2 == 0
     win_v = V_FIRST if x_to_move else V_SECOND
     loss_v = V_SECOND if x_to_move else V_FIRST
+    slots = np.empty(64, dtype=np.int64)  # children's slots, computed before any is read
     for i in range(lo, hi):
         b = reach[i - start]
         if b == NONTERMINAL:
@@ -378,6 +379,7 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
             best_win = np.int64(255)
             best_draw = np.int64(-1)
             worst_loss = np.int64(-1)
+            count = 0
             cand = playable(gravity, cols, full, bottom, occ)
             while cand:
                 c = ctz(cand)
@@ -387,8 +389,11 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
                     cf, cs = canonical(sym, first | bit, second)
                 else:
                     cf, cs = canonical(sym, first, second | bit)
-                child = np.int64(nxt[rank(key_table, colex, pext8, nbytes, n_key_block, n_occs,
-                                          n_colourings, cf, cs)])
+                slots[count] = rank(key_table, colex, pext8, nbytes, n_key_block, n_occs,
+                                    n_colourings, cf, cs)
+                count += 1
+            for j in range(count):
+                child = np.int64(nxt[slots[j]])
                 v = child & 3
                 d = child >> 2
                 if v == win_v:

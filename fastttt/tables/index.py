@@ -16,7 +16,7 @@ colouring, so a handful of slots stay unused. The kernels are in :mod:`fastttt.k
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import comb
 
 import numpy as np
@@ -82,6 +82,7 @@ def _byte_tables(cells: int, maps: list[list[int]]) -> np.ndarray:
     return table
 
 
+@lru_cache(maxsize=1)
 def _binomials() -> np.ndarray:
     table = np.zeros((65, 65), dtype=np.int64)
     for a in range(65):
@@ -90,6 +91,7 @@ def _binomials() -> np.ndarray:
     return table
 
 
+@lru_cache(maxsize=8)
 def _colex_tables(cells: int) -> np.ndarray:
     """colex[b, below, byte]: sum over the set bits of ``byte`` (t-th from 0, at cell
     8 * b + q) of C(8 * b + q, below + t + 1)."""

@@ -19,6 +19,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -162,8 +163,17 @@ def plan(spec: GameSpec | str, *, symmetry: bool = True, on_disk: bool = False,
          chunk: int = DEFAULT_CHUNK) -> Plan:
     """Index and sizes of a layered solve, before any work (builds each layer's index once)."""
     spec = as_spec(spec)
-    index = LayerIndex(spec, symmetry)
+    index = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
     return Plan(spec, index, index.layer_sizes, on_disk, chunk)
+
+
+@lru_cache(maxsize=4)
+def layer_index(spec: GameSpec, symmetry: bool) -> LayerIndex:
+    """A LayerIndex kept for the process (small boards solved in RAM, again and again)."""
+    index = LayerIndex(spec, symmetry)
+    for n in range(index.layer_count):
+        index.layer(n)
+    return index
 
 
 def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = None) -> None:
@@ -296,11 +306,13 @@ def solve_layered(
             done_slots += p.sizes[n]
             if phase == "value":
                 layers_info[str(n)] = _layer_counts(results)
-                store.set_info(layers=layers_info)
+                if store.path is not None:  # on disk: the counts survive a kill
+                    store.set_info(layers=layers_info)
             store.mark_complete(phase, n)
             if phase == "value":
                 store.delete("reach", n)
-            p.index.forget({n - 1, n, n + 1})
+            if p.on_disk:
+                p.index.forget({n - 1, n, n + 1})
     seconds = previous_seconds + time.perf_counter() - started
     store.set_info(seconds=seconds, layers=layers_info)
     return LayeredSolution(mnk(p.spec.rows, p.spec.cols, p.spec.k, p.spec.gravity), p.index,
