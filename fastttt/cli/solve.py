@@ -125,6 +125,11 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
     try:
         with _layer_progress(show_progress) as report:
             return solve_layered(spec, progress=report, **kwargs)
+    except KeyboardInterrupt:
+        if out_dir:
+            click.echo(f"Interrupted: the finished layers are in {out_dir}; the same command "
+                       "with --resume goes on from there.", err=True)
+        sys.exit(130)
     finally:
         if client is not None:
             client.close()
@@ -321,7 +326,7 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
             try:
                 engine = choose_engine(spec, engine, out=out_dir,
                                        distributed=bool(workers or scheduler),
-                                       max_bytes=max_bytes)
+                                       max_bytes=max_bytes, save=bool(save_path))
             except ValueError as err:
                 raise click.UsageError(str(err)) from None
             if engine == "layered" and save_path:

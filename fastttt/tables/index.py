@@ -156,6 +156,41 @@ def _line_runs(spec: GameSpec) -> dict:
     }
 
 
+def _orbit_counts(spec: GameSpec, maps: list[list[int]]) -> list[int]:
+    """Number of orbits of occupied masks with n stones, for each n (Burnside: the mean over
+    the group of the masks each element fixes). A fixed mask is a union of cycles of cells
+    (free boards) or of columns of equal height (gravity), so an element with cycles of
+    lengths L contributes the coefficient of t**n in the product of sum_h t**(L * h), h up to
+    1 (a cell) or rows (a column)."""
+    cells = spec.cells
+    total = [0] * (cells + 1)
+    for image in maps:
+        if spec.gravity:
+            bottom = (spec.rows - 1) * spec.cols
+            perm, cap = [image[bottom + c] - bottom for c in range(spec.cols)], spec.rows
+        else:
+            perm, cap = image, 1
+        poly = [1] + [0] * cells
+        seen = [False] * len(perm)
+        for start in range(len(perm)):
+            if seen[start]:
+                continue
+            length, i = 0, start
+            while not seen[i]:
+                seen[i] = True
+                i = perm[i]
+                length += 1
+            new = [0] * (cells + 1)
+            for degree, coef in enumerate(poly):
+                if coef:
+                    for h in range(cap + 1):
+                        if degree + length * h <= cells:
+                            new[degree + length * h] += coef
+            poly = new
+        total = [a + b for a, b in zip(total, poly, strict=True)]
+    return [t // len(maps) for t in total]
+
+
 class LayerIndex:
     """The perfect index of every layer of ``spec`` (layers built on first use, kept).
 
@@ -186,6 +221,7 @@ class LayerIndex:
             **_line_runs(spec),
         )
         self.group_order = len(maps)
+        self._maps = maps
         self._layers: dict[int, kern.Layer] = {}
 
     @property
@@ -226,18 +262,15 @@ class LayerIndex:
         )
 
     def layer_size(self, n: int) -> int:
-        """Slots of layer ``n``."""
-        lay = self.layer(n)
-        return int(lay.occ.shape[0]) * lay.colourings
+        """Slots of layer ``n`` (counted, nothing built)."""
+        return self.layer_sizes[n]
 
     @cached_property
     def layer_sizes(self) -> list[int]:
-        """Slots of every layer (builds each layer once, keeps none but the last two)."""
-        sizes = []
-        for n in range(self.layer_count):
-            sizes.append(self.layer_size(n))
-            self.forget({n - 1, n})
-        return sizes
+        """Slots of every layer: blocks (orbits of occupied masks, by Burnside's lemma) times
+        C(n, x); arithmetic only, so a plan of any board answers at once."""
+        blocks = _orbit_counts(self.spec, self._maps)
+        return [blocks[n] * comb(n, (n + 1) // 2) for n in range(self.layer_count)]
 
     # --- positions <-> slots ---------------------------------------------------------------
     def rank(self, first: int, second: int) -> tuple[int, int]:

@@ -170,10 +170,7 @@ def plan(spec: GameSpec | str, *, symmetry: bool = True, on_disk: bool = False,
 @lru_cache(maxsize=4)
 def layer_index(spec: GameSpec, symmetry: bool) -> LayerIndex:
     """A LayerIndex kept for the process (small boards solved in RAM, again and again)."""
-    index = LayerIndex(spec, symmetry)
-    for n in range(index.layer_count):
-        index.layer(n)
-    return index
+    return LayerIndex(spec, symmetry)
 
 
 def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = None) -> None:
@@ -214,9 +211,10 @@ def free_disk_for(out: str | os.PathLike) -> int:
 
 
 def choose_engine(spec: GameSpec, engine: str = "auto", *, out=None, distributed: bool = False,
-                  max_bytes: int | None = None) -> str:
+                  max_bytes: int | None = None, save: bool = False) -> str:
     """"dense" or "layered": the dense table when it fits and is the fastest (free boards
-    that fit in RAM), the layered solver for gravity boards, bigger boards, ``out`` or Dask."""
+    that fit in RAM) or a table file is wanted (``save``), the layered solver for gravity
+    boards, bigger boards, ``out`` or Dask."""
     from fastttt.solver import fits_in_memory
 
     if engine not in ("auto", "dense", "layered"):
@@ -226,7 +224,9 @@ def choose_engine(spec: GameSpec, engine: str = "auto", *, out=None, distributed
                          "--scheduler go with the layered engine")
     if engine != "auto":
         return engine
-    if out is not None or distributed or spec.gravity:
+    if out is not None or distributed:
+        return "layered"
+    if spec.gravity and not save:
         return "layered"
     return "dense" if fits_in_memory(spec, max_bytes) else "layered"
 

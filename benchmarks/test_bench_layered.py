@@ -1,0 +1,95 @@
+"""Layered solver speed: against the dense solver on gravity boards, the cost and saving of
+symmetry, and Dask from one worker to two.
+
+Run: .venv/bin/pytest benchmarks/test_bench_layered.py --benchmark-enable -s [-m slow]
+The Dask scaling test (slow) wants an otherwise idle machine: say the load with its figures.
+"""
+
+import os
+
+import pytest
+from ratio import record, speedup
+
+from fastttt import mnk
+from fastttt.solver import solve
+from fastttt.tables.layered import plan, solve_layered
+
+
+@pytest.mark.benchmark(group="4x4 gravity (161,029 positions)")
+def test_gravity_4x4_dense_reference(benchmark):
+    solve(mnk(4, 4, 4, gravity=True))
+    solution = benchmark.pedantic(solve, (mnk(4, 4, 4, gravity=True),), rounds=5, iterations=1)
+    assert solution.reachable == 161_029
+    record("dense 4x4g", benchmark)
+
+
+@pytest.mark.benchmark(group="4x4 gravity (161,029 positions)")
+def test_gravity_4x4_layered(benchmark):
+    spec = mnk(4, 4, 4, gravity=True)
+    solve_layered(spec)
+    solution = benchmark.pedantic(solve_layered, (spec,), rounds=20, iterations=1)
+    assert solution.reachable == 161_029
+    speedup("dense 4x4g", "layered 4x4g", benchmark)
+
+
+@pytest.mark.slow
+@pytest.mark.benchmark(group="5x4 gravity (1,706,255 positions)")
+def test_gravity_5x4_dense_reference(benchmark):
+    solution = benchmark.pedantic(solve, (mnk(5, 4, 4, gravity=True),), rounds=1, iterations=1)
+    assert solution.reachable == 1_706_255
+    record("dense 5x4g", benchmark)
+
+
+@pytest.mark.benchmark(group="5x4 gravity (1,706,255 positions)")
+def test_gravity_5x4_layered(benchmark):
+    spec = mnk(5, 4, 4, gravity=True)
+    solve_layered(spec)
+    solution = benchmark.pedantic(solve_layered, (spec,), rounds=5, iterations=1)
+    assert solution.reachable == 1_706_255
+    speedup("dense 5x4g", "layered 5x4g", benchmark)
+
+
+@pytest.mark.parametrize("game", ["4x5k4g", "4x4k4"])
+@pytest.mark.parametrize("symmetry", [False, True])
+@pytest.mark.benchmark(group="symmetry: cost and saving")
+def test_symmetry(benchmark, game, symmetry):
+    """Slots stored and time, with and without the board's symmetry group."""
+    solve_layered(game, symmetry=symmetry)
+    solution = benchmark.pedantic(solve_layered, (game,), {"symmetry": symmetry}, rounds=3,
+                                  iterations=1)
+    slots = plan(game, symmetry=symmetry).slots
+    benchmark.extra_info["slots"] = slots
+    benchmark.extra_info["positions"] = solution.reachable
+    name = f"{game} symmetry={symmetry}"
+    if symmetry:
+        speedup(f"{game} symmetry=False", name, benchmark)
+    else:
+        record(name, benchmark)
+    print(f"\n{name}: {slots:,} slots for {solution.reachable:,} positions")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.benchmark(group="Dask: 5x4 k=4 (674,794,169 positions)")
+def test_dask_scaling(benchmark, tmp_path, workers):
+    """One and two LocalCluster workers on the same store kind; ratio in the same run."""
+    from fastttt.tables.distributed import DaskRunner, local_cluster
+
+    cluster, client = local_cluster(workers)
+    runs = iter(range(100))
+    try:
+        def run():
+            out = tmp_path / f"run{next(runs)}"
+            return solve_layered("5x4k4", out=out,
+                                 runner_factory=lambda work: DaskRunner(work, client))
+
+        solution = benchmark.pedantic(run, rounds=1, iterations=1)
+    finally:
+        client.close()
+        cluster.close()
+    assert solution.reachable == 674_794_169
+    benchmark.extra_info["load"] = os.getloadavg()
+    if workers == 1:
+        record("dask 1 worker", benchmark)
+    else:
+        speedup("dask 1 worker", "dask 2 workers", benchmark)
