@@ -87,9 +87,6 @@ def test_out_writes_a_table_that_answers_like_the_in_ram_solve(in_ram, table_dir
                                                               "second": -1}[ram["value"]]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: fastttt/cli/solve.py declares --load as "
-                   "click.Path(dir_okay=False), so `--load DIR` of a layered table is refused "
-                   "('File ... is a directory', exit 2) before _load can open_table it")
 def test_load_dir_answers_like_the_in_ram_solve(table_dir):
     out, summary = table_dir
     position = "..../..../.O../.XX."

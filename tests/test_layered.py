@@ -554,10 +554,6 @@ def test_sigkill_in_the_value_phase_then_resume(tmp_path, kill_reference):
     assert state["complete"]["value"] and len(state["complete"]["value"]) < 21
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a solve killed while writing its first manifest "
-                   "(manifest.json.tmp<pid> left, no manifest.json) cannot be resumed: "
-                   "LayerStore.create refuses the folder as 'not empty and holds no layered "
-                   "table'")
 def test_resume_after_a_kill_during_the_first_manifest_write(tmp_path):
     out = tmp_path / "t"
     out.mkdir()
@@ -724,11 +720,6 @@ def test_dask_solve_resumes_after_an_interruption(clean, dask_client, tmp_path):
         assert np.array_equal(a, b), f"value layer {n}"
 
 
-@pytest.mark.xfail(strict=True, raises=(TableFileError, IndexError),
-                   reason="BUG: fastttt.tables.distributed._work_for caches a worker's "
-                   "ChunkWork (and the store's manifest) by (path, game, symmetry), not by "
-                   "chunk: a new solve in a re-created folder at the same path with another "
-                   "chunk size reads the stale manifest and fails")
 def test_dask_new_solve_at_a_reused_path_with_another_chunk(clean, dask_client, tmp_path):
     out = tmp_path / "t"
     solve_layered(GAME, out=out, chunk=CHUNK, runner_factory=dask_factory(dask_client))
@@ -739,10 +730,6 @@ def test_dask_new_solve_at_a_reused_path_with_another_chunk(clean, dask_client, 
         assert np.array_equal(a, b), f"value layer {n}"
 
 
-@pytest.mark.xfail(strict=True, raises=TableFileError,
-                   reason="BUG: fastttt.tables.distributed.DaskRunner sends the store path as "
-                   "given (str(work.store.path)); a relative --out is resolved in each worker's "
-                   "own working directory ('<out>: no such folder', or another folder)")
 def test_dask_solve_with_a_relative_folder(clean, dask_client, tmp_path, monkeypatch):
     # the workers started in the repository's folder; the driver now works in tmp_path
     name = f"relative-out-{uuid.uuid4().hex}"  # exists nowhere

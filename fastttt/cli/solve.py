@@ -238,8 +238,9 @@ def _query(solution, spec, position, moves) -> dict:
 @click.option("--gravity", is_flag=True, help="Stones drop to the lowest empty cell (Connect-k).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write the table here.")
-@click.option("--load", "load_path", type=click.Path(dir_okay=False),
-              help="Read a saved table instead of solving.")
+@click.option("--load", "load_path", type=click.Path(),
+              help="Read a saved table instead of solving: a file (--save) or a layered "
+              "table's folder (--out), opened lazily.")
 @click.option("--position", help="Also report this position (text form, e.g. X.O/.X./..O).")
 @click.option("--moves", help="Also report the position after these moves "
               "(gravity: 1-based column digits such as 4455; else comma-separated 0-based cells; "

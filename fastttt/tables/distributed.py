@@ -14,7 +14,9 @@ Dask is optional: ``pip install 'fastttt[distributed]'``.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
+from pathlib import Path
 
 from fastttt.errors import MissingDependencyError
 from fastttt.games import mnk
@@ -33,12 +35,12 @@ def _require_distributed():
     return distributed
 
 
-def _work_for(path: str, game: tuple, symmetry: bool):
-    """This process's ChunkWork for a store (built once; keeps the layer it last read)."""
+def _work_for(path: str, game: tuple, symmetry: bool, solve_id: str):
+    """This process's ChunkWork for one solve (built once; keeps the layer it last read)."""
     from fastttt.tables.layered import ChunkWork
     from fastttt.tables.store import LayerStore
 
-    key = (path, game, symmetry)
+    key = (path, game, symmetry, solve_id)
     if key not in _WORK:
         _WORK.clear()  # one solve at a time per worker: free the last one's layers
         index = LayerIndex(mnk(*game), symmetry)
@@ -46,9 +48,11 @@ def _work_for(path: str, game: tuple, symmetry: bool):
     return _WORK[key]
 
 
-def chunk_task(path: str, game: tuple, symmetry: bool, phase: str, n: int, chunk: int):
-    """One chunk of layer ``n`` (``phase`` "reach" or "value"), run on a worker."""
-    work = _work_for(path, game, symmetry)
+def chunk_task(path: str, game: tuple, symmetry: bool, solve_id: str, phase: str, n: int,
+               chunk: int):
+    """One chunk of layer ``n`` (``phase`` "reach" or "value") of the solve ``solve_id``,
+    run on a worker."""
+    work = _work_for(path, game, symmetry, solve_id)
     if phase == "reach":
         return work.forward(n, chunk)
     return work.backward(n, chunk)
@@ -62,14 +66,17 @@ class DaskRunner:
             raise ValueError("a Dask solve needs a store folder every worker can read (--out)")
         self.client = client
         spec = work.index.spec
-        self.args = (str(work.store.path), (spec.rows, spec.cols, spec.k, spec.gravity),
-                     work.index.symmetry != "none")
+        # workers may run elsewhere: an absolute path, and an id so that no worker reuses
+        # the state (manifest, open arrays) of an earlier solve in the same folder
+        self.args = (str(Path(work.store.path).absolute()),
+                     (spec.rows, spec.cols, spec.k, spec.gravity),
+                     work.index.symmetry != "none", uuid.uuid4().hex)
 
     def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list:
         distributed = _require_distributed()
         futures = [
             self.client.submit(chunk_task, *self.args, phase, n, c, pure=False,
-                               key=f"fastttt-{phase}-{n}-{c}-{self.args[0]}")
+                               key=f"fastttt-{phase}-{n}-{c}-{self.args[3]}")
             for c in range(chunks)
         ]
         position = {f.key: c for c, f in enumerate(futures)}

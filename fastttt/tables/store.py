@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 from pathlib import Path
@@ -304,6 +305,10 @@ class LayerStore(_Layers):
                             f"asked for {manifest[field]!r}; cannot resume"
                         )
                 return store
+            leftovers = [f for f in path.iterdir() if re.fullmatch(rf"{MANIFEST}\.tmp\d+", f.name)]
+            if leftovers and len(leftovers) == len(list(path.iterdir())):
+                for f in leftovers:  # a solve killed while writing its first manifest
+                    f.unlink()
             if any(path.iterdir()):
                 raise TableFileError(
                     f"{path}: folder is not empty and holds no layered table; choose another folder"
