@@ -162,6 +162,14 @@ def next_pattern(p):
 
 
 @njit(**INLINE_JIT)
+def next_slot(block, colour, pattern, colourings, x):
+    """(block, colour, X pattern) of the slot after the given one in a layer."""
+    if colour + 1 == colourings:
+        return block + 1, 0, (_ONE << np.uint64(x)) - _ONE
+    return block, colour + 1, next_pattern(pattern)
+
+
+@njit(**INLINE_JIT)
 def unrank_pattern(binom, r, n, x):
     """The X pattern (x bits among n) of colex rank ``r``."""
     pattern = np.uint64(0)
@@ -346,13 +354,7 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi):
                         byte = np.uint8(NONTERMINAL)
                     break
         out[i - start] = byte
-        colour += 1
-        if colour == C:
-            colour = 0
-            block += 1
-            pattern = (_ONE << np.uint64(lay.x)) - _ONE
-        else:
-            pattern = next_pattern(pattern)
+        block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
 
 
 @njit(**JIT)
@@ -413,13 +415,7 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
             else:
                 b = np.uint8(((worst_loss + 1) << 2) | loss_v)
         out[i - start] = b
-        colour += 1
-        if colour == C:
-            colour = 0
-            block += 1
-            pattern = (_ONE << np.uint64(lay.x)) - _ONE
-        else:
-            pattern = next_pattern(pattern)
+        block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
 
 
 @njit(**JIT)
