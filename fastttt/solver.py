@@ -5,18 +5,23 @@ player (X) wins, 0 draw, -1 the second player (O) wins. Depth is the number of p
 end under perfect play when the winner hurries and the loser delays (draws: plies until the
 board is full); finished positions have depth 0.
 
-``solve`` runs two kernels of :mod:`fastttt.kernels.dense` over the compact table of
-:mod:`fastttt.layout`: a forward sweep marking reachable positions (pulled from their parents,
-so no two threads ever write the same byte) and a backward sweep giving each one its value and
-depth from its children. Memory: one byte per position with legal stone counts, e.g.
-5.5 KB for 3x3, 10 MB for 4x4, 741 MB for 5x4; :func:`estimate_memory` tells before a solve.
+``solve`` runs the kernels of :mod:`fastttt.kernels.dense` over the compact table of
+:mod:`fastttt.layout`: one backward sweep giving each position its value and depth from its
+children, blocks with more stones first (without gravity, reachability follows from the
+lines; with gravity a forward sweep first marks reachable positions, pulled from their
+parents, so no two threads ever write the same byte). Memory: one byte per position with
+legal stone counts, e.g. 5.5 KB for 3x3, 10 MB for 4x4, 741 MB for 5x4;
+:func:`estimate_memory` tells before a solve.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -24,13 +29,18 @@ from fastttt.board import Position
 from fastttt.errors import InvalidPositionError, MemoryBudgetError
 from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import dense
-from fastttt.layout import build_layout, hi_layers, lo_cell_count, slot_count
+from fastttt.layout import Layout, build_layout, hi_layers, lo_cell_count, slot_count
 from fastttt.values import DRAW, FIRST_WINS, SECOND_WINS, value_name
 
 # Interpreter, NumPy, Numba and the compiled kernels, measured as resident memory after a
 # 3x3 solve (about 140 MB), rounded up.
 RUNTIME_OVERHEAD = 200 * 2**20
-PARALLEL_MIN_SLOTS = 1 << 20  # below this a serial sweep beats a thread pool's barriers
+# Below this (about 1 s on one core) threads save little time and cost CPU: on the 2-core VM
+# with other jobs running, 4x4 k=4 (10 M slots) took 15-25% more CPU with 2 threads and no
+# less wall time.
+PARALLEL_MIN_SLOTS = 1 << 26
+SMALL_SOLVE_BYTES = 64 << 20  # table + index below this: no look at /proc/meminfo
+_CPUS = os.cpu_count() or 1
 
 _VALUE_OF_CODE = np.array([0, FIRST_WINS, DRAW, SECOND_WINS], dtype=np.int8)
 
@@ -39,9 +49,13 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total) in table slot
 
 def estimate_memory(spec: GameSpec | str) -> int:
     """Bytes a solve of ``spec`` needs at peak: the table, its index arrays, the runtime."""
-    spec = as_spec(spec)
+    return _estimate_memory(as_spec(spec))
+
+
+@lru_cache(maxsize=64)
+def _estimate_memory(spec: GameSpec) -> int:
     lo_n = lo_cell_count(spec)
-    index_bytes = 8 * (4 * 3**lo_n + 5 * 3 ** (spec.cells - lo_n))
+    index_bytes = 8 * (10 * 3**lo_n + 9 * 3 ** (spec.cells - lo_n))
     return slot_count(spec) + index_bytes + RUNTIME_OVERHEAD
 
 
@@ -198,7 +212,7 @@ class Solution:
     @property
     def histogram(self) -> np.ndarray:
         if self._histogram is None:
-            if self.table.shape[0] < PARALLEL_MIN_SLOTS:  # no thread pool for small tables
+            if self.table.shape[0] < 1 << 20:  # no thread pool for small tables
                 self._histogram = np.bincount(self.table, minlength=256)
             else:
                 self._histogram = dense.byte_histogram(self.table)
@@ -244,6 +258,28 @@ class Solution:
         return f"<Solution {self.spec.name}: {self.table.shape[0]} slots>"
 
 
+class _Plan(NamedTuple):
+    """What every solve of one game reuses."""
+
+    layout: Layout
+    layers: tuple[np.ndarray, ...]  # hi codes by number of hi stones
+    order: np.ndarray  # the layers one after the other
+    sizes: tuple[int, ...]  # slots of each layer
+    slots: int
+
+
+@lru_cache(maxsize=8)
+def _plan(spec: GameSpec) -> _Plan:
+    layout = build_layout(spec)
+    layers = tuple(hi_layers(spec))
+    if spec.gravity:  # blocks with a stone floating in hi hold no reachable position: left 0
+        occupied = layout.hi_first | layout.hi_second
+        floating = (occupied & ~(layout.bottom | occupied >> np.uint64(spec.cols))) != 0
+        layers = tuple(his[~floating[his]] for his in layers)
+    sizes = tuple(int((layout.hi_base[h + 1] - layout.hi_base[h]).sum()) for h in layers)
+    return _Plan(layout, layers, np.concatenate(layers), sizes, int(layout.hi_base[-1]))
+
+
 def solve(
     spec: GameSpec | str,
     progress: Progress | None = None,
@@ -252,50 +288,56 @@ def solve(
     parallel: bool | None = None,
 ) -> Solution:
     """Strongly solve ``spec``: value (+1 first wins / 0 / -1 second wins) and depth of every
-    reachable position. Kernels: ``dense.forward_*`` then ``dense.backward_*``.
+    reachable position. Kernels: :mod:`fastttt.kernels.dense`.
 
     Raises MemoryBudgetError (with the estimate) when the table would not fit ``max_bytes``
-    (default: 90% of the memory available now). ``progress(phase, done, total)`` is called
-    after each layer of blocks; ``parallel`` defaults to True for tables over a million slots.
+    (default: 90% of the memory available now, not checked below 64 MiB of table and index).
+    ``progress(phase, done, total)`` is called after each layer of blocks (after each sweep
+    when serial); ``parallel`` defaults to True for tables over 64 M slots.
     """
-    spec = as_spec(spec)
-    need = estimate_memory(spec)
-    limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
-    if need > limit:
-        raise MemoryBudgetError(
-            f"solving {spec.name} ({spec.describe()}) needs about {format_bytes(need)} "
-            f"({slot_count(spec):,} table slots); the limit is {format_bytes(limit)}. "
-            "Use exact search for single positions instead."
-        )
+    if not isinstance(spec, GameSpec):
+        spec = as_spec(spec)
+    need = _estimate_memory(spec)
+    if max_bytes is not None or need > SMALL_SOLVE_BYTES + RUNTIME_OVERHEAD:
+        limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
+        if need > limit:
+            raise MemoryBudgetError(
+                f"solving {spec.name} ({spec.describe()}) needs about {format_bytes(need)} "
+                f"({slot_count(spec):,} table slots); the limit is {format_bytes(limit)}. "
+                "Use exact search for single positions instead."
+            )
     start = time.perf_counter()
-    layout = build_layout(spec)
-    slots = int(layout.hi_base[-1])
-    table = np.zeros(slots, dtype=np.uint8)
-    layers = hi_layers(spec)
+    plan = _plan(spec)
+    layout, slots = plan.layout, plan.slots
+    two_pass = not layout.closed_form
+    # the closed-form sweep writes every slot; the forward sweep only the reachable ones
+    table = np.zeros(slots, dtype=np.uint8) if two_pass else np.empty(slots, dtype=np.uint8)
     if parallel is None:
-        parallel = slots >= PARALLEL_MIN_SLOTS and (os.cpu_count() or 1) > 1
-    sizes = [int((layout.hi_base[h + 1] - layout.hi_base[h]).sum()) for h in layers]
-    total = 2 * slots
+        parallel = slots >= PARALLEL_MIN_SLOTS and _CPUS > 1
+    swept = sum(plan.sizes)
+    total = 2 * swept if two_pass else swept
+    if not parallel:
+        if two_pass:
+            dense.forward_serial(table, layout, plan.order)
+            if progress:
+                progress("reachability", swept, total)
+        dense.values_serial(table, layout, plan.order, two_pass)
+        if progress:
+            progress("values", total, total)
+        return Solution(spec, table, time.perf_counter() - start)
     done = 0
-    if parallel:
-        for his, size in zip(layers, sizes, strict=False):
-            dense.forward_layer_parallel(table, layout, his)
+    if two_pass:
+        for his, size in zip(plan.layers, plan.sizes, strict=True):
+            dense.forward_layer(table, layout, his)
             done += size
             if progress:
                 progress("reachability", done, total)
-        for his, size in zip(reversed(layers), reversed(sizes), strict=False):
-            dense.backward_layer_parallel(table, layout, his)
-            done += size
-            if progress:
-                progress("values", done, total)
-    else:
-        order = np.concatenate(layers)
-        dense.forward_serial(table, layout, order)
+    for his, size in zip(reversed(plan.layers), reversed(plan.sizes), strict=True):
+        dense.values_layer(table, layout, his, two_pass)
+        done += size
         if progress:
-            progress("reachability", slots, total)
-        dense.backward_serial(table, layout, order)
-        if progress:
-            progress("values", total, total)
+            progress("values", done, total)
+    dense.finish_blocks(table, layout, plan.order)
     return Solution(spec, table, time.perf_counter() - start)
 
 
@@ -329,8 +371,9 @@ def warmup() -> float:
     from fastttt.games import mnk
 
     start = time.perf_counter()
-    for parallel in (False, True):
-        solution = solve(mnk(3, 4, 3), parallel=parallel)
+    for spec, parallel in itertools.product((mnk(3, 4, 3, gravity=True), mnk(3, 4, 3)),
+                                            (False, True)):
+        solution = solve(spec, parallel=parallel)
         solution.lookup(solution.reachable_codes()[:1])
         solution.histogram  # noqa: B018 (computes the counts)
     dense.byte_histogram(solution.table)

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from naive import solve_naive
 
-from fastttt import Position, load_game, mnk
+from fastttt import Position, load_game, mnk, solver
 from fastttt.errors import InvalidPositionError, MemoryBudgetError
-from fastttt.layout import build_layout, slot_count
+from fastttt.kernels import dense
+from fastttt.layout import build_layout, hi_layers, slot_count
 from fastttt.solver import estimate_memory, solve
 
 SMALL_BOARDS = [
@@ -19,6 +20,7 @@ SMALL_BOARDS = [
     mnk(2, 3, 2),
     mnk(3, 2, 3),
     mnk(1, 5, 3),
+    mnk(2, 3, 1),
     mnk(3, 4, 3),
     mnk(4, 3, 4),
     mnk(3, 3, 3, gravity=True),
@@ -47,6 +49,35 @@ def test_every_position_matches_naive(spec, parallel):
     got_values, got_depths = solution.lookup(codes)
     assert np.array_equal(got_values, values)
     assert np.array_equal(got_depths, depths)
+
+
+@pytest.mark.parametrize("spec", [mnk(3, 3, 3), mnk(3, 4, 3), mnk(2, 3, 1), mnk(4, 4, 4)], ids=str)
+def test_forward_sweep_agrees_with_reachability_from_lines(spec):
+    """Boards without gravity skip the forward sweep (the one gravity and > 64 lines need)."""
+    layout = build_layout(spec)
+    assert layout.closed_form
+    table = np.zeros(slot_count(spec), dtype=np.uint8)
+    order = np.concatenate(hi_layers(spec))
+    dense.forward_serial(table, layout, order)
+    dense.values_serial(table, layout, order, True)
+    assert np.array_equal(table, solve(spec, parallel=False).table)
+    assert np.array_equal(table, solve(spec, parallel=True).table)
+
+
+@pytest.mark.parametrize("spec", [mnk(3, 4, 3), mnk(3, 4, 3, gravity=True)], ids=str)
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+def test_progress_reaches_the_total(spec, parallel):
+    calls = []
+    solve(spec, lambda *call: calls.append(call), parallel=parallel)
+    assert calls and calls[-1][0] == "values" and calls[-1][1] == calls[-1][2]
+    assert [done for _, done, _ in calls] == sorted(done for _, done, _ in calls)
+
+
+def test_small_solves_do_not_read_available_memory(monkeypatch):
+    monkeypatch.setattr(solver, "available_memory", lambda: 0)
+    assert solve("tictactoe").reachable == 5478
+    with pytest.raises(MemoryBudgetError):
+        solve(mnk(5, 4, 4))
 
 
 @pytest.mark.parametrize("spec", SMALL_BOARDS, ids=str)

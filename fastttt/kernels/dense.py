@@ -3,11 +3,12 @@
 Each table byte is one position::
 
     0                 not reachable from the empty board (or illegal)
-    NONTERMINAL=255   reachable, game not over, value not known yet (between the two sweeps)
     depth << 2 | v    solved: v = 1 first player wins, 2 draw, 3 second player wins;
                       depth = plies to the end (winner hurries, loser delays); 0 = finished
+    NONTERMINAL=255   during a two-sweep solve: reachable, game not over, value not known yet
 
-Kernels take the table, the Layout tuple and the hi codes of one layer; they never raise.
+Kernels take the table, the Layout tuple and hi codes (blocks); they never raise. Hot loops
+index with ``np.uint64``: Numba then skips its negative-index wraparound.
 """
 
 import numpy as np
@@ -15,6 +16,7 @@ from numba import njit, prange
 
 from fastttt.config import JIT, PARALLEL_JIT
 from fastttt.kernels.bits import ctz
+from fastttt.layout import POS_FIRST_STONES, POS_RANK, POS_SECOND, POS_SECOND_STONES
 
 NONTERMINAL = 255
 V_FIRST, V_DRAW, V_SECOND = 1, 2, 3
@@ -54,120 +56,227 @@ def _removable(lay, stones, occupied):
     return stones
 
 
+# --- the solve -------------------------------------------------------------------------
+# While a solve runs, a solved byte is relative to the side to move: LOSS + d (lost in d
+# plies), DRAW + d, WIN - d (won in d plies). The best move leads to the child with the
+# smallest byte, which turns the backward step into a minimum: vectorised over whole blocks
+# for the moves in hi, whose children sit at the same rank in another block. Draws all end on
+# a full board, so sibling draws have equal depths. ``finish_blocks`` converts to absolute bytes.
+LOSS, DRAW, WIN = 1, 65, 255
+
+
+def _step_tables():
+    parent = np.zeros(256, dtype=np.uint8)  # parent's byte from its smallest child byte
+    absolute = np.zeros(512, dtype=np.uint8)  # [second_to_move * 256 + relative byte]
+    for b in range(1, 256):
+        if b < DRAW:
+            parent[b] = WIN - (b - LOSS + 1)
+        elif b < DRAW + 64:
+            parent[b] = b + 1
+        elif b > WIN - 64:
+            parent[b] = LOSS + (WIN - b + 1)
+    for s in (0, 1):
+        won, lost = (V_SECOND, V_FIRST) if s else (V_FIRST, V_SECOND)
+        for b in range(1, 256):
+            if b < DRAW:
+                absolute[256 * s + b] = (b - LOSS) << 2 | lost
+            elif b < DRAW + 64:
+                absolute[256 * s + b] = (b - DRAW) << 2 | V_DRAW
+            elif b > WIN - 64:
+                absolute[256 * s + b] = (WIN - b) << 2 | won
+    return parent, absolute
+
+
+_PARENT, _ABSOLUTE = _step_tables()
+
+
+@njit(**JIT)
+def _unpack(pos):
+    """lo, rank, second_to_move, lo stones of first and second (``Layout.merged_pos``)."""
+    return (
+        pos & 0xFFFF,
+        (pos >> POS_RANK) & 0xFFFF,
+        (pos >> POS_SECOND) & 1,
+        np.uint64((pos >> POS_FIRST_STONES) & 0x3FF),
+        np.uint64((pos >> POS_SECOND_STONES) & 0x3FF),
+    )
+
+
 @njit(**JIT)
 def _forward_block(table, lay, hi):
+    """Reachability of block ``hi`` pulled from its parents (boards without
+    ``lay.closed_form``): 0, NONTERMINAL or the relative byte of a finished position."""
     L = lay.lo_cells
     dh = lay.hi_diff[hi]
-    hi_n = (lay.merged_start.shape[0] - 2) // 2
-    row = dh + hi_n
+    base = lay.hi_base[hi]
+    n0 = lay.hi_second_offset[hi]
+    lo_mask = (np.uint64(1) << np.uint64(L)) - np.uint64(1)
+    hi_first = lay.hi_first[hi]
+    hi_second = lay.hi_second[hi]
+    row = dh + lay.pow3.shape[0] - 1 - L
     for j in range(lay.merged_start[row], lay.merged_start[row + 1]):
-        lo = lay.merged_lo[j]
-        second = dh + lay.lo_diff[lo]  # 1 when the second player moves (first moved last)
-        idx = slot_of(lay, hi, lo, second)
+        lo, r, s, lo_first, lo_second = _unpack(lay.merged_pos[np.uint64(j)])
+        idx = np.uint64(base + s * n0 + r)
         if hi == 0 and lo == 0:
             table[idx] = NONTERMINAL
             continue
-        first_bb = lay.hi_first[hi] | lay.lo_first[lo]
-        second_bb = lay.hi_second[hi] | lay.lo_second[lo]
+        first_bb = hi_first | lo_first
+        second_bb = hi_second | lo_second
         occupied = first_bb | second_bb
-        last = first_bb if second else second_bb
-        digit = 1 if second else 2
+        if lay.gravity and occupied & ~(lay.bottom | occupied >> np.uint64(lay.cols)):
+            continue  # a stone floats
+        last = first_bb if s else second_bb
         cand = _removable(lay, last, occupied)
+        digit = 2 - s
+        parent_lo = base + (1 - s) * n0
         found = -1
-        while cand:
-            c = ctz(cand)
-            cand &= cand - np.uint64(1)
-            if c < L:
-                p = slot_of(lay, hi, lo - digit * lay.pow3[c], 1 - second)
-            else:
-                p = slot_of(lay, hi - digit * lay.pow3[c - L], lo, 1 - second)
-            if table[p] == NONTERMINAL:
+        lo_cand = cand & lo_mask
+        while lo_cand:
+            c = ctz(lo_cand)
+            lo_cand &= lo_cand - np.uint64(1)
+            parent = parent_lo + lay.lo_rank[np.uint64(lo - digit * lay.pow3[c])]
+            if table[np.uint64(parent)] == NONTERMINAL:
                 found = c
+                break
+        hi_cand = cand >> np.uint64(L) if found < 0 else np.uint64(0)
+        while hi_cand:
+            k = ctz(hi_cand)
+            hi_cand &= hi_cand - np.uint64(1)
+            h = hi - digit * lay.pow3[k]
+            if table[lay.hi_base[h] + (1 - s) * lay.hi_second_offset[h] + r] == NONTERMINAL:
+                found = k + L
                 break
         if found < 0:
             continue
         if _has_line_through(lay, last, found):
-            table[idx] = V_FIRST if second else V_SECOND
+            table[idx] = LOSS
         elif occupied == lay.full:
-            table[idx] = V_DRAW
+            table[idx] = DRAW
         else:
             table[idx] = NONTERMINAL
 
 
 @njit(**JIT)
-def _backward_block(table, lay, hi):
+def _min_into(acc, bytes_):
+    for i in range(acc.shape[0]):
+        acc[i] = min(acc[i], bytes_[i])
+
+
+@njit(**JIT)
+def _values_block(table, lay, hi, two_pass):
+    """Relative bytes of block ``hi`` from its children (blocks of later layers already done).
+
+    ``two_pass``: the block holds ``_forward_block``'s bytes; otherwise every slot is written,
+    reachability and finished positions coming from the line bitsets (``lay.closed_form``).
+    """
     L = lay.lo_cells
     dh = lay.hi_diff[hi]
-    hi_n = (lay.merged_start.shape[0] - 2) // 2
-    row = dh + hi_n
-    for j in range(lay.merged_start[row + 1] - 1, lay.merged_start[row] - 1, -1):
-        lo = lay.merged_lo[j]
-        second = dh + lay.lo_diff[lo]
-        idx = slot_of(lay, hi, lo, second)
-        if table[idx] != NONTERMINAL:
-            continue
-        occupied = lay.hi_first[hi] | lay.lo_first[lo] | lay.hi_second[hi] | lay.lo_second[lo]
-        digit = 2 if second else 1
-        win_v = V_SECOND if second else V_FIRST
-        lo_rank = lay.lo_rank[lo]
-        block_child = lay.hi_base[hi] + (0 if second else lay.hi_second_offset[hi])
-        best_win = np.int64(255)
-        best_draw = np.int64(-1)
-        worst_loss = np.int64(-1)
-        cand = _playable(lay, occupied)
-        while cand:
-            c = ctz(cand)
-            cand &= cand - np.uint64(1)
-            if c < L:
-                child = block_child + lay.lo_rank[lo + digit * lay.pow3[c]]
-            else:
-                h2 = hi + digit * lay.pow3[c - L]
-                child = lay.hi_base[h2] + lo_rank
-                if not second:
-                    child += lay.hi_second_offset[h2]
-            b = np.int64(table[child])
-            v = b & 3
-            d = b >> 2
-            if v == win_v:
-                if d < best_win:
-                    best_win = d
-                    if d == 0:
-                        break
-            elif v == V_DRAW:
-                if d > best_draw:
-                    best_draw = d
-            elif d > worst_loss:
-                worst_loss = d
-        if best_win != 255:
-            table[idx] = np.uint8(((best_win + 1) << 2) | win_v)
-        elif best_draw >= 0:
-            table[idx] = np.uint8(((best_draw + 1) << 2) | V_DRAW)
+    base = lay.hi_base[hi]
+    n0 = lay.hi_second_offset[hi]
+    n = lay.hi_base[hi + 1] - base
+    hi_occupied = lay.hi_first[hi] | lay.hi_second[hi]
+    best = np.full(n, WIN, dtype=np.uint8)  # smallest child byte over the moves in hi
+    hi_cand = _playable(lay, hi_occupied) >> np.uint64(L)
+    while hi_cand:
+        k = ctz(hi_cand)
+        hi_cand &= hi_cand - np.uint64(1)
+        h = hi + lay.pow3[k]
+        child = lay.hi_base[h] + lay.hi_second_offset[h]
+        _min_into(best[:n0], table[child : child + n0])
+        child = lay.hi_base[hi + 2 * lay.pow3[k]]
+        _min_into(best[n0:], table[child : child + n - n0])
+    hi_lines_first = lay.hi_lines_first[0 if two_pass else hi]
+    hi_lines_second = lay.hi_lines_second[0 if two_pass else hi]
+    lo_mask = (np.uint64(1) << np.uint64(L)) - np.uint64(1)
+    row = dh + lay.pow3.shape[0] - 1 - L
+    start, stop = lay.merged_start[row], lay.merged_start[row + 1]
+    pos_row = lay.merged_pos[start:stop]
+    lines_first_row = lay.merged_lines_first[0 if two_pass else start : stop]
+    lines_second_row = lay.merged_lines_second[0 if two_pass else start : stop]
+    for j in range(stop - start - 1, -1, -1):
+        u = np.uint64(j)
+        lo, r, s, lo_first, lo_second = _unpack(pos_row[u])
+        idx = np.uint64(base + s * n0 + r)
+        occupied = hi_occupied | lo_first | lo_second
+        if two_pass:
+            if table[idx] != NONTERMINAL:
+                continue
         else:
-            table[idx] = np.uint8(((worst_loss + 1) << 2) | (V_FIRST if second else V_SECOND))
+            lines_first = lines_first_row[u] & hi_lines_first
+            lines_second = lines_second_row[u] & hi_lines_second
+            if lines_second if s else lines_first:  # the side to move holds a line
+                table[idx] = 0
+                continue
+            last = lines_first if s else lines_second
+            if last:  # reachable when one stone lies on all of them (the last one played)
+                common = lay.full
+                while last:
+                    common &= lay.lines[ctz(last)]
+                    last &= last - np.uint64(1)
+                table[idx] = LOSS if common else 0
+                continue
+            if occupied == lay.full:
+                table[idx] = DRAW
+                continue
+        b = best[np.uint64(s * n0 + r)]
+        child_lo = base + (1 - s) * n0
+        lo_cand = _playable(lay, occupied) & lo_mask
+        while lo_cand:
+            c = ctz(lo_cand)
+            lo_cand &= lo_cand - np.uint64(1)
+            child = child_lo + lay.lo_rank[np.uint64(lo + (lay.pow3[c] << s))]
+            b = min(b, table[np.uint64(child)])
+            if b == LOSS:  # a move that wins at once
+                break
+        table[idx] = _PARENT[b]
+
+
+@njit(**JIT)
+def _finish_block(table, lay, hi):
+    """Relative bytes of block ``hi`` to absolute ones."""
+    base = lay.hi_base[hi]
+    mid = base + lay.hi_second_offset[hi]
+    first = table[base:mid]
+    second = table[mid : lay.hi_base[hi + 1]]
+    for i in range(first.shape[0]):
+        first[np.uint64(i)] = _ABSOLUTE[first[np.uint64(i)]]
+    for i in range(second.shape[0]):
+        second[np.uint64(i)] = _ABSOLUTE[256 + second[np.uint64(i)]]
 
 
 @njit(**PARALLEL_JIT)
-def forward_layer_parallel(table, lay, his):
+def forward_layer(table, lay, his):
     for t in prange(his.shape[0]):
         _forward_block(table, lay, his[t])
 
 
 @njit(**PARALLEL_JIT)
-def backward_layer_parallel(table, lay, his):
+def values_layer(table, lay, his, two_pass):
     for t in prange(his.shape[0]):
-        _backward_block(table, lay, his[t])
+        _values_block(table, lay, his[t], two_pass)
+
+
+@njit(**PARALLEL_JIT)
+def finish_blocks(table, lay, his):
+    for t in prange(his.shape[0]):
+        _finish_block(table, lay, his[t])
 
 
 @njit(**JIT)
-def forward_serial(table, lay, his):
-    for t in range(his.shape[0]):
-        _forward_block(table, lay, his[t])
+def forward_serial(table, lay, order):
+    """``forward_layer`` on one thread for every block; ``order``: the hi codes layer by layer."""
+    for t in range(order.shape[0]):
+        _forward_block(table, lay, order[t])
 
 
 @njit(**JIT)
-def backward_serial(table, lay, his):
-    for t in range(his.shape[0] - 1, -1, -1):
-        _backward_block(table, lay, his[t])
+def values_serial(table, lay, order, two_pass):
+    """``values_layer`` on one thread for every block (last layer first), then
+    ``finish_blocks``: the whole solve when ``lay.closed_form`` (``table`` need not be zeroed)."""
+    for t in range(order.shape[0] - 1, -1, -1):
+        _values_block(table, lay, order[t], two_pass)
+    for t in range(order.shape[0]):
+        _finish_block(table, lay, order[t])
 
 
 @njit(**PARALLEL_JIT)
@@ -209,7 +318,7 @@ def reachable_codes(table, lay, out):
     for hi in range(lay.hi_diff.shape[0]):
         row = lay.hi_diff[hi] + hi_n
         for j in range(lay.merged_start[row], lay.merged_start[row + 1]):
-            lo = lay.merged_lo[j]
+            lo = lay.merged_pos[j] & 0xFFFF
             if table[slot_of(lay, hi, lo, lay.hi_diff[hi] + lay.lo_diff[lo])] != 0:
                 out[n] = hi * base + lo
                 n += 1
@@ -235,7 +344,7 @@ def retrograde_attractor(table, lay, player, rank, queue):
     for hi in range(lay.hi_diff.shape[0]):
         row = lay.hi_diff[hi] + hi_n
         for j in range(lay.merged_start[row], lay.merged_start[row + 1]):
-            lo = lay.merged_lo[j]
+            lo = lay.merged_pos[j] & 0xFFFF
             second = lay.hi_diff[hi] + lay.lo_diff[lo]
             idx = slot_of(lay, hi, lo, second)
             rank[idx] = -1
