@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -30,7 +30,8 @@ from fastttt.errors import InvalidPositionError, MemoryBudgetError
 from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import dense
 from fastttt.layout import Layout, build_layout, hi_layers, lo_cell_count, slot_count
-from fastttt.values import DRAW, FIRST_WINS, SECOND_WINS, value_name
+from fastttt.queries import VALUE_OF_CODE as _VALUE_OF_CODE
+from fastttt.queries import PositionQueries
 
 # Interpreter, NumPy, Numba and the compiled kernels, measured as resident memory after a
 # 3x3 solve (about 140 MB), rounded up.
@@ -42,7 +43,6 @@ PARALLEL_MIN_SLOTS = 1 << 26
 SMALL_SOLVE_BYTES = 64 << 20  # table + index below this: no look at /proc/meminfo
 _CPUS = os.cpu_count() or 1
 
-_VALUE_OF_CODE = np.array([0, FIRST_WINS, DRAW, SECOND_WINS], dtype=np.int8)
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total) in table slots
 
@@ -85,7 +85,7 @@ def format_bytes(n: float) -> str:
     raise AssertionError
 
 
-class Solution:
+class Solution(PositionQueries):
     """A solved game: every reachable position's value (+1/0/-1, first player's side) and depth.
 
     Build it with :func:`solve` or :func:`fastttt.store.load`.
@@ -98,50 +98,10 @@ class Solution:
         self.seconds = seconds
         self._histogram: np.ndarray | None = None
 
-    # --- single positions -------------------------------------------------------------
-    def _byte(self, pos: Position | str | Iterable[int]) -> tuple[Position, int]:
-        pos = self._position(pos)
+    # --- single positions (value, depth, best_moves, move_outcomes: PositionQueries) ----
+    def _stored_byte(self, pos: Position) -> int:
         slot = self._slots(np.array([pos.code], dtype=np.int64))[0]
-        byte = int(self.table[slot]) if slot >= 0 else 0
-        if byte == 0:
-            raise InvalidPositionError(
-                f"position {pos} is not reachable from the empty board of {self.spec.name} "
-                "(a game stops at the first line)"
-            )
-        return pos, byte
-
-    def _position(self, pos: Position | str | Iterable[int]) -> Position:
-        if isinstance(pos, Position):
-            if pos.spec != self.spec:
-                raise InvalidPositionError(
-                    f"position of {pos.spec.name}, table of {self.spec.name}"
-                )
-            return pos
-        if isinstance(pos, str):
-            return Position.from_text(self.spec, pos)
-        return Position.from_moves(self.spec, pos)
-
-    def value(self, pos: Position | str | Iterable[int]) -> int:
-        """+1 first player wins, 0 draw, -1 second player wins (pos: Position, text or moves)."""
-        return int(_VALUE_OF_CODE[self._byte(pos)[1] & 3])
-
-    def depth(self, pos: Position | str | Iterable[int]) -> int:
-        """Plies to the end under perfect play (winner hurries, loser delays); 0 if finished."""
-        return self._byte(pos)[1] >> 2
-
-    def best_moves(self, pos: Position | str | Iterable[int]) -> list[int]:
-        """Moves keeping the best outcome for the side to move: fastest win, else draw, else
-        slowest loss; cells, or columns with gravity, in increasing order ([] when finished)."""
-        pos, byte = self._byte(pos)
-        if byte >> 2 == 0:
-            return []
-        target = byte - 4  # a best child has the same value and one ply less
-        return [m for m, child in pos.children() if self._byte(child)[1] == target]
-
-    def move_outcomes(self, pos: Position | str | Iterable[int]) -> dict[int, tuple[int, int]]:
-        """Each legal move -> (value, depth) of the position it leads to."""
-        pos = self._position(pos)
-        return {m: (self.value(child), self.depth(child)) for m, child in pos.children()}
+        return int(self.table[slot]) if slot >= 0 else 0
 
     # --- many positions ---------------------------------------------------------------
     def _slots(self, codes: np.ndarray) -> np.ndarray:
@@ -237,22 +197,7 @@ class Solution:
 
     def summary(self) -> dict:
         """The JSON summary of ``fastttt solve --json``."""
-        empty = Position.empty(self.spec)
-        counts = self.counts()
-        return {
-            "game": self.spec.name,
-            "rows": self.spec.rows,
-            "cols": self.spec.cols,
-            "k": self.spec.k,
-            "gravity": self.spec.gravity,
-            "reachable": counts["reachable"],
-            "value": value_name(self.value(empty)),
-            "depth": self.depth(empty),
-            "terminal": counts["terminal"],
-            "values": counts["values"],
-            "seconds": round(self.seconds, 6),
-            "table_bytes": int(self.table.nbytes),
-        }
+        return self._summary(self.counts(), self.seconds, self.table.nbytes)
 
     def __repr__(self) -> str:
         return f"<Solution {self.spec.name}: {self.table.shape[0]} slots>"

@@ -11,21 +11,19 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Iterable
 
 import numpy as np
 
 from fastttt.board import Position
-from fastttt.errors import InvalidPositionError, TableFileError
+from fastttt.errors import TableFileError
 from fastttt.games import GameSpec, mnk
+from fastttt.queries import PositionQueries
 from fastttt.tables.index import LayerIndex
-from fastttt.values import DRAW, FIRST_WINS, SECOND_WINS, value_name
 
-_VALUE_OF_CODE = np.array([0, FIRST_WINS, DRAW, SECOND_WINS], dtype=np.int8)
 CACHED_CHUNKS = 16
 
 
-class LayeredSolution:
+class LayeredSolution(PositionQueries):
     """A layered strong solution: every reachable position's value and depth.
 
     Same questions as :class:`fastttt.solver.Solution`; answers come from the store's
@@ -69,27 +67,9 @@ class LayeredSolution:
         start, _ = self.store.chunk_bounds(layer, chunk)
         return int(self._chunk(layer, chunk)[slot - start])
 
-    def _byte(self, pos: Position | str | Iterable[int]) -> tuple[Position, int]:
-        pos = self._position(pos)
+    def _stored_byte(self, pos: Position) -> int:
         layer, slot = self.index.rank(pos.first, pos.second)
-        byte = self._slot_byte(layer, slot)
-        if byte == 0:
-            raise InvalidPositionError(
-                f"position {pos} is not reachable from the empty board of {self.spec.name} "
-                "(a game stops at the first line)"
-            )
-        return pos, byte
-
-    def _position(self, pos: Position | str | Iterable[int]) -> Position:
-        if isinstance(pos, Position):
-            if pos.spec != self.spec:
-                raise InvalidPositionError(
-                    f"position of {pos.spec.name}, table of {self.spec.name}"
-                )
-            return pos
-        if isinstance(pos, str):
-            return Position.from_text(self.spec, pos)
-        return Position.from_moves(self.spec, pos)
+        return self._slot_byte(layer, slot)
 
     def bytes_of(self, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
         """Table byte of each position given as bitboards (0 when not reachable); reads the
@@ -106,28 +86,6 @@ class LayeredSolution:
             data = self.store.read_layer("value", int(n))
             out[where[ok]] = data[slots[ok]]
         return out
-
-    # --- single positions -----------------------------------------------------------------
-    def value(self, pos: Position | str | Iterable[int]) -> int:
-        """+1 first player wins, 0 draw, -1 second player wins (pos: Position, text or moves)."""
-        return int(_VALUE_OF_CODE[self._byte(pos)[1] & 3])
-
-    def depth(self, pos: Position | str | Iterable[int]) -> int:
-        """Plies to the end under perfect play (winner hurries, loser delays); 0 if finished."""
-        return self._byte(pos)[1] >> 2
-
-    def best_moves(self, pos: Position | str | Iterable[int]) -> list[int]:
-        """Moves keeping the best outcome for the side to move: fastest win, else draw, else
-        slowest loss; cells, or columns with gravity, in increasing order ([] when finished)."""
-        pos, byte = self._byte(pos)
-        if byte >> 2 == 0:
-            return []
-        return [m for m, child in pos.children() if self._byte(child)[1] == byte - 4]
-
-    def move_outcomes(self, pos: Position | str | Iterable[int]) -> dict[int, tuple[int, int]]:
-        """Each legal move -> (value, depth) of the position it leads to."""
-        pos = self._position(pos)
-        return {m: (self.value(child), self.depth(child)) for m, child in pos.children()}
 
     # --- counts -----------------------------------------------------------------------------
     def layer_counts(self) -> dict[int, dict[int, int]]:
@@ -156,21 +114,8 @@ class LayeredSolution:
     def summary(self) -> dict:
         """The JSON summary of ``fastttt solve --json`` (the dense fields plus engine, layers,
         index, symmetry, slots and disk_bytes)."""
-        empty = Position.empty(self.spec)
-        counts = self.counts()
         return {
-            "game": self.spec.name,
-            "rows": self.spec.rows,
-            "cols": self.spec.cols,
-            "k": self.spec.k,
-            "gravity": self.spec.gravity,
-            "reachable": counts["reachable"],
-            "value": value_name(self.value(empty)),
-            "depth": self.depth(empty),
-            "terminal": counts["terminal"],
-            "values": counts["values"],
-            "seconds": round(self.seconds, 6),
-            "table_bytes": int(sum(self.store.manifest["layer_sizes"])),
+            **self._summary(self.counts(), self.seconds, sum(self.store.manifest["layer_sizes"])),
             "engine": self.engine,
             "layers": len(self.store.manifest["layer_sizes"]),
             "index": self.index.kind,
