@@ -171,9 +171,15 @@ class _layer_progress:
             self.bar.update(self.task, description=f"{phase} layer {layer}",
                             completed=done / total, rate=f"{done / elapsed / 1e6:,.1f} M slots/s")
         elif (phase, layer) != self.layer and total >= PROGRESS_MIN_SLOTS:
+            if self.layer is None or self.layer[0] != phase:
+                self.phase_start = (time.perf_counter(), done)
             self.layer = (phase, layer)
+            seconds = time.perf_counter() - self.phase_start[0]
+            rate = (done - self.phase_start[1]) / seconds if seconds > 1 else 0.0
+            eta = f", phase ETA {(total - done) / rate:,.0f} s" if rate else ""
             click.echo(f"{time.strftime('%H:%M:%S')} {phase} layer {layer}: {done:,}/{total:,} "
-                       f"slots of the phase, {elapsed:,.0f} s", err=True)
+                       f"slots of the phase, {rate / 1e6:,.1f} M slots/s, {elapsed:,.0f} s in "
+                       f"all{eta}", err=True)
 
     def __exit__(self, *exc):
         if self.bar is not None:
@@ -316,6 +322,7 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
         raise click.UsageError("give --workers (a local cluster) or --scheduler, not both")
     if load_path and layered_only:
         raise click.UsageError(f"--load reads a solved table: drop {', '.join(layered_only)}")
+    started = time.perf_counter()
     try:
         if load_path:
             expected = spec if game != "tictactoe" or rows or cols or k else None
@@ -350,6 +357,9 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
     summary.setdefault("engine", "dense")
     summary.setdefault("layers", None)
     summary.setdefault("disk_bytes", 0)
+    if load_path:  # this command's time; the table's own solve time stays beside it
+        summary["solve_seconds"] = summary["seconds"]
+        summary["seconds"] = round(time.perf_counter() - started, 6)
     if position is not None or moves is not None:
         summary["query"] = _query(solution, spec, position, moves)
     if as_json:
