@@ -459,6 +459,10 @@ def test_open_refuses_missing_or_non_folders(tmp_path):
 
 
 def test_without_zarr_the_module_imports_and_the_store_says_what_to_install(tmp_path, monkeypatch):
+    import fastttt.tables
+
+    # the re-import below rebinds fastttt.tables.store: the original comes back afterwards
+    monkeypatch.setattr(fastttt.tables, "store", fastttt.tables.store)
     monkeypatch.setitem(sys.modules, "zarr", None)  # import zarr raises ImportError
     monkeypatch.delitem(sys.modules, "fastttt.tables.store")
     module = importlib.import_module("fastttt.tables.store")

@@ -28,7 +28,6 @@ from fastttt.board import Position
 from fastttt.errors import InvalidPositionError, MemoryBudgetError, TableFileError
 from fastttt.games import as_spec, mnk
 from fastttt.solver import format_bytes, solve
-from fastttt.tables import store as stores
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layered import check_fits, choose_engine, plan, solve_layered
 from fastttt.tables.probe import LayeredSolution, open_table
@@ -879,5 +878,6 @@ def test_choose_engine(tmp_path):
 
 def test_memory_store_has_no_path_and_no_disk():
     sol = solve_layered("3x3k3g")
-    assert isinstance(sol.store, stores.MemoryLayerStore)
+    # by name: tests/test_layer_store.py re-imports the store module to simulate missing zarr
+    assert type(sol.store).__name__ == "MemoryLayerStore" and sol.store.path is None
     assert sol.summary()["disk_bytes"] == 0 and sol.summary()["engine"] == "layered"
