@@ -79,6 +79,15 @@ def bottom_row_mask(spec: GameSpec) -> int:
     return ((1 << spec.cols) - 1) << ((spec.rows - 1) * spec.cols)
 
 
+def _bitboard(value: object, name: str) -> int:
+    """``value`` as a non-negative int (ints and NumPy integers only, never bools)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidPositionError(f"bitboard {name} must be an integer, got {value!r}")
+    if value < 0:
+        raise InvalidPositionError(f"bitboard {name} must not be negative, got {value}")
+    return int(value)
+
+
 class Position:
     """An immutable position: the spec, the first player's and the second player's bitboards.
 
@@ -91,8 +100,8 @@ class Position:
         self, spec: GameSpec | str, first: int = 0, second: int = 0, *, check: bool = True
     ):
         self.spec = as_spec(spec)
-        self.first = int(first)
-        self.second = int(second)
+        self.first = _bitboard(first, "first")
+        self.second = _bitboard(second, "second")
         if check:
             self._validate()
 
@@ -105,6 +114,8 @@ class Position:
     def from_text(cls, spec: GameSpec | str, text: str) -> Position:
         """Parse ``'X.O/.X./..O'`` (slashes and whitespace optional; ``x``/``o`` accepted)."""
         spec = as_spec(spec)
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position text is a string, got {text!r}")
         cleaned = "".join(ch for ch in text if ch not in "/ \t\n|")
         if len(cleaned) != spec.cells:
             raise InvalidPositionError(
@@ -145,6 +156,8 @@ class Position:
     def from_moves(cls, spec: GameSpec | str, moves: Iterable[int]) -> Position:
         """Play ``moves`` (cells, or columns with gravity; 0-based) from the empty board."""
         pos = cls.empty(spec)
+        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+            raise InvalidPositionError(f"moves are a sequence of integers, got {moves!r}")
         for i, move in enumerate(moves):
             try:
                 pos = pos.play(move)

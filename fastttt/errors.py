@@ -37,3 +37,8 @@ class TableFileError(FastTTTError, OSError):
 class MissingDependencyError(FastTTTError, ImportError):
     """An optional dependency a feature needs is not installed; the message says what to
     install."""
+
+
+class InvalidArgumentError(FastTTTError, ValueError):
+    """An argument of a public function has the wrong type or an unsupported value (a size out
+    of range, a player that is not 0 or 1, a budget that is not a positive integer, ...)."""

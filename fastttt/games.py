@@ -40,6 +40,8 @@ class GameSpec:
                 raise GameSpecError(f"{field} must be an integer, got {value!r}")
             if value < 1:
                 raise GameSpecError(f"{field} must be at least 1, got {value}")
+        if not isinstance(self.gravity, bool):
+            raise GameSpecError(f"gravity must be True or False, got {self.gravity!r}")
         if self.k > max(self.rows, self.cols):
             raise GameSpecError(
                 f"k={self.k} is larger than the board ({self.rows} rows x {self.cols} cols): "
@@ -84,7 +86,6 @@ connect4 = mnk(6, 7, 4, gravity=True)
 _ALIASES: dict[str, GameSpec] = {"tictactoe": tictactoe, "connect4": connect4}
 
 
-
 def _load_ultimate():
     from fastttt.ultimate import ULTIMATE
 
@@ -120,6 +121,8 @@ def load_game(
     ``RxC`` / ``RxCkK`` / ``RxCkKg`` (``4x4k3``, ``5x4k4``, ``4x5k4g``: rows x cols, k defaults to
     min(rows, cols), trailing ``g`` = gravity), and registered extras such as ``ultimate``.
     """
+    if not isinstance(name, str):
+        raise GameSpecError(f"a game name is a string, got {name!r}")
     key = name.strip().lower().replace("-", "").replace("_", "")
     if key in _LOADERS:
         if any(v is not None for v in (rows, cols, k, gravity)):
@@ -165,6 +168,8 @@ def _parse_compact(key: str, original: str) -> GameSpec:
             f"unknown game {original!r}; known: {', '.join(game_names())}, or RxC[kK][g] "
             "such as 4x4k3"
         )
+    if any(len(g or "") > 4 for g in match.groups()[:3]):  # int() of a huge digit string
+        raise GameSpecError(f"game {original[:24]!r}...: at most {MAX_CELLS} cells are supported")
     r, c = int(match.group(1)), int(match.group(2))
     k = int(match.group(3)) if match.group(3) else min(r, c)
     return mnk(r, c, k, gravity=bool(match.group(4)))

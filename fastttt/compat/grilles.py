@@ -16,6 +16,24 @@ from fastttt.errors import InvalidPositionError
 from fastttt.kernels import classroom as C
 from fastttt.reference import grilles as _ref
 
+# The handout's names.
+__all__ = [
+    "grille1",
+    "grille2",
+    "afficher",
+    "gagnant",
+    "grilleVersTuple",
+    "tupleVersGrille",
+    "copie",
+    "casesLibres",
+    "joueur",
+    "successeurs",
+    "estGagnante",
+    "attracteur",
+    "strategie",
+    "jeu",
+]
+
 grille1 = [[1, 0, 0], [0, 1, 0], [2, 0, 2]]
 grille2 = [[1, 0, 2], [2, 1, 0], [0, 0, 1]]
 

@@ -27,6 +27,30 @@ from functools import cache, lru_cache
 from fastttt.board import win_masks
 from fastttt.games import mnk
 
+# The handout's game loop and AIs, by the names this module gives them.
+__all__ = [
+    "VIDE",
+    "JOUEUR1",
+    "JOUEUR2",
+    "JOUEURS",
+    "creer_grille",
+    "texte_grille",
+    "affichage",
+    "joueur_actif",
+    "coups_possibles",
+    "saisie",
+    "jouer_coup",
+    "jouer_coups",
+    "coup_aleatoire",
+    "alignements",
+    "evaluation",
+    "minimax",
+    "meilleur_coup",
+    "minimax_p1",
+    "jouer",
+    "jouer_puissance4",
+]
+
 VIDE, JOUEUR1, JOUEUR2 = " ", "x", "o"
 _AUTRE = {JOUEUR1: JOUEUR2, JOUEUR2: JOUEUR1}
 

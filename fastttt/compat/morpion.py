@@ -35,11 +35,42 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fastttt.errors import FastTTTError, InvalidPositionError
+from fastttt.errors import InvalidArgumentError, InvalidPositionError
 from fastttt.games import mnk
 from fastttt.kernels import classroom as C
 from fastttt.kernels import heuristic as K
 from fastttt.reference import morpion as _ref
+
+# The handout's names (``import *`` computes the n = 3 globals, a few ms).
+__all__ = [
+    "joueurs",
+    "symboles",
+    "etat_initial",
+    "c_victoire_J0_1ligne",
+    "c_victoire_J1_colonne",
+    "c_victoire_J0_diag",
+    "c_match_nul",
+    "c_en_cours",
+    # the n = 3 globals, built by __getattr__ on first access
+    "successeurs", "gagnants0", "gagnants1", "nuls",  # noqa: F822
+    "predecesseurs", "attracteurs", "region_nulle",  # noqa: F822
+    "rangees",
+    "partie_finie",
+    "suivants",
+    "jeu_OXO",
+    "inverse",
+    "attracteur",
+    "strategie1",
+    "JeuxAvecStrategie1",
+    "minimax",
+    "strategieMinMax",
+    "JeuxAvecStrategieMiniMax",
+    "compte_lcd",
+    "heuristique",
+    "minimax_heur",
+    "strategieMiniMax_heur",
+    "EvaluerStrategieMiniMax_heur",
+]
 
 joueurs = {"O": 0, "X": 1}
 symboles = {0: "O", 1: "X"}
@@ -62,24 +93,30 @@ class _Geo(NamedTuple):
     masks: np.ndarray  # uint64, rangees(n) order
     mask_list: list  # the same as Python ints
     geo: np.ndarray
-    pow3: np.ndarray
+    pow3: np.ndarray  # 3**c per cell; empty for n >= 7 (int64 overflow), where it is unused
 
 
+N_MAX = 8  # largest n: an n x n board is one uint64 bitboard per player
 _GEOS: dict[int, _Geo] = {}
 
 
 def _geo(n: int) -> _Geo:
     g = _GEOS.get(n)
     if g is None:
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 8:
-            raise FastTTTError(f"n must be an integer from 1 to 8, got {n!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= N_MAX:
+            raise InvalidArgumentError(
+                f"n must be an integer from 1 to {N_MAX} (the largest supported board is "
+                f"{N_MAX}x{N_MAX}), got {n!r}"
+            )
         lines = [sum(1 << c for c in r) for r in _ref.rangees(n)]
+        # base-3 codes are int64: 3**c fits for c < 40 (n <= 6); only n <= 4 uses them
+        pow3 = [3**c for c in range(n * n)] if n * n <= 40 else []
         g = _Geo(
             n,
             np.array(lines, dtype=np.uint64),
             lines,
             K.geometry(n, n, False),
-            np.array([3**c for c in range(n * n)], dtype=np.int64),
+            np.array(pow3, dtype=np.int64),
         )
         _GEOS[n] = g
     return g
@@ -172,10 +209,10 @@ def jeu_OXO_tableaux(n, i) -> Graphe:
     key = (n, i)
     if key not in _GRAPHES:
         if i not in (0, 1):
-            raise FastTTTError(f"the starting player must be 0 or 1, got {i!r}")
+            raise InvalidArgumentError(f"the starting player must be 0 or 1, got {i!r}")
         g = _geo(n)
         if n > 4:
-            raise FastTTTError(f"n = {n}: only n <= 4 fits the traversal's dense index")
+            raise InvalidArgumentError(f"n = {n}: only n <= 4 fits the traversal's dense index")
         _GRAPHES[key] = Graphe(n, *C.oxo_graph(n * n, i, g.masks, g.pow3))
     return _GRAPHES[key]
 
@@ -293,7 +330,7 @@ def attracteur(joueur):
     Kernel ``classroom.attractor_order`` replays the handout's growing-list loop.
     """
     if joueur not in (0, 1):
-        raise FastTTTError(f"joueur must be 0 or 1, got {joueur!r}")
+        raise InvalidArgumentError(f"joueur must be 0 or 1, got {joueur!r}")
     if "_graphe" not in _G:
         _globaux()
     graphe, etats = _G["_graphe"], _G["_etats"]
@@ -305,7 +342,7 @@ def attracteur(joueur):
 
 
 def _rng(rng):
-    if rng is None:
+    if rng is None or rng is random:
         return random
     if isinstance(rng, random.Random):
         return rng
@@ -469,7 +506,7 @@ def JeuxAvecStrategieMiniMax(etat, n):
 def compte_lcd(grille, joueur, n):
     """Number of lines holding no symbol of the player's opponent (kernel count_free_lines)."""
     if joueur not in (0, 1):
-        raise FastTTTError(f"joueur must be 0 or 1, got {joueur!r}")
+        raise InvalidArgumentError(f"joueur must be 0 or 1, got {joueur!r}")
     _check_state((grille, 0), n)
     o, x = _bits(grille)
     return int(K.count_free_lines(np.uint64(x if joueur == 0 else o), _geo(n).masks))
@@ -478,7 +515,7 @@ def compte_lcd(grille, joueur, n):
 def heuristique(etat, i, n):
     """From J_i's side: 2n+3 if J_i has won, -(2n+3) if the other has, else the lcd difference."""
     if i not in (0, 1):
-        raise FastTTTError(f"i must be 0 or 1, got {i!r}")
+        raise InvalidArgumentError(f"i must be 0 or 1, got {i!r}")
     _check_state(etat, n)
     g = _geo(n)
     fini, gagnant = _finie(g, etat[0])
@@ -519,7 +556,7 @@ def vider_caches() -> None:
 
 def _depth(p) -> int:
     if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
-        raise FastTTTError(f"the depth p must be an integer, got {p!r}")
+        raise InvalidArgumentError(f"the depth p must be an integer, got {p!r}")
     return max(int(p), -60)  # a negative p never reaches 0: the search runs to the end
 
 

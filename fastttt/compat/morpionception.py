@@ -31,6 +31,19 @@ from fastttt.ultimate.engine import MATE_BOUND, Coeffs, Engine
 from fastttt.ultimate.engine import solve_exact as _solve_exact
 from fastttt.ultimate.state import UltimateState
 
+# The handout's names, and ``nouveau_morpion`` to start a game.
+__all__ = [
+    "victoire_morpion",
+    "coups_disponibles_morpion",
+    "coups_disponibles_morpionception",
+    "nouveau_morpion",
+    "avance_configuration_morpionception",
+    "MinMax",
+    "MinMax_AlphaBeta",
+    "MinMax_heuristique",
+    "MinMax_heuristique_AlphaBeta",
+]
+
 CROIX, RONDS = "Croix", "Ronds"
 VICTOIRE_CROIX, VICTOIRE_RONDS, MATCH_NUL, EN_COURS = (
     "Victoire croix",

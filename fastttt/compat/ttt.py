@@ -23,6 +23,12 @@ from functools import lru_cache
 
 from fastttt.games import tictactoe
 
+# The handout's names.
+__all__ = [
+    "TTT",
+    "jouer",
+]
+
 _MARKS = ("x", "o")
 
 

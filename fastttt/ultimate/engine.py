@@ -18,10 +18,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from fastttt.errors import InvalidArgumentError, InvalidPositionError
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate.state import UltimateState
 
 MATE = K.MATE
+DEFAULT_NODE_BUDGET = 10_000_000  # solve_exact's budget: a few seconds on one core
 MATE_BOUND = K.MATE_BOUND
 
 
@@ -194,14 +196,24 @@ class Engine:
         )
 
 
-def solve_exact(state: UltimateState, node_budget: int = 10_000_000):
-    """Solve ``state`` exactly if its tree fits ``node_budget`` nodes.
+def solve_exact(state: UltimateState, node_budget: int | None = DEFAULT_NODE_BUDGET):
+    """Solve ``state`` exactly if its tree fits ``node_budget`` nodes (None: the default,
+    :data:`DEFAULT_NODE_BUDGET`; there is no unlimited search).
 
     Returns ``(verdict, score, best_move, nodes)``: verdict ``"win in N"`` / ``"draw"`` /
     ``"loss in N"`` for the side to move (N = plies to the end, winner hurrying, loser
     delaying) when proven, else ``"estimate"`` with the deepest heuristic result; ``score``
     from the side to move (module convention); ``best_move`` 0..80 (-1 if the game is over).
     """
+    if not isinstance(state, UltimateState):
+        raise InvalidPositionError(f"expected an UltimateState, got {state!r}")
+    if node_budget is None:
+        node_budget = DEFAULT_NODE_BUDGET
+    if isinstance(node_budget, bool) or not isinstance(node_budget, (int, np.integer)):
+        raise InvalidArgumentError(f"node_budget must be an integer, got {node_budget!r}")
+    if node_budget < 1:
+        raise InvalidArgumentError(f"node_budget must be at least 1, got {node_budget}")
+    node_budget = int(node_budget)
     if state.is_over():
         return ("draw" if state.is_draw() else "loss in 0", 0 if state.is_draw() else -MATE, -1, 0)
     res = Engine(tt_bits=22).search(state, nodes=node_budget)

@@ -163,6 +163,8 @@ class UltimateState:
     @classmethod
     def from_moves(cls, moves: Iterable[int], open_won_boards: bool = False) -> UltimateState:
         """Play ``moves`` (0..80) from the empty board; the error names the first bad move."""
+        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+            raise InvalidPositionError(f"moves are a sequence of integers 0..80, got {moves!r}")
         state = cls(open_won_boards)
         for i, move in enumerate(moves):
             try:
