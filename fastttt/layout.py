@@ -89,11 +89,13 @@ def _popcount(a: np.ndarray) -> np.ndarray:
     return np.bitwise_count(a).astype(np.int64)
 
 
-def difference_counts(n: int) -> np.ndarray:
-    """counts[d + n] = number of base-3 strings of n cells with X - O = d."""
-    counts = np.array([1], dtype=np.int64)
+def difference_counts(n: int) -> list[int]:
+    """counts[d + n] = number of base-3 strings of n cells with X - O = d (exact integers:
+    they pass 2**63 from about 42 cells on)."""
+    counts = [1]
     for _ in range(n):
-        counts = np.convolve(counts, np.array([1, 1, 1], dtype=np.int64))
+        padded = [0, 0, *counts, 0, 0]
+        counts = [padded[i] + padded[i + 1] + padded[i + 2] for i in range(len(counts) + 2)]
     return counts
 
 
@@ -112,7 +114,7 @@ def _slot_count(spec: GameSpec) -> int:
     for dh in range(-hi_n, hi_n + 1):
         for dl in (-dh, 1 - dh):
             if -lo_n <= dl <= lo_n:
-                total += int(hi_counts[dh + hi_n]) * int(lo_counts[dl + lo_n])
+                total += hi_counts[dh + hi_n] * lo_counts[dl + lo_n]
     return total
 
 

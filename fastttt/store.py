@@ -1,22 +1,29 @@
 """Saving a Solution to disk and loading it back.
 
-File layout (``.fttt``)::
+File layout (``.fttt``, format 2)::
 
     8 bytes   magic b"FASTTTT\\x00"
     4 bytes   header length H, little-endian uint32
-    H bytes   header, UTF-8 JSON: format version, game, slot count, CRC-32 of the table, counts
+    H bytes   header, UTF-8 JSON: format version, game (rows, cols, k, gravity), name, slots,
+              solve seconds, counts
     N bytes   the table (one byte per slot, see fastttt.kernels.dense)
+    4 bytes   CRC-32 of everything before it (magic, length, header and table), little-endian
 
-A file is written to a temporary name in the same folder, flushed to disk, then renamed over the
-target: it is complete or absent, never half-written. Loading checks the magic, the format
-version, the game (when one is expected), the size and the checksum, and refuses a mismatch with
-a message that says which.
+A file is written to a temporary name ``NAME.tmpPID`` in the same folder, flushed to disk, then
+renamed over the target: it is complete or absent, never half-written. Saving refuses a target
+that is not a regular file, or a regular file that is not a fastttt table unless ``force``, and
+removes the temporary files that killed saves left next to the target. Loading refuses
+anything but a regular file before reading it, then checks the magic, the format version, the
+header's fields, the size and the checksum (which covers the header: an edited game is
+refused), and the game when one is expected, with a message that says which.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 import struct
 import zlib
 from pathlib import Path
@@ -29,100 +36,296 @@ from fastttt.layout import slot_count
 from fastttt.solver import Solution
 
 MAGIC = b"FASTTTT\x00"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+MAX_HEADER_BYTES = 1 << 20  # a real header is a few hundred bytes
 _CHUNK = 64 * 2**20
+_GAME_FIELDS = {"rows": int, "cols": int, "k": int, "gravity": bool}
+_FIELDS = {"format", "game", "name", "slots", "seconds", "counts"}
 
 
-def _crc32(table: np.ndarray) -> int:
-    crc = 0
-    view = memoryview(table)
+def _crc32(data, crc: int = 0) -> int:
+    view = memoryview(data).cast("B")
     for start in range(0, len(view), _CHUNK):
         crc = zlib.crc32(view[start : start + _CHUNK], crc)
     return crc
 
 
-def save(solution: Solution, path: str | os.PathLike) -> Path:
-    """Write ``solution`` atomically to ``path``; returns the path."""
-    path = Path(path)
-    spec = solution.spec
-    header = {
-        "format": FORMAT_VERSION,
-        "game": {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity},
-        "name": spec.name,
-        "slots": int(solution.table.shape[0]),
-        "crc32": _crc32(solution.table),
-        "seconds": solution.seconds,
-        "counts": solution.counts(),
-    }
-    blob = json.dumps(header, sort_keys=True).encode()
-    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(MAGIC)
-            f.write(struct.pack("<I", len(blob)))
-            f.write(blob)
-            solution.table.tofile(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+def game_fields(spec: GameSpec) -> dict:
+    """The canonical form of a game in a header: ``{"rows", "cols", "k", "gravity"}``."""
+    return {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity}
 
 
-def read_header(path: str | os.PathLike) -> dict:
-    """The JSON header of a table file (checks the magic and the format version only)."""
-    path = Path(path)
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """A read descriptor of ``path`` and its stat; refuses anything but a regular file
+    (O_NONBLOCK: opening a FIFO does not wait for a writer)."""
     try:
-        with open(path, "rb") as f:
-            magic = f.read(len(MAGIC))
-            if magic != MAGIC:
-                raise TableFileError(f"{path}: not a fastttt table (bad magic bytes)")
-            raw = f.read(4)
-            if len(raw) != 4:
-                raise TableFileError(f"{path}: truncated header")
-            (length,) = struct.unpack("<I", raw)
-            blob = f.read(length)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise TableFileError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise TableFileError(f"{path}: is a directory") from None
+        raise TableFileError(f"{path}: is a directory, not a table file") from None
+    except OSError as err:
+        raise TableFileError(f"{path}: cannot open ({err.strerror or err})") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise TableFileError(f"{path}: is {_kind(st.st_mode)}, not a table file")
+    return fd, st
+
+
+def _is_table(path: Path) -> bool:
+    """Whether the regular file ``path`` starts with the magic bytes."""
+    fd, _ = _open_regular(path)
+    with os.fdopen(fd, "rb") as f:
+        return f.read(len(MAGIC)) == MAGIC
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: alive, another user's
+        return True
+    return True
+
+
+def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
+    """Remove the ``NAME.tmpPID`` regular files next to ``path`` whose process is gone;
+    returns them."""
+    path = Path(path)
+    prefix = f"{path.name}.tmp"
+    removed = []
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid = entry.name[len(prefix):]
+        if not (entry.name.startswith(prefix) and pid.isdigit() and pid.isascii()):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and not _pid_alive(int(pid)):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            pass
+    return removed
+
+
+def check_save_target(path: str | os.PathLike, force: bool = False) -> Path:
+    """Refuse a save to ``path`` before any work: TableFileError when ``path`` exists and is
+    not a regular file, is a regular file that is not a fastttt table (unless ``force``), or
+    its folder is missing or not writable. Removes stale temporary files; returns the path."""
+    path = Path(path)
+    folder = path.parent.absolute()
+    if path.name in ("", ".", ".."):
+        raise TableFileError(f"{path}: not a file name")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise TableFileError(f"{folder}: not a folder, cannot save {path.name} in it") from None
+    except OSError as err:
+        raise TableFileError(f"{path}: cannot check the target ({err.strerror or err})") from None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise TableFileError(f"{path}: is {_kind(st.st_mode)}; a table is saved only to a "
+                                 "regular file")
+        if not force and not _is_table(path):
+            raise TableFileError(f"{path}: exists and is not a fastttt table; refusing to "
+                                 "overwrite it (--force overwrites)")
+    if not folder.is_dir():
+        what = "no such folder" if not folder.exists() else "not a folder"
+        raise TableFileError(f"{folder}: {what}, cannot save {path.name} in it")
+    clean_stale_temps(path)
+    probe = _temp_name(path)
+    try:
+        os.close(_create(probe))
+        os.unlink(probe)
+    except OSError as err:
+        raise TableFileError(
+            f"{folder}: folder not writable, cannot save {path.name} in it "
+            f"({err.strerror or err})") from None
+    return path
+
+
+def _temp_name(path: Path) -> Path:
+    return path.with_name(f"{path.name}.tmp{os.getpid()}")
+
+
+def _create(tmp: Path) -> int:
+    """A new file ``tmp`` opened for writing (a leftover of this PID is replaced; never follows
+    a link or opens a FIFO)."""
+    try:
+        if not stat.S_ISDIR(os.lstat(tmp).st_mode):
+            os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    return os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
+
+
+def save(solution: Solution, path: str | os.PathLike, *, force: bool = False) -> Path:
+    """Write ``solution`` atomically to ``path``; returns the path.
+
+    Refuses (TableFileError) what :func:`check_save_target` refuses; ``force`` overwrites a
+    regular file that is not a fastttt table."""
+    path = check_save_target(path, force)
+    spec = solution.spec
+    header = {
+        "format": FORMAT_VERSION,
+        "game": game_fields(spec),
+        "name": spec.name,
+        "slots": int(solution.table.shape[0]),
+        "seconds": float(solution.seconds),
+        "counts": solution.counts(),
+    }
+    blob = json.dumps(header, sort_keys=True).encode()
+    prefix = MAGIC + struct.pack("<I", len(blob)) + blob
+    table = np.ascontiguousarray(solution.table, dtype=np.uint8)
+    tmp = _temp_name(path)
+    try:
+        try:
+            fd = _create(tmp)
+            with os.fdopen(fd, "wb") as f:
+                f.write(prefix)
+                table.tofile(f)
+                f.write(struct.pack("<I", _crc32(table, zlib.crc32(prefix))))
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as err:
+            if isinstance(err, TableFileError):
+                raise
+            raise TableFileError(f"{path}: could not save the table in {path.parent.absolute()} "
+                                 f"({err.strerror or err})") from err
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _sync_folder(path.parent)
+    return path
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _read_prefix(f, path: Path, size: int) -> tuple[dict, bytes]:
+    """The JSON header (magic and format version checked) and the bytes it was read from."""
+    magic = f.read(len(MAGIC))
+    if magic != MAGIC:
+        raise TableFileError(f"{path}: not a fastttt table (bad magic bytes)")
+    raw = f.read(4)
+    if len(raw) != 4:
+        raise TableFileError(f"{path}: truncated header")
+    (length,) = struct.unpack("<I", raw)
+    if length > MAX_HEADER_BYTES or len(MAGIC) + 4 + length > size:
+        raise TableFileError(f"{path}: damaged header (length {length} does not fit the file)")
+    blob = f.read(length)
+    if len(blob) != length:
+        raise TableFileError(f"{path}: truncated header")
     try:
         header = json.loads(blob)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise TableFileError(f"{path}: damaged header") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise TableFileError(f"{path}: damaged header (not JSON)") from None
     if not isinstance(header, dict):
-        raise TableFileError(f"{path}: damaged header")
-    if header.get("format") != FORMAT_VERSION:
+        raise TableFileError(f"{path}: damaged header (not a JSON object)")
+    version = header.get("format")
+    if type(version) is not int or version != FORMAT_VERSION:
         raise TableFileError(
-            f"{path}: table format {header.get('format')!r}, this fastttt reads format "
-            f"{FORMAT_VERSION}; solve the game again"
+            f"{path}: table format {version!r}, this fastttt reads format "
+            f"{FORMAT_VERSION}; solve the game again (re-solve) to get a readable file"
         )
-    header["_offset"] = len(MAGIC) + 4 + length
+    return header, magic + raw + blob
+
+
+def read_header(path: str | os.PathLike) -> dict:
+    """The JSON header of a table file (checks the magic and the format version only, not the
+    checksum); ``_offset`` is where the table starts."""
+    path = Path(path)
+    fd, st = _open_regular(path)
+    with os.fdopen(fd, "rb") as f:
+        header, prefix = _read_prefix(f, path, st.st_size)
+    header["_offset"] = len(prefix)
     return header
 
 
-def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solution:
-    """Load a table written by :func:`save`; ``game`` (optional) must match the file's game."""
-    path = Path(path)
-    header = read_header(path)
+def _parse_header(header: dict, path: Path) -> tuple[GameSpec, int, float]:
+    """Game, slot count and seconds of a header, each field of the exact type it is written
+    with."""
+    def damaged(what: str) -> TableFileError:
+        return TableFileError(f"{path}: damaged header ({what})")
+
+    if set(header) != _FIELDS:
+        raise damaged(f"fields {sorted(header)}, expected {sorted(_FIELDS)}")
+    g = header["game"]
+    if not isinstance(g, dict) or set(g) != set(_GAME_FIELDS):
+        raise damaged("game is not {rows, cols, k, gravity}")
+    for key, kind in _GAME_FIELDS.items():
+        if type(g[key]) is not kind:
+            raise damaged(f"game {key} {g[key]!r} is not a {kind.__name__}")
     try:
-        g = header["game"]
-        spec = mnk(int(g["rows"]), int(g["cols"]), int(g["k"]), bool(g["gravity"]))
-        slots, crc = int(header["slots"]), int(header["crc32"])
-    except (KeyError, TypeError, ValueError, GameSpecError):
-        raise TableFileError(f"{path}: damaged header") from None
-    if game is not None and as_spec(game) != spec:
-        raise TableFileError(f"{path}: holds {spec.name}, expected {as_spec(game).name}")
+        spec = mnk(g["rows"], g["cols"], g["k"], g["gravity"])
+    except GameSpecError as err:
+        raise damaged(f"game: {err}") from None
+    if header["name"] != spec.name:
+        raise damaged(f"name {header['name']!r} is not the game's, {spec.name!r}")
+    slots, seconds = header["slots"], header["seconds"]
+    if type(slots) is not int:
+        raise damaged(f"slots {slots!r} is not an integer")
+    if type(seconds) not in (int, float) or not math.isfinite(seconds) or seconds < 0:
+        raise damaged(f"seconds {seconds!r}")
     # slot_count is arithmetic: no layout is built for a hand-made header
     if slot_count(spec) != slots:
         raise TableFileError(f"{path}: {slots} slots do not match the layout of {spec.name}")
-    table = np.fromfile(path, dtype=np.uint8, offset=header["_offset"])
-    if table.shape[0] != slots:
-        raise TableFileError(
-            f"{path}: table has {table.shape[0]} bytes, header says {slots} (truncated?)"
-        )
-    if _crc32(table) != crc:
-        raise TableFileError(f"{path}: checksum mismatch, the file is damaged")
-    return Solution(spec, table, float(header.get("seconds", 0.0)))
+    return spec, slots, float(seconds)
+
+
+def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solution:
+    """Load a table written by :func:`save`; ``game`` (optional) must match the file's game.
+
+    Raises TableFileError when ``path`` is not a regular file, not a table, of another format
+    version, damaged (header or table: one CRC-32 covers both), or of another game."""
+    path = Path(path)
+    expected = None if game is None else as_spec(game)
+    fd, st = _open_regular(path)
+    with os.fdopen(fd, "rb") as f:
+        header, prefix = _read_prefix(f, path, st.st_size)
+        spec, slots, seconds = _parse_header(header, path)
+        want = len(prefix) + slots + 4
+        if st.st_size != want:
+            why = "truncated?" if st.st_size < want else "extra bytes at the end"
+            raise TableFileError(f"{path}: {st.st_size} bytes, a table of {spec.name} with this "
+                                 f"header has {want} ({why})")
+        table = np.empty(slots, dtype=np.uint8)
+        got = f.readinto(memoryview(table))
+        trailer = f.read(4)
+    if got != slots or len(trailer) != 4:
+        raise TableFileError(f"{path}: table shorter than its header says (truncated?)")
+    if _crc32(table, zlib.crc32(prefix)) != struct.unpack("<I", trailer)[0]:
+        raise TableFileError(f"{path}: checksum mismatch (header or table), the file is damaged")
+    if expected is not None and expected != spec:
+        raise TableFileError(f"{path}: holds {spec.name}, expected {expected.name}")
+    return Solution(spec, table, seconds)
