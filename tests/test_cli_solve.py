@@ -1,6 +1,8 @@
 """``fastttt solve`` end to end: the console script, its JSON, its errors and exit codes."""
 
 import json
+import os
+import stat
 import subprocess
 import sys
 
@@ -126,3 +128,134 @@ def test_gravity_moves_accept_commas_for_wide_boards():
 
     assert _parse_moves(load_game("2x10k3g"), "1,10") == [0, 9]
     assert _parse_moves(load_game("connect4"), "4455") == [3, 3, 4, 4]
+
+
+# --- issue 10: table files through the CLI -----------------------------------------------
+def _solve_must_not_run(monkeypatch):
+    """Any solve past its memory check fails the test (dense: the plan; layered: the store)."""
+    from fastttt import solver
+    from fastttt.tables import layered
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the solve started")
+
+    monkeypatch.setattr(solver, "_plan", refuse)
+    monkeypatch.setattr(layered, "open_store", refuse)
+
+
+def test_explicit_game_is_checked_against_the_loaded_table(tmp_path):
+    runner = CliRunner()
+    path = tmp_path / "g.fttt"
+    assert runner.invoke(main, ["solve", "3x4k3", "--save", str(path)]).exit_code == 0
+    for game in (["tictactoe"], ["3x4k2"], ["mnk", "--rows", "3", "--cols", "4", "-k", "2"]):
+        result = runner.invoke(main, ["solve", *game, "--load", str(path)])
+        assert result.exit_code == 1, result.output
+        assert "holds mnk(rows=3,cols=4,k=3), expected" in result.output
+    for game in ([], ["3x4k3"]):
+        result = runner.invoke(main, ["solve", *game, "--load", str(path), "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["game"] == "mnk(rows=3,cols=4,k=3)"
+
+
+def test_save_checks_the_folder_before_solving(tmp_path, monkeypatch):
+    _solve_must_not_run(monkeypatch)
+    target = tmp_path / "missing" / "t.fttt"
+    result = CliRunner().invoke(main, ["solve", "4x4k3", "--save", str(target)])
+    assert result.exit_code == 1 and not isinstance(result.exception, AssertionError)
+    assert str(target.parent) in result.output and ".tmp" not in result.output
+
+
+def test_save_refuses_a_fifo_and_a_file_that_is_not_a_table(tmp_path, monkeypatch):
+    runner = CliRunner()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me\n")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with monkeypatch.context() as m:
+        _solve_must_not_run(m)
+        refused = runner.invoke(main, ["solve", "--save", str(notes)])
+        assert refused.exit_code == 1 and "not a fastttt table" in refused.output
+        assert "--force" in refused.output and notes.read_text() == "keep me\n"
+        for args in (["--save", str(fifo)], ["--save", str(fifo), "--force"],
+                     ["--save", str(tmp_path), "--force"]):
+            result = runner.invoke(main, ["solve", *args])
+            assert result.exit_code in (1, 2), result.output
+            assert "FIFO" in result.output or "directory" in result.output
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    forced = runner.invoke(main, ["solve", "--save", str(notes), "--force"])
+    assert forced.exit_code == 0, forced.output
+    again = runner.invoke(main, ["solve", "--save", str(notes)])  # now a table: overwritten
+    assert again.exit_code == 0, again.output
+    assert runner.invoke(main, ["solve", "--force"]).exit_code == 2
+
+
+def test_force_has_its_help_text():
+    result = CliRunner().invoke(main, ["solve", "--help"])
+    assert "overwrite FILE even if it is not a fastttt table" in " ".join(result.output.split())
+
+
+def test_load_of_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    try:
+        result = subprocess.run([sys.executable, "-m", "fastttt", "solve", "--load", str(fifo)],
+                                capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("solve --load FIFO blocked")
+    assert result.returncode == 1 and "is a FIFO" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# --- issue 10: sizes in exact integers ----------------------------------------------------
+def test_slot_counts_and_estimates_are_exact_up_to_64_cells():
+    from math import comb
+
+    from fastttt import mnk
+    from fastttt.layout import slot_count
+    from fastttt.solver import estimate_memory, fits_in_memory
+
+    for rows, cols in ((6, 7), (7, 7), (6, 9), (7, 8), (8, 8)):
+        n = rows * cols
+        exact = sum(comb(n, x) * comb(n - x, o) for x in range(n + 1)
+                    for o in (x - 1, x) if 0 <= o <= n - x)
+        spec = mnk(rows, cols, 4)
+        assert slot_count(spec) == exact
+        assert estimate_memory(spec) > exact > 2**63
+        assert not fits_in_memory(spec) and not fits_in_memory(spec, 2**62)
+
+
+@pytest.mark.parametrize("game", ["6x9k4", "8x8k5", "7x7k5"])
+@pytest.mark.parametrize("limit", [[], ["--max-memory", "0.001"], ["--max-memory", "1000000"]],
+                         ids=["default", "tiny", "above-ram"])
+def test_boards_too_big_are_refused_in_one_line(game, limit):
+    result = run("solve", game, *limit)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "needs about" in lines[0]
+    assert "--search" in lines[0] or "--out DIR" in lines[0]
+    assert "Traceback" not in result.stderr and "-" not in lines[0].split("needs about")[1][:3]
+
+
+def test_max_memory_above_physical_ram_is_capped(monkeypatch):
+    """--max-memory 1000 on a (pretend) 1 GiB machine: refused, no solve, no MemoryError."""
+    from fastttt import solver
+    from fastttt.cli import solve as cli_solve
+
+    _solve_must_not_run(monkeypatch)
+    monkeypatch.setattr(cli_solve, "_physical_memory", lambda: 2**30, raising=False)
+    monkeypatch.setattr(solver, "available_memory", lambda: 2**30)
+    result = CliRunner().invoke(main, ["solve", "5x5k4", "--max-memory", "1000"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert "needs about" in result.output and "--max-memory 1000 GiB is more than" in result.output
+
+
+def test_a_failed_allocation_is_one_line(monkeypatch):
+    from fastttt.cli import solve as cli_solve
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(cli_solve, "_run_solve", no_memory)
+    result = CliRunner().invoke(main, ["solve", "4x4k3"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert result.output.startswith("Error: out of memory") and "--search" in result.output

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
 import time
 
 import click
 
-from fastttt.errors import FastTTTError, GameSpecError
+from fastttt.errors import FastTTTError, GameSpecError, MemoryBudgetError
 from fastttt.games import GameSpec, load_game
 
 PROGRESS_MIN_SLOTS = 20_000_000  # show a progress bar above ~1 s of work
@@ -79,8 +80,48 @@ def _run_solve(spec: GameSpec, max_bytes, show_progress: bool):
         return solve(spec, report, max_bytes=max_bytes)
 
 
+def _physical_memory() -> int | None:
+    """Bytes of RAM of this machine, None when unknown."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _memory_limit(max_memory) -> tuple[int | None, str]:
+    """--max-memory in bytes, and a note for a refusal. Above this machine's physical memory
+    it is capped at 90% of the memory available now (the default limit): more would end in
+    MemoryError or the OOM killer."""
+    if max_memory is None:
+        return None, ""
+    max_bytes = int(max_memory * 2**30)
+    physical = _physical_memory()
+    if physical is not None and max_bytes > physical:
+        from fastttt.solver import available_memory, format_bytes
+
+        cap = min(physical, int(0.9 * available_memory()))
+        return cap, (f" (--max-memory {max_memory:g} GiB is more than this machine's "
+                     f"{format_bytes(physical)} of memory)")
+    return max_bytes, ""
+
+
+def _size_refusal(err: BaseException, note: str) -> str:
+    """One line for a solve that does not fit: the estimate and what to use instead."""
+    text = " ".join(str(err).split()).rstrip(".") + note
+    if isinstance(err, MemoryBudgetError):
+        if "exact search" in text:
+            text = text.replace("exact search", "exact search (--search)", 1)
+        elif "--search" not in text:
+            text += "; for the value of one position use --search"
+    else:  # MemoryError from an allocation
+        text = (f"out of memory ({text or 'allocation failed'}); lower --max-memory, or use "
+                "--search for one position")
+    return text
+
+
 def _load(path, expected):
-    """A saved table: a folder is a layered table (opened lazily), a file a dense one."""
+    """A saved table: a folder is a layered table (opened lazily), a file a dense one
+    (anything else is refused before it is opened: a FIFO would block)."""
     from pathlib import Path
 
     if Path(path).is_dir():
@@ -237,13 +278,15 @@ def _query(solution, spec, position, moves) -> dict:
 
 
 @click.command()
-@click.argument("game", default="tictactoe")
+@click.argument("game", required=False)
 @click.option("--rows", type=int, help="Number of rows (overrides the game's).")
 @click.option("--cols", type=int, help="Number of columns (overrides the game's).")
 @click.option("-k", type=int, help="Stones in a row needed to win.")
 @click.option("--gravity", is_flag=True, help="Stones drop to the lowest empty cell (Connect-k).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write the table here.")
+@click.option("--force", is_flag=True,
+              help="overwrite FILE even if it is not a fastttt table")
 @click.option("--load", "load_path", type=click.Path(),
               help="Read a saved table instead of solving: a file (--save) or a layered "
               "table's folder (--out), opened lazily.")
@@ -274,7 +317,7 @@ def _query(solution, spec, position, moves) -> dict:
               help="Layered: run the chunks on a local Dask cluster of N processes (needs --out).")
 @click.option("--scheduler", help="Layered: run the chunks on the Dask cluster at this address "
               "(needs --out on a folder every worker sees).")
-def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position, moves,
+def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, position, moves,
           max_memory, stdin, all_moves, weak, nodes, max_nodes, search, engine, out_dir, resume,
           symmetry, workers, scheduler):
     """Solve GAME (default tictactoe): value and depth of every reachable position.
@@ -282,6 +325,10 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
     GAME is tictactoe, connect4, mnk or connect (with --rows/--cols/-k), a compact form such as
     4x4k3 or 4x5k4g (rows x cols, k, g = gravity), or ultimate.
     """
+    game_given = game is not None or any(v is not None for v in (rows, cols, k)) or gravity
+    game = "tictactoe" if game is None else game
+    if force and not save_path:
+        raise click.UsageError("--force goes with --save FILE")
     if game.strip().lower() == "ultimate":
         ignored = [name for name, given in (("--search", search), ("--stdin", stdin),
                    ("--position", position is not None), ("--save", save_path),
@@ -310,7 +357,7 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
 
     if max_memory is not None and max_memory != max_memory:  # NaN passes FloatRange
         raise click.BadParameter("must be a number of GiB", param_hint="--max-memory")
-    max_bytes = None if max_memory is None else int(max_memory * 2**30)
+    max_bytes, capped = _memory_limit(max_memory)
     layered_only = [name for name, given in (("--out", out_dir), ("--resume", resume),
                     ("--workers", workers), ("--scheduler", scheduler)) if given]
     if resume and not out_dir:
@@ -324,9 +371,12 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
         raise click.UsageError(f"--load reads a solved table: drop {', '.join(layered_only)}")
     started = time.perf_counter()
     try:
+        if save_path:  # before any work: a refused target would lose the solve
+            from fastttt.store import check_save_target
+
+            check_save_target(save_path, force)
         if load_path:
-            expected = spec if game != "tictactoe" or rows or cols or k else None
-            solution = _load(load_path, expected)
+            solution = _load(load_path, spec if game_given else None)
             spec = solution.spec
         else:
             from fastttt.tables.layered import choose_engine
@@ -347,9 +397,15 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, load_path, position,
                                         workers, scheduler)
         saved = None
         if save_path:
+            from fastttt.solver import Solution
             from fastttt.store import save
 
-            saved = save(solution, save_path)
+            if not isinstance(solution, Solution):
+                raise click.UsageError("a layered table is kept with --out DIR, not --save FILE")
+            saved = save(solution, save_path, force=force)
+    except MemoryError as err:  # MemoryBudgetError (the estimate) or a failed allocation
+        click.echo(f"Error: {_size_refusal(err, capped)}", err=True)
+        sys.exit(1)
     except (FastTTTError, OSError) as err:
         click.echo(f"Error: {err}", err=True)
         sys.exit(1)
