@@ -212,6 +212,7 @@ def test_slot_counts_and_estimates_are_exact_up_to_64_cells():
 
     from fastttt import mnk
     from fastttt.layout import slot_count
+    from fastttt.players import uses_table
     from fastttt.solver import estimate_memory, fits_in_memory
 
     for rows, cols in ((6, 7), (7, 7), (6, 9), (7, 8), (8, 8)):
@@ -222,6 +223,7 @@ def test_slot_counts_and_estimates_are_exact_up_to_64_cells():
         assert slot_count(spec) == exact
         assert estimate_memory(spec) > exact > 2**63
         assert not fits_in_memory(spec) and not fits_in_memory(spec, 2**62)
+        assert not uses_table(spec)  # play and match search instead of building a table
 
 
 @pytest.mark.parametrize("game", ["6x9k4", "8x8k5", "7x7k5"])

@@ -191,6 +191,16 @@ def test_save_refuses_a_fifo_and_leaves_it_a_fifo(tmp_path, free34):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
 
 
+def test_save_refuses_a_link_to_a_fifo(tmp_path, free34):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.fttt"
+    link.symlink_to(fifo)
+    with pytest.raises(TableFileError, match="is a FIFO"):
+        save(free34, link, force=True)
+    assert link.is_symlink() and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
 def test_save_refuses_a_directory(tmp_path, free34):
     folder = tmp_path / "d"
     folder.mkdir()
