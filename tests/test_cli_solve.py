@@ -60,7 +60,7 @@ def test_bad_arguments_are_one_line_exit_2(args, message):
 def test_too_big_is_refused_with_the_estimate():
     result = run("solve", "connect4")
     assert result.returncode == 1
-    assert "needs about 37.2 TiB" in result.stderr and "--out DIR" in result.stderr
+    assert "needs about 37.2 TiB" in result.stderr and "--search" in result.stderr
     limited = run("solve", "4x4k4", "--max-memory", "0.01")
     assert limited.returncode == 1 and "needs about 252.0 MiB" in limited.stderr
     assert "1,377,557 slots" in limited.stderr

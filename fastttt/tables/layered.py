@@ -181,8 +181,8 @@ def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = No
     limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
     if p.memory_bytes > limit:
         hint = ""
-        if not p.on_disk:
-            disk = Plan(p.spec, p.index, p.sizes, True, p.chunk)
+        disk = Plan(p.spec, p.index, p.sizes, True, p.chunk)
+        if not p.on_disk and disk.memory_bytes <= limit:
             hint = (f"; with --out DIR it keeps two layers in memory: about "
                     f"{format_bytes(disk.memory_bytes)} of memory and at most "
                     f"{format_bytes(disk.disk_bytes)} of disk")
