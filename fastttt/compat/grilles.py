@@ -37,14 +37,58 @@ __all__ = [
 grille1 = [[1, 0, 0], [0, 1, 0], [2, 0, 2]]
 grille2 = [[1, 0, 2], [2, 1, 0], [0, 0, 1]]
 
-afficher = _ref.afficher
-gagnant = _ref.gagnant
-grilleVersTuple = _ref.grilleVersTuple
-tupleVersGrille = _ref.tupleVersGrille
-copie = _ref.copie
-casesLibres = _ref.casesLibres
-joueur = _ref.joueur
-successeurs = _ref.successeurs
+
+
+def afficher(grille, sortie=print):
+    """Print the grid as the handout does (``sortie`` replaces ``print``)."""
+    _code(grille)
+    return _ref.afficher(grille, sortie)
+
+
+def gagnant(grille):
+    """1 or 2 when that player has a line, else 0 (empty lines are skipped)."""
+    _code(grille)
+    return _ref.gagnant(grille)
+
+
+def grilleVersTuple(grille):
+    """The 9-tuple of the grid, row by row."""
+    _code(grille)
+    return _ref.grilleVersTuple([list(ligne) for ligne in grille])
+
+
+def tupleVersGrille(tuple_):
+    """The 3x3 grid (list of lists) of a 9-tuple."""
+    if not isinstance(tuple_, tuple | list) or len(tuple_) != 9:
+        raise InvalidPositionError(f"a grid tuple has 9 cells, got {tuple_!r}")
+    grille = _ref.tupleVersGrille(tuple_)
+    _code(grille)
+    return grille
+
+
+def copie(grille):
+    """A copy of the grid (the rows are new lists)."""
+    _code(grille)
+    return [list(ligne) for ligne in grille]
+
+
+def casesLibres(grille):
+    """The empty cells ``(i, j)`` in row order."""
+    _code(grille)
+    return _ref.casesLibres(grille)
+
+
+def joueur(grille):
+    """The player to move: 1 when the number of empty cells is odd, else 2."""
+    _code(grille)
+    return _ref.joueur(grille)
+
+
+def successeurs(grille):
+    """The grids after each move of the player to move, in row order of the cell played."""
+    _code(grille)
+    return _ref.successeurs(copie(grille))
+
 
 # Lines in the order the handout's gagnant checks them: row k, column k (k = 0, 1, 2), then
 # the diagonal and the anti-diagonal.
@@ -58,6 +102,8 @@ _DIGITS = (np.arange(3**9, dtype=np.int64)[:, None] // _POW3[None, :]) % 3
 
 def _code(grille) -> int:
     try:
+        if len(grille) != 3 or any(len(ligne) != 3 for ligne in grille):
+            raise TypeError
         cells = [grille[i][j] for i in range(3) for j in range(3)]
     except (TypeError, IndexError, KeyError):
         raise InvalidPositionError(
@@ -78,7 +124,10 @@ def estGagnante(g, dico):
     With an empty ``dico`` the kernel fills it in the reference's order; with a non-empty one
     (earlier results to reuse) the plain recursion runs.
     """
+    if not isinstance(dico, dict):
+        raise InvalidPositionError(f"dico is a dict tuple -> bool, got {dico!r}")
     if dico:
+        _code(g)
         return _ref.estGagnante(g, dico)
     codes, values = C.grid_attractor(_code(g), _LINES, _POW3)
     dico.update(zip(_tuples(codes), values.tolist(), strict=True))

@@ -25,7 +25,13 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 
 from fastttt.board import win_masks
-from fastttt.games import mnk
+from fastttt.errors import (
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidPositionError,
+    UnknownPlayerError,
+)
+from fastttt.games import MAX_CELLS, mnk
 
 # The handout's game loop and AIs, by the names this module gives them.
 __all__ = [
@@ -57,18 +63,65 @@ _AUTRE = {JOUEUR1: JOUEUR2, JOUEUR2: JOUEUR1}
 Coup = tuple[int, int]
 
 
+# --- checks at the boundary (typed errors instead of IndexError / TypeError) ---------------
+
+
+def _grille(grille) -> list[list[str]]:
+    """``grille`` itself after checking it: a list of equal rows of ' ', 'x', 'o'."""
+    if not isinstance(grille, (list, tuple)) or not grille:
+        raise InvalidPositionError(f"a grid is a non-empty list of rows, got {grille!r}")
+    cols = None
+    for ligne in grille:
+        if not isinstance(ligne, (list, tuple)) or not ligne:
+            raise InvalidPositionError(f"a grid row is a non-empty list, got {ligne!r}")
+        if cols is not None and len(ligne) != cols:
+            raise InvalidPositionError(f"grid rows have different lengths: {grille!r}")
+        cols = len(ligne)
+        if any(not isinstance(c, str) or c not in (VIDE, JOUEUR1, JOUEUR2) for c in ligne):
+            raise InvalidPositionError(f"grid cells are ' ', 'x' or 'o', got {ligne!r}")
+    if len(grille) * cols > MAX_CELLS:
+        raise InvalidPositionError(f"a grid has at most {MAX_CELLS} cells")
+    return grille
+
+
+def _marque(marque) -> str:
+    if not isinstance(marque, str) or marque not in (JOUEUR1, JOUEUR2):
+        raise InvalidArgumentError(f"a mark is 'x' or 'o', got {marque!r}")
+    return marque
+
+
+def _entier(valeur, nom: str, minimum: int | None = None) -> int:
+    if isinstance(valeur, bool) or not isinstance(valeur, int):
+        raise InvalidArgumentError(f"{nom} must be an integer, got {valeur!r}")
+    if minimum is not None and valeur < minimum:
+        raise InvalidArgumentError(f"{nom} must be at least {minimum}, got {valeur}")
+    return valeur
+
+
+def _coup(grille, coup) -> Coup:
+    if not isinstance(coup, tuple | list) or len(coup) != 2:
+        raise IllegalMoveError(f"a move is a pair (x, y), got {coup!r}")
+    x, y = (_entier(v, "a move coordinate") for v in coup)
+    if not (0 <= x < len(grille) and 0 <= y < len(grille[0])):
+        raise IllegalMoveError(f"move {coup!r} is off the grid")
+    return x, y
+
+
 # --- grids -----------------------------------------------------------------------------
 
 
 def creer_grille(lignes: int = 3, colonnes: int | None = None) -> list[list[str]]:
     """An empty grid of ``lignes`` rows and ``colonnes`` columns (square by default)."""
-    colonnes = lignes if colonnes is None else colonnes
+    lignes = _entier(lignes, "lignes", 1)
+    colonnes = lignes if colonnes is None else _entier(colonnes, "colonnes", 1)
+    if lignes * colonnes > MAX_CELLS:
+        raise InvalidArgumentError(f"a grid has at most {MAX_CELLS} cells")
     return [[VIDE] * colonnes for _ in range(lignes)]
 
 
 def texte_grille(grille: list[list[str]]) -> str:
     """The drawing :func:`affichage` prints (the handout's ``*-----*`` frame)."""
-    cols = len(grille[0])
+    cols = len(_grille(grille)[0])
     bord = "*" + "-" * (2 * cols - 1) + "*"
     return "\n".join([bord, *("| " + " ".join(ligne) + " |" for ligne in grille), bord])
 
@@ -81,7 +134,7 @@ def affichage(grille: list[list[str]], ecrire: Callable[[str], None] = print) ->
 
 def joueur_actif(grille: list[list[str]]) -> str:
     """``'x'`` when both players have as many marks, else ``'o'``."""
-    nx = sum(ligne.count(JOUEUR1) for ligne in grille)
+    nx = sum(ligne.count(JOUEUR1) for ligne in _grille(grille))
     no = sum(ligne.count(JOUEUR2) for ligne in grille)
     return JOUEUR1 if nx == no else JOUEUR2
 
@@ -89,6 +142,7 @@ def joueur_actif(grille: list[list[str]]) -> str:
 def coups_possibles(grille: list[list[str]], gravite: bool = False) -> tuple[Coup, ...]:
     """Every legal move as a tuple of ``(x, y)``: empty cells in row order; with ``gravite``
     the lowest empty cell of each column that is not full, in column order."""
+    _grille(grille)
     if not gravite:
         return tuple(
             (x, y) for x, ligne in enumerate(grille) for y, c in enumerate(ligne) if c == VIDE
@@ -143,14 +197,14 @@ def saisie(
 
 def jouer_coup(grille: list[list[str]], coup: Coup, marque: str) -> None:
     """Put ``marque`` on ``coup`` (in place)."""
-    x, y = coup
-    grille[x][y] = marque
+    x, y = _coup(_grille(grille), coup)
+    grille[x][y] = _marque(marque)
 
 
 def jouer_coups(grille: list[list[str]], coups, marque: str | None = None) -> list[list[list[str]]]:
     """One new grid per move of ``coups``: a deep copy of ``grille`` with ``marque`` (the side
     to move by default) on that move. ``grille`` itself is not modified."""
-    marque = joueur_actif(grille) if marque is None else marque
+    marque = joueur_actif(grille) if marque is None else _marque(marque)
     grilles = []
     for coup in coups:
         g = copy.deepcopy(grille)
@@ -163,14 +217,17 @@ def coup_aleatoire(
     grille: list[list[str]], rng: random.Random | None = None, gravite: bool = False
 ) -> Coup:
     """A legal move chosen at random (``rng``, or the ``random`` module)."""
-    return (rng or random).choice(coups_possibles(grille, gravite))
+    coups = coups_possibles(grille, gravite)
+    if not coups:
+        raise IllegalMoveError("no move left: the grid is full")
+    return (rng or random).choice(coups)
 
 
 # --- evaluation and minimax on bitboards ------------------------------------------------
 
 
 def _k(grille: list[list[str]], k: int | None) -> int:
-    return min(len(grille), len(grille[0])) if k is None else k
+    return min(len(grille), len(grille[0])) if k is None else _entier(k, "k", 1)
 
 
 @cache
@@ -193,6 +250,7 @@ def _bits(grille: list[list[str]]) -> tuple[int, int]:
 def alignements(grille: list[list[str]], k: int | None = None) -> tuple[str, ...]:
     """The marks that have ``k`` in a row (row, column or diagonal), as a tuple; ``()`` when
     nobody has (the handout's evaluation function of ``mecanique.py``)."""
+    _grille(grille)
     rows, cols = len(grille), len(grille[0])
     lines = _lines(rows, cols, _k(grille, k))
     bx, bo = _bits(grille)
@@ -204,6 +262,7 @@ def alignements(grille: list[list[str]], k: int | None = None) -> tuple[str, ...
 def evaluation(grille: list[list[str]], marque: str, k: int | None = None) -> int:
     """+1 when ``marque`` has a line, -1 when the other mark has one, else 0."""
     found = alignements(grille, k)
+    _marque(marque)
     if marque in found:
         return 1
     return -1 if _AUTRE[marque] in found else 0
@@ -268,6 +327,10 @@ def minimax(
         marque = joueur_actif(grille)
         if tour_adversaire:
             marque = _AUTRE[marque]
+    _marque(marque)
+    _grille(grille)
+    profondeur = _entier(profondeur, "profondeur")
+    mnk(len(grille), len(grille[0]), _k(grille, k))  # checks k (GameSpecError)
     bx, bo = _bits(grille)
     me = 0 if marque == JOUEUR1 else 1
     return _search(
@@ -293,8 +356,11 @@ def meilleur_coup(
 ) -> Coup:
     """A move of best :func:`minimax` value at depth ``profondeur`` for ``marque`` (the side to
     move by default), chosen at random among equal best moves (question 13)."""
-    marque = joueur_actif(grille) if marque is None else marque
+    marque = joueur_actif(grille) if marque is None else _marque(marque)
+    profondeur = _entier(profondeur, "profondeur")
     coups = coups_possibles(grille, gravite)
+    if not coups:
+        raise IllegalMoveError("no move left: the grid is full")
     valeurs = [
         minimax(g, profondeur - 1, True, marque, k, gravite)
         for g in jouer_coups(grille, coups, marque)
@@ -343,7 +409,7 @@ def jouer(
     """
     for j in (joueur1, joueur2):
         if j not in JOUEURS:
-            raise ValueError(f"joueur inconnu {j!r} ; au choix : {', '.join(JOUEURS)}")
+            raise UnknownPlayerError(f"joueur inconnu {j!r} ; au choix : {', '.join(JOUEURS)}")
     rng = rng or random.Random()
     grille = creer_grille(taille_grille, colonnes)
     k = _k(grille, k)

@@ -41,6 +41,16 @@ from fastttt.kernels import classroom as C
 from fastttt.kernels import heuristic as K
 from fastttt.reference import morpion as _ref
 
+# The handout's globals (n = 3), built by ``__getattr__`` on first access.
+_GLOBAUX_DU_TD = (
+    "successeurs",
+    "gagnants0",
+    "gagnants1",
+    "nuls",
+    "predecesseurs",
+    "attracteurs",
+    "region_nulle",
+)
 # The handout's names (``import *`` computes the n = 3 globals, a few ms).
 __all__ = [
     "joueurs",
@@ -51,9 +61,6 @@ __all__ = [
     "c_victoire_J0_diag",
     "c_match_nul",
     "c_en_cours",
-    # the n = 3 globals, built by __getattr__ on first access
-    "successeurs", "gagnants0", "gagnants1", "nuls",  # noqa: F822
-    "predecesseurs", "attracteurs", "region_nulle",  # noqa: F822
     "rangees",
     "partie_finie",
     "suivants",
@@ -70,6 +77,7 @@ __all__ = [
     "minimax_heur",
     "strategieMiniMax_heur",
     "EvaluerStrategieMiniMax_heur",
+    *_GLOBAUX_DU_TD,
 ]
 
 joueurs = {"O": 0, "X": 1}
@@ -134,17 +142,23 @@ def _size(s: str) -> int:
     return n
 
 
-def _check_state(etat, n: int | None = None) -> int:
+_SANS_N = object()
+
+
+def _check_state(etat, n=_SANS_N) -> int:
+    """The board size of ``etat`` after checking it (and that it is ``n`` x ``n`` when given)."""
+    if n is not _SANS_N:
+        _geo(n)
     try:
         s, j = etat
     except (TypeError, ValueError):
         raise InvalidPositionError(f"a state is a pair (string, player), got {etat!r}") from None
     if not isinstance(s, str) or s.strip(".OX"):
         raise InvalidPositionError(f"state string {s!r}: use only '.', 'O' and 'X'")
-    if j not in (0, 1):
+    if isinstance(j, bool) or not isinstance(j, int) or j not in (0, 1):
         raise InvalidPositionError(f"player to move must be 0 or 1, got {j!r}")
     size = _size(s)
-    if n is not None and size != n:
+    if n is not _SANS_N and size != n:
         raise InvalidPositionError(f"state {etat!r} is not a {n}x{n} board")
     return size
 
@@ -171,6 +185,7 @@ def _finie(g: _Geo, s: str) -> tuple[bool, int | None]:
 def partie_finie(n, c):
     """(True, 0) J0 has a line, (True, 1) J1 has one, (True, None) a full board, else
     (False, None)."""
+    _check_state((c, 0), n)
     return _finie(_geo(n), c)
 
 
@@ -206,11 +221,11 @@ _GRAPHES: dict = {}
 
 def jeu_OXO_tableaux(n, i) -> Graphe:
     """The array form of ``jeu_OXO(n, i)`` (kernel ``classroom.oxo_graph``); cached."""
+    g = _geo(n)
+    if isinstance(i, bool) or i not in (0, 1):
+        raise InvalidArgumentError(f"the starting player must be 0 or 1, got {i!r}")
     key = (n, i)
     if key not in _GRAPHES:
-        if i not in (0, 1):
-            raise InvalidArgumentError(f"the starting player must be 0 or 1, got {i!r}")
-        g = _geo(n)
         if n > 4:
             raise InvalidArgumentError(f"n = {n}: only n <= 4 fits the traversal's dense index")
         _GRAPHES[key] = Graphe(n, *C.oxo_graph(n * n, i, g.masks, g.pow3))
@@ -279,7 +294,12 @@ def inverse(dico):
             tous = list(map(get, preds.tolist()))
             ps = pstart.tolist()
             return {etats[k]: tous[ps[k] : ps[k + 1]] for k in order.tolist()}
-    return _ref.inverse(dico)
+    if not isinstance(dico, dict) or not all(isinstance(v, list) for v in dico.values()):
+        raise InvalidArgumentError(f"inverse takes a dict state -> list of states, got {dico!r}")
+    try:
+        return _ref.inverse(dico)
+    except TypeError:  # an unhashable successor
+        raise InvalidArgumentError("inverse: every successor must be hashable") from None
 
 
 _INVERSES: dict = {}
@@ -430,7 +450,9 @@ def _minimax_rapide(etat) -> int | None:
     if type(etat) is not tuple or len(etat) != 2:
         return None
     s, j = etat
-    if type(s) is not str or len(s) not in (4, 9) or j not in (0, 1) or s.strip(".OX"):
+    if type(s) is not str or len(s) not in (4, 9) or type(j) is not int or j not in (0, 1):
+        return None
+    if s.strip(".OX"):
         return None
     v = int(_dense_values(2 if len(s) == 4 else 3)[j, int(s[::-1].translate(_TO_3), 3)])
     if v == 2:

@@ -26,7 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from fastttt.errors import IllegalMoveError, InvalidPositionError, SearchBudgetError
+from fastttt.errors import (
+    FastTTTError,
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidPositionError,
+    SearchBudgetError,
+)
 from fastttt.ultimate.engine import MATE_BOUND, Coeffs, Engine
 from fastttt.ultimate.engine import solve_exact as _solve_exact
 from fastttt.ultimate.state import UltimateState
@@ -65,15 +71,48 @@ _CODES = {0: 0, 1: 1, 2: 2, 3: 3, " ": 0, ".": 0, "": 0, "x": 1, "X": 1, "o": 2,
 
 
 def _code(v: Any) -> int:
-    key = v if isinstance(v, str) else int(v)
+    try:
+        key = v if isinstance(v, str) else int(v)
+    except (TypeError, ValueError, OverflowError):
+        key = None
     if key not in _CODES:
         raise InvalidPositionError(f"cell value {v!r}: use 0/1/2 (or ' ', 'x', 'o')")
     return _CODES[key]
 
 
 def _grille(g: Any) -> list[list[int]]:
-    rows = [[_code(g[i][j]) for j in range(3)] for i in range(3)]
-    return rows
+    try:
+        return [[_code(g[i][j]) for j in range(3)] for i in range(3)]
+    except FastTTTError:
+        raise
+    except (TypeError, ValueError, LookupError):
+        raise InvalidPositionError(f"a board is 3 rows of 3 cells, got {g!r}") from None
+
+
+def _entier(v: Any, nom: str, limite: int = 2**31) -> int:
+    """``v`` as an int of absolute value below ``limite`` (ints, NumPy integers and integral
+    numbers only)."""
+    if isinstance(v, bool | str | bytes):
+        raise InvalidArgumentError(f"{nom} must be an integer, got {v!r}")
+    try:
+        i = int(v)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidArgumentError(f"{nom} must be an integer, got {v!r}") from None
+    if i != v:
+        raise InvalidArgumentError(f"{nom} must be an integer, got {v!r}")
+    if abs(i) >= limite:
+        raise InvalidArgumentError(f"{nom} must be below {limite} in absolute value, got {i}")
+    return i
+
+
+def _case(Morpion: Any, a: int, b: int, c: int | None = None, d: int | None = None) -> Any:
+    try:
+        v = Morpion[a][b]
+        return v if c is None else v[c][d]
+    except (TypeError, LookupError):
+        raise InvalidPositionError(
+            "Morpion is a 3x3 frame of 3x3 boards (Morpion[a][b][c][d])"
+        ) from None
 
 
 def victoire_morpion(grille: Any) -> str:
@@ -102,7 +141,7 @@ def coups_disponibles_morpionception(Morpion: Any) -> list[tuple[int, int, int, 
         (a, b, c, d)
         for a in range(3)
         for b in range(3)
-        for c, d in coups_disponibles_morpion(Morpion[a][b])
+        for c, d in coups_disponibles_morpion(_case(Morpion, a, b))
     ]
 
 
@@ -118,14 +157,22 @@ def avance_configuration_morpionception(
     (1 / 2) or 3 when it is full without a line. Raises IllegalMoveError on a taken cell or a
     finished board (the forced board is the caller's business, as in the handout)."""
     code = _joueur(Joueur)
-    a, b, c, d = (int(v) for v in coup)
+    if not isinstance(coup, tuple | list) or len(coup) != 4:
+        raise IllegalMoveError(f"coup {coup!r}: a move is (a, b, c, d)")
+    try:
+        a, b, c, d = (_entier(v, "a coordinate") for v in coup)
+    except InvalidArgumentError as err:
+        raise IllegalMoveError(f"coup {coup!r}: {err}") from None
     if not all(0 <= v < 3 for v in (a, b, c, d)):
         raise IllegalMoveError(f"coup {coup!r}: coordinates go from 0 to 2")
-    if _code(morpion_intermediaire[a][b]) != 0:
+    if _code(_case(morpion_intermediaire, a, b)) != 0:
         raise IllegalMoveError(f"coup {coup!r}: board ({a}, {b}) is finished")
-    if _code(Morpion[a][b][c][d]) != 0:
+    if _code(_case(Morpion, a, b, c, d)) != 0:
         raise IllegalMoveError(f"coup {coup!r}: the cell is taken")
-    Morpion[a][b][c][d] = code
+    try:
+        Morpion[a][b][c][d] = code
+    except (TypeError, ValueError):
+        raise InvalidPositionError("Morpion's boards must be mutable (lists or arrays)") from None
     verdict = victoire_morpion(Morpion[a][b])
     if verdict in (VICTOIRE_CROIX, VICTOIRE_RONDS):
         morpion_intermediaire[a][b] = code
@@ -134,24 +181,27 @@ def avance_configuration_morpionception(
 
 
 def _joueur(Joueur: str) -> int:
-    if Joueur not in (CROIX, RONDS):
-        raise ValueError(f"Joueur must be {CROIX!r} or {RONDS!r}, got {Joueur!r}")
+    if not isinstance(Joueur, str) or Joueur not in (CROIX, RONDS):
+        raise InvalidArgumentError(f"Joueur must be {CROIX!r} or {RONDS!r}, got {Joueur!r}")
     return 1 if Joueur == CROIX else 2
 
 
 def etat(Morpion: Any, morpion_intermediaire: Any, Joueur: str, a: Any = None, b: Any = None):
     """The :class:`~fastttt.ultimate.UltimateState` of a handout position (standard rules)."""
+    _joueur(Joueur)
+    a = None if a is None else _entier(a, "a")
+    b = None if b is None else _entier(b, "b")
     rows = []
     for r in range(9):
         row = ""
         for col in range(9):
-            v = _code(Morpion[r // 3][col // 3][r % 3][col % 3])
+            v = _code(_case(Morpion, r // 3, col // 3, r % 3, col % 3))
             row += ".XO"[v] if v < 3 else "?"
         rows.append(row)
     frame = ""
     for i in range(3):
         for j in range(3):
-            v = _code(morpion_intermediaire[i][j])
+            v = _code(_case(morpion_intermediaire, i, j))
             frame += "X" if v == 1 else "O" if v == 2 else "."
     forced = "*"
     if a is not None and b is not None and 0 <= a < 3 and 0 <= b < 3:
@@ -219,13 +269,17 @@ def _coeffs(jeu_de_coeffs: Any) -> Coeffs:
     if isinstance(jeu_de_coeffs, dict):
         unknown = set(jeu_de_coeffs) - set(Coeffs._fields)
         if unknown:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"unknown coefficients {sorted(unknown)}; known: {', '.join(Coeffs._fields)}"
             )
-        return Coeffs(**{k: int(v) for k, v in jeu_de_coeffs.items()})
-    values = [int(v) for v in jeu_de_coeffs]
+        return Coeffs(**{k: _entier(v, k) for k, v in jeu_de_coeffs.items()})
+    if isinstance(jeu_de_coeffs, str | bytes) or not hasattr(jeu_de_coeffs, "__iter__"):
+        raise InvalidArgumentError(f"jeu_de_coeffs: Coeffs, dict or numbers, got {jeu_de_coeffs!r}")
+    values = [_entier(v, "a coefficient") for v in jeu_de_coeffs]
     if len(values) != len(Coeffs._fields):
-        raise ValueError(f"jeu_de_coeffs needs {len(Coeffs._fields)} values: {Coeffs._fields}")
+        raise InvalidArgumentError(
+            f"jeu_de_coeffs needs {len(Coeffs._fields)} values: {Coeffs._fields}"
+        )
     return Coeffs(*values)
 
 
@@ -250,12 +304,13 @@ def MinMax_heuristique(
     t = _terminal(morpion_intermediaire)
     if t is not None:
         return t
-    if int(profondeur) < 1:
-        raise ValueError(f"profondeur must be at least 1, got {profondeur!r}")
+    if _entier(profondeur, "profondeur") < 1:
+        raise InvalidArgumentError(f"profondeur must be at least 1, got {profondeur!r}")
+    budget = _entier(budget, "budget", 2**62)
     state = etat(Morpion, morpion_intermediaire, Joueur, a, b)
     engine = Engine(
         _coeffs(jeu_de_coeffs),
-        prune=(int(Delta), int(valeur_stop_exploration)),
+        prune=(_entier(Delta, "Delta"), _entier(valeur_stop_exploration, "valeur_stop")),
         lookahead=int(profondeur),
     )
     full = 81 - state.ply

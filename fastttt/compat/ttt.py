@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from fastttt.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
 from fastttt.games import tictactoe
 
 # The handout's names.
@@ -52,6 +53,8 @@ class TTT:
     def joue(self, what: str, x: int, y: int):
         """Put ``what`` (``'x'`` or ``'o'``) on row ``x``, column ``y`` if that cell is empty;
         bad input is ignored (returns ``()``, as in the handout)."""
+        if not (_is_int(x) and _is_int(y)):
+            return ()
         if x < 0 or x > 2:
             return ()
         if y < 0 or y > 2:
@@ -70,7 +73,17 @@ class TTT:
         """Best cell at the root, else the value (+1 / 0 / -1 from "me"'s side; see the module
         docstring)."""
         cells = _flat(self.contenu)
-        coups = tuple(coupsPossibles)
+        if not isinstance(joueur, str) or not isinstance(autre, str):
+            raise InvalidArgumentError(f"joueur and autre are marks ('x', 'o'), got {joueur!r}")
+        try:
+            coups = tuple(coupsPossibles)
+        except TypeError:
+            raise InvalidArgumentError(
+                f"coupsPossibles: a list of cells, got {coupsPossibles!r}"
+            ) from None
+        if not all(_is_int(c) and 0 <= c <= 8 for c in coups):
+            raise IllegalMoveError(f"coupsPossibles: cells 0..8, got {coupsPossibles!r}")
+        coups = tuple(int(c) for c in coups)
         fast = _fast_values(cells, joueur, autre, moi, coups)
         if fast is None:
             return minmax_reference(cells, joueur, autre, moi, coups, racine)
@@ -83,8 +96,17 @@ class TTT:
         return which
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _flat(contenu) -> tuple:
-    return tuple(contenu[i][j] for i in range(3) for j in range(3))
+    try:
+        cells = tuple(contenu[i][j] for i in range(3) for j in range(3))
+        hash(cells)
+    except (TypeError, LookupError):
+        raise InvalidPositionError(f"contenu is 3 rows of 3 marks, got {contenu!r}") from None
+    return cells
 
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
