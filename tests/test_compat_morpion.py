@@ -172,3 +172,112 @@ def test_evaluer_equals_reference(n, p):
         r.EvaluerStrategieMiniMax_heur(p, n)
     )
     assert len(printed) == 3
+
+
+# --- issue 10, item 8: the handout's examples exactly as printed, and ``import *`` -------------
+HANDOUT_STRATEGIE1 = [
+    # (call as printed in td-jeu-de-morpion, header, winner, types of the winner's moves)
+    ("JeuxAvecStrategie1(etat_initial, 3)", "position_initiale_nulle / J0 commence", None),
+    (
+        "JeuxAvecStrategie1(('..XO.....', 0),3)",
+        "position_initiale_gagnante_J0 / J0 commence",
+        0,
+    ),
+    (
+        "JeuxAvecStrategie1(('X..O...O.', 1),3)",
+        "position_initiale_gagnante_J1 / J1 commence",
+        1,
+    ),
+    (
+        "JeuxAvecStrategie1(('..O.OX...', 1),3)",
+        "position_initiale_gagnante_J0 / J1 commence",
+        0,
+    ),
+    (
+        "JeuxAvecStrategie1(('.O...OX.X', 0),3)",
+        "position_initiale_gagnante_J1 / J0 commence",
+        1,
+    ),
+]
+
+
+@pytest.mark.parametrize("appel, entete, gagnant", HANDOUT_STRATEGIE1)
+def test_handout_JeuxAvecStrategie1_without_seed(appel, entete, gagnant):
+    ns: dict = {}
+    exec("from fastttt.compat.morpion import *", ns)
+    partie, joueur_gagnant = eval(appel, ns)
+    assert partie[0] == entete
+    assert joueur_gagnant == gagnant
+    coups, (fin, marque) = partie[1:-1], partie[-1]
+    assert marque == "fin partie"
+    etats = [e for e, _ in coups] + [fin]
+    for avant, apres in zip(etats, etats[1:], strict=False):
+        assert apres in ns["suivants"](avant)
+    for etat, type_ in coups:
+        if gagnant is None:
+            assert type_ == "position_nulle"
+        else:
+            assert type_ == ("position_gagnante" if etat[1] == gagnant else "position_perdante")
+    assert ns["partie_finie"](3, fin[0]) == (True, gagnant)
+
+
+def test_JeuxAvecStrategie1_uses_the_random_module_like_the_reference():
+    for graine in range(5):
+        random.seed(graine)
+        got = c.JeuxAvecStrategie1(c.etat_initial, 3)
+        random.seed(graine)
+        want = r.JeuxAvecStrategie1(r.etat_initial, 3)
+        assert _same(got, want)
+    random.seed(1)
+    assert c.strategie1(c.etat_initial)[1] == "position_nulle"
+
+
+def test_import_star_brings_the_handout_globals():
+    ns: dict = {}
+    exec("from fastttt.compat.morpion import *", ns)
+    for nom in (
+        "successeurs",
+        "predecesseurs",
+        "attracteurs",
+        "region_nulle",
+        "gagnants0",
+        "gagnants1",
+        "nuls",
+        "etat_initial",
+        "rangees",
+        "partie_finie",
+        "suivants",
+        "jeu_OXO",
+        "inverse",
+        "attracteur",
+        "strategie1",
+        "JeuxAvecStrategie1",
+        "minimax",
+        "strategieMinMax",
+        "JeuxAvecStrategieMiniMax",
+        "compte_lcd",
+        "heuristique",
+        "minimax_heur",
+        "strategieMiniMax_heur",
+        "EvaluerStrategieMiniMax_heur",
+    ):
+        assert nom in ns, nom
+    assert len(ns["successeurs"]) == 5478
+    assert len(ns["region_nulle"]) == 1068
+    assert [len(ns["attracteurs"][k]) for k in (0, 1)] == [2936, 1474]
+    assert (len(ns["gagnants0"]), len(ns["gagnants1"]), len(ns["nuls"])) == (626, 316, 16)
+
+
+@pytest.mark.parametrize("module", ["morpion", "grilles", "minimax_tp", "ttt", "morpionception"])
+def test_every_compat_module_has_all_without_internal_names(module):
+    import importlib
+
+    mod = importlib.import_module(f"fastttt.compat.{module}")
+    assert isinstance(mod.__all__, list) and mod.__all__
+    ns: dict = {}
+    exec(f"from fastttt.compat.{module} import *", ns)
+    ns.pop("__builtins__")
+    assert sorted(ns) == sorted(mod.__all__)
+    assert not [n for n in ns if n.startswith("_")]
+    for absent in ("np", "random", "gc", "annotations", "C", "K", "mnk"):
+        assert absent not in ns
