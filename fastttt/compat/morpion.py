@@ -109,13 +109,15 @@ _GEOS: dict[int, _Geo] = {}
 
 
 def _geo(n: int) -> _Geo:
+    # checked before the cache: 3.0 and True hash like 3 and 1
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= N_MAX:
+        raise InvalidArgumentError(
+            f"n must be an integer from 1 to {N_MAX} (the largest supported board is "
+            f"{N_MAX}x{N_MAX}), got {n!r}"
+        )
+    n = int(n)
     g = _GEOS.get(n)
     if g is None:
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= N_MAX:
-            raise InvalidArgumentError(
-                f"n must be an integer from 1 to {N_MAX} (the largest supported board is "
-                f"{N_MAX}x{N_MAX}), got {n!r}"
-            )
         lines = [sum(1 << c for c in r) for r in _ref.rangees(n)]
         # base-3 codes are int64: 3**c fits for c < 40 (n <= 6); only n <= 4 uses them
         pow3 = [3**c for c in range(n * n)] if n * n <= 40 else []
