@@ -14,6 +14,7 @@ Dask is optional: ``pip install 'fastttt[distributed]'``.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -88,8 +89,31 @@ class DaskRunner:
                 done(c)
         except BaseException:
             self.client.cancel(futures)
+            self._wait_for_running_tasks()
             raise
         return results
+
+    def _wait_for_running_tasks(self, timeout: float = 60.0) -> None:
+        """Wait until no task of this solve still runs on a worker: a cancelled task that has
+        started goes on to write its chunk, which must not happen once the solve has stopped
+        (a resume would be preparing that layer again)."""
+        tag = self.args[3]
+
+        def ours_running(dask_worker):
+            return [str(ts.key) for ts in dask_worker.state.tasks.values()
+                    if tag in str(ts.key) and ts.state in ("executing", "cancelled",
+                                                            "long-running", "resumed")]
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                running = self.client.run(ours_running)
+            except Exception:  # an older Dask without worker.state: give tasks a moment
+                time.sleep(2.0)
+                return
+            if not any(running.values()):
+                return
+            time.sleep(0.05)
 
 
 def local_cluster(workers: int):
