@@ -10,43 +10,37 @@ import os
 import pytest
 from ratio import record, speedup
 
-from fastttt import mnk
+from fastttt.games import as_spec
 from fastttt.solver import solve
 from fastttt.tables.layered import plan, solve_layered
 
-
-@pytest.mark.benchmark(group="4x4 gravity (161,029 positions)")
-def test_gravity_4x4_dense_reference(benchmark):
-    solve(mnk(4, 4, 4, gravity=True))
-    solution = benchmark.pedantic(solve, (mnk(4, 4, 4, gravity=True),), rounds=5, iterations=1)
-    assert solution.reachable == 161_029
-    record("dense 4x4g", benchmark)
+GRAVITY_BOARDS = [
+    pytest.param("4x4k4g", 161_029, 5, 20, id="4x4g"),
+    pytest.param("5x4k4g", 1_706_255, 1, 5, id="5x4g", marks=pytest.mark.slow),
+]
 
 
-@pytest.mark.benchmark(group="4x4 gravity (161,029 positions)")
-def test_gravity_4x4_layered(benchmark):
-    spec = mnk(4, 4, 4, gravity=True)
+@pytest.mark.parametrize(("game", "positions", "dense_rounds", "layered_rounds"),
+                         GRAVITY_BOARDS)
+@pytest.mark.benchmark(group="gravity: dense reference, then layered")
+def test_gravity_dense_then_layered(benchmark, game, positions, dense_rounds, layered_rounds):
+    """The dense table as the reference, then the layered solver, in the same test."""
+    import time
+
+    spec = as_spec(game)
+    solve(spec)  # compile / load the kernels first
+    dense = []
+    for _ in range(dense_rounds):
+        start = time.perf_counter()
+        assert solve(spec).reachable == positions
+        dense.append(time.perf_counter() - start)
     solve_layered(spec)
-    solution = benchmark.pedantic(solve_layered, (spec,), rounds=20, iterations=1)
-    assert solution.reachable == 161_029
-    speedup("dense 4x4g", "layered 4x4g", benchmark)
-
-
-@pytest.mark.slow
-@pytest.mark.benchmark(group="5x4 gravity (1,706,255 positions)")
-def test_gravity_5x4_dense_reference(benchmark):
-    solution = benchmark.pedantic(solve, (mnk(5, 4, 4, gravity=True),), rounds=1, iterations=1)
-    assert solution.reachable == 1_706_255
-    record("dense 5x4g", benchmark)
-
-
-@pytest.mark.benchmark(group="5x4 gravity (1,706,255 positions)")
-def test_gravity_5x4_layered(benchmark):
-    spec = mnk(5, 4, 4, gravity=True)
-    solve_layered(spec)
-    solution = benchmark.pedantic(solve_layered, (spec,), rounds=5, iterations=1)
-    assert solution.reachable == 1_706_255
-    speedup("dense 5x4g", "layered 5x4g", benchmark)
+    solution = benchmark.pedantic(solve_layered, (spec,), rounds=layered_rounds, iterations=1)
+    assert solution.reachable == positions
+    ratio = min(dense) / benchmark.stats.stats.min
+    benchmark.extra_info["dense_min_s"] = min(dense)
+    benchmark.extra_info["speedup_vs_dense"] = round(ratio, 1)
+    print(f"\nlayered {game}: {ratio:,.1f}x faster than dense ({min(dense) * 1e3:.1f} ms)")
 
 
 @pytest.mark.parametrize("game", ["4x5k4g", "4x4k4"])

@@ -20,11 +20,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from math import comb
 
 import numpy as np
 
 from fastttt.errors import MemoryBudgetError
-from fastttt.games import GameSpec, as_spec, mnk
+from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
@@ -66,9 +67,9 @@ class ChunkWork:
     def forward(self, n: int, chunk: int) -> None:
         """Reach bytes of one chunk of layer ``n``, pulled from layer ``n - 1``."""
         start, stop = self.store.chunk_bounds(n, chunk)
-        out = np.zeros(stop - start, dtype=np.uint8)
+        out = np.empty(stop - start, dtype=np.uint8)  # the kernel writes every slot
         if n == 0:
-            out[0] = NONTERMINAL
+            out[0] = NONTERMINAL  # the empty board, the only slot of layer 0
         else:
             geo = self.index.geometry
             prev = self._whole("reach", n - 1)
@@ -135,7 +136,7 @@ class Plan:
         """Index arrays of the two largest neighbouring layers (masks, keys, flags)."""
         geo = self.index.geometry
         keys = (geo.rows + 1) ** geo.cols if geo.gravity else max(
-            _comb(geo.cells, n) for n in range(geo.cells + 1))
+            comb(geo.cells, n) for n in range(geo.cells + 1))
         return 2 * keys * 17
 
     @property
@@ -151,12 +152,6 @@ class Plan:
     def disk_bytes(self) -> int:
         """An upper bound of the store's size before compression (reach and value layers)."""
         return self.slots + max(self.sizes) if self.on_disk else 0
-
-
-def _comb(a: int, b: int) -> int:
-    from math import comb
-
-    return comb(a, b)
 
 
 def plan(spec: GameSpec | str, *, symmetry: bool = True, on_disk: bool = False,
@@ -315,8 +310,7 @@ def solve_layered(
                 p.index.forget({n - 1, n, n + 1})
     seconds = previous_seconds + time.perf_counter() - started
     store.set_info(seconds=seconds, layers=layers_info)
-    return LayeredSolution(mnk(p.spec.rows, p.spec.cols, p.spec.k, p.spec.gravity), p.index,
-                           store, seconds)
+    return LayeredSolution(p.spec, p.index, store, seconds)
 
 
 def _layer_counts(results: list) -> dict:
