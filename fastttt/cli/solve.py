@@ -179,44 +179,53 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
 
 
 class _layer_progress:
-    """A context giving a progress callback: a rich bar on a terminal, else one line per
-    layer on stderr for long solves (logs of background runs)."""
+    """A context giving a progress callback: a rich bar on a terminal (started at the first
+    report, so after the plan is printed), else one line per layer on stderr for long solves
+    (logs of background runs). Rates and ETAs are per phase (reach, then value)."""
 
     def __init__(self, on_terminal: bool):
         self.on_terminal = on_terminal
         self.bar = None
         self.started = time.perf_counter()
         self.layer = None
+        self.phase_start = (self.started, 0)
 
     def __enter__(self):
-        if self.on_terminal:
-            from rich.progress import (
-                BarColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            self.bar = Progress(TextColumn("{task.description:<16}"), BarColumn(),
-                                TextColumn("{task.percentage:>3.0f}%"),
-                                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                                TextColumn("ETA"), TimeRemainingColumn(), transient=True)
-            self.bar.__enter__()
-            self.task = self.bar.add_task("", total=1.0, rate="")
         return self.report
 
+    def _start_bar(self) -> None:
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.bar = Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                            TextColumn("{task.percentage:>3.0f}%"),
+                            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                            TextColumn("ETA"), TimeRemainingColumn(), transient=True)
+        self.bar.__enter__()
+        self.task = self.bar.add_task("", total=1.0, rate="")
+
     def report(self, phase: str, layer: int, done: int, total: int) -> None:
-        elapsed = max(time.perf_counter() - self.started, 1e-9)
-        if self.bar is not None:
-            self.bar.update(self.task, description=f"{phase} layer {layer}",
-                            completed=done / total, rate=f"{done / elapsed / 1e6:,.1f} M slots/s")
-        elif (phase, layer) != self.layer and total >= PROGRESS_MIN_SLOTS:
-            if self.layer is None or self.layer[0] != phase:
-                self.phase_start = (time.perf_counter(), done)
+        new_phase = self.layer is None or self.layer[0] != phase
+        if new_phase:
+            self.phase_start = (time.perf_counter(), done)
+        seconds = time.perf_counter() - self.phase_start[0]
+        rate = (done - self.phase_start[1]) / seconds if seconds > 1 else 0.0
+        if self.on_terminal:
+            if self.bar is None:
+                self._start_bar()
+            elif new_phase:
+                self.bar.reset(self.task)
             self.layer = (phase, layer)
-            seconds = time.perf_counter() - self.phase_start[0]
-            rate = (done - self.phase_start[1]) / seconds if seconds > 1 else 0.0
+            self.bar.update(self.task, description=f"{phase} layer {layer}",
+                            completed=done / total, rate=f"{rate / 1e6:,.1f} M slots/s")
+        elif (phase, layer) != self.layer and total >= PROGRESS_MIN_SLOTS:
+            self.layer = (phase, layer)
+            elapsed = time.perf_counter() - self.started
             eta = f", phase ETA {(total - done) / rate:,.0f} s" if rate else ""
             click.echo(f"{time.strftime('%H:%M:%S')} {phase} layer {layer}: {done:,}/{total:,} "
                        f"slots of the phase, {rate / 1e6:,.1f} M slots/s, {elapsed:,.0f} s in "
