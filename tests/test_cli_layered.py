@@ -190,3 +190,39 @@ def test_a_board_far_too_big_is_refused_with_the_estimate():
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and "needs about" in lines[0]
     assert "mnk(rows=6,cols=6,k=4)" in lines[0] and "PiB of memory" in lines[0]
+
+
+@pytest.mark.parametrize("to_folder", [False, True], ids=["in RAM", "--out"])
+def test_ctrl_c_stops_a_layered_solve_between_chunks(tmp_path, to_folder):
+    """SIGINT in the reach phase of 5x4 k=4 (about 20 s of layers), once layer 10 is under
+    way: exit 130 within a second or so, one line; with --out, the line names --resume and
+    the folder keeps a table to resume."""
+    import signal
+    import time
+
+    out = tmp_path / "t"
+    args = ["solve", "5x4k4", "--engine", "layered"] + (["--out", str(out)] if to_folder else [])
+    proc = subprocess.Popen([sys.executable, "-m", "fastttt", *args], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # SIGINT answered even when this run inherited it ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    seen = []
+    for line in proc.stderr:  # a progress line per layer: the kernels are compiled by then
+        seen.append(line)
+        if line.split()[1:3] == ["reach", "layer"] and int(line.split()[3][:-1]) >= 10:
+            break
+    assert proc.poll() is None, "".join(seen)
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    _, rest = proc.communicate(timeout=120)
+    err = "".join(seen) + rest
+    assert proc.returncode == 130, err
+    assert time.perf_counter() - sent < 10  # between two chunks, not at the end of the solve
+    last = err.splitlines()[-1]
+    assert "Traceback" not in err
+    if to_folder:
+        assert "--resume" in last and str(out) in last
+        assert (out / "manifest.json").exists()
+    else:
+        assert last == "Interrupted."
+        assert list(tmp_path.iterdir()) == []

@@ -31,7 +31,7 @@ from fastttt.solver import format_bytes, solve
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layered import check_fits, choose_engine, plan, solve_layered
 from fastttt.tables.probe import LayeredSolution, open_table
-from fastttt.tables.store import LayerStore
+from fastttt.tables.store import DEFAULT_CHUNK, LayerStore
 
 pytest.importorskip("zarr")
 
@@ -330,6 +330,124 @@ def test_parallel_kernels_and_chunks_give_the_same_bytes():
     for n, (a, b) in enumerate(zip(value_layers(whole.store), value_layers(chunked.store),
                                    strict=True)):
         assert np.array_equal(a, b), f"layer {n}"
+
+
+def neighbours(spec, firsts, seconds, children: bool):
+    """Children (a stone of the side to move on a legal cell) or parents (a stone of the side
+    that moved last taken off a cell it could have been played on) of each position, as
+    (index of the position, first, second) lists."""
+    full = (1 << spec.cells) - 1
+    bottom = sum(1 << ((spec.rows - 1) * spec.cols + c) for c in range(spec.cols))
+    out = []
+    for i, (f, s) in enumerate(zip(firsts.tolist(), seconds.tolist(), strict=True)):
+        occ = f | s
+        x_moves = bin(occ).count("1") % 2 == 0  # X to move, so O moved last
+        if children:
+            cells = full & ~occ
+            if spec.gravity:
+                cells &= (occ >> spec.cols) | bottom
+        else:
+            cells = s if x_moves else f
+            if spec.gravity:
+                cells &= ~(occ << spec.cols) & full
+        for cell in range(spec.cells):
+            bit = 1 << cell
+            if cells & bit:
+                if children:
+                    out.append((i, f | bit, s) if x_moves else (i, f, s | bit))
+                else:
+                    out.append((i, f, s ^ bit) if x_moves else (i, f ^ bit, s))
+    return out
+
+
+@pytest.mark.parametrize(("game", "symmetry"), [("4x4k4g", True), ("4x4k4g", False),
+                                                ("3x4k3", True), ("3x5k3g", True)])
+def test_neighbour_chunks_hold_every_child_and_parent(game, symmetry):
+    from fastttt.kernels.layered import neighbour_chunks
+
+    spec = as_spec(game)
+    index = LayerIndex(spec, symmetry)
+    sizes = index.layer_sizes
+    chunk = 97  # small and odd: many chunk boundaries inside blocks
+    for n in range(1, spec.cells):
+        for start in range(0, sizes[n], 5 * chunk):
+            stop = min(start + 5 * chunk, sizes[n])
+            firsts, seconds = index.unrank_many(n, np.arange(start, stop))
+            for other, children in ((n + 1, True), (n - 1, False)):
+                needed = np.zeros(-(-sizes[other] // chunk), dtype=bool)
+                neighbour_chunks(index.geometry, index.layer(n), index.layer(other), start,
+                                 stop, children, chunk, needed)
+                found = neighbours(spec, firsts, seconds, children)
+                if not found:
+                    continue
+                f = np.array([x[1] for x in found], dtype=np.uint64)
+                s = np.array([x[2] for x in found], dtype=np.uint64)
+                slots = index.rank_many(other, f, s)
+                assert (slots >= 0).all()
+                assert needed[slots // chunk].all(), (n, other, start)
+
+
+@pytest.mark.parametrize("game", ["6x6k4g", "7x6k4g"])
+def test_without_symmetry_a_connect4_chunk_reads_a_few_neighbour_chunks(game):
+    """Connect Four on a cluster: without symmetry the children and the parents of one chunk
+    of the largest layer lie in a few chunks of the neighbouring layers (at most three per
+    column), not in the whole of them (about 4 million chunks on 7x6)."""
+    from fastttt.kernels.layered import neighbour_chunks
+
+    index = LayerIndex(game, symmetry=False)
+    sizes = index.layer_sizes
+    n = int(np.argmax(sizes))
+    chunk = 1 << 20
+    for start in np.linspace(0, sizes[n] - chunk, 7).astype(np.int64):
+        for other, children in ((n + 1, True), (n - 1, False)):
+            needed = np.zeros(-(-sizes[other] // chunk), dtype=bool)
+            neighbour_chunks(index.geometry, index.layer(n), index.layer(other), int(start),
+                             int(start) + chunk, children, chunk, needed)
+            assert 1 <= needed.sum() <= 3 * index.spec.cols, (other, start)
+
+
+def test_workers_reading_only_the_chunks_they_need_give_the_same_bytes(tmp_path):
+    """Each chunk on a fresh ChunkWork that reads only the neighbour chunks its slots need (a
+    Dask task on a new worker) gives the bytes of one process reading whole layers, and on a
+    gravity board reads far fewer chunks than a whole neighbouring layer per task."""
+    from fastttt.tables.layered import ChunkWork
+
+    reads = {"needed": 0, "whole layer": 0}
+
+    class FreshWorkPerTask:
+        def __init__(self, work):
+            self.work = work
+
+        def run(self, phase, n, chunks, done):
+            results = []
+            for c in range(chunks):
+                work = ChunkWork(self.work.store, self.work.index, parallel=False,
+                                 whole_layers=False)
+                read_chunk = work.store.read_chunk
+
+                def counted(kind, layer, index, read_chunk=read_chunk, n=n):
+                    reads["needed"] += layer != n  # the task's own reach chunk is not counted
+                    return read_chunk(kind, layer, index)
+
+                work.store.read_chunk = counted
+                step = work.forward if phase == "reach" else work.backward
+                results.append(step(n, c))
+                del work.store.read_chunk
+                neighbour = n - 1 if phase == "reach" else n + 1
+                if 0 <= neighbour < len(self.work.index.layer_sizes) and not (
+                        phase == "value" and n == self.work.index.spec.cells):
+                    reads["whole layer"] += self.work.store.chunk_count(neighbour)
+                done(c)
+            return results
+
+    whole = solve_layered("4x5k4g", out=tmp_path / "whole", chunk=20_000)
+    sparse = solve_layered("4x5k4g", out=tmp_path / "sparse", chunk=20_000,
+                           runner_factory=FreshWorkPerTask)
+    assert whole.reachable == sparse.reachable == 3_945_711  # John Tromp's count
+    for n, (a, b) in enumerate(zip(value_layers(whole.store), value_layers(sparse.store),
+                                   strict=True)):
+        assert np.array_equal(a, b), f"value layer {n}"
+    assert 0 < reads["needed"] < reads["whole layer"] / 2, reads
 
 
 # --- 4. resume ----------------------------------------------------------------------------
@@ -665,6 +783,16 @@ def test_resume_with_another_game_or_symmetry_is_refused(tmp_path):
     assert solve_layered(GAME, out=out, chunk=CHUNK, resume=True).reachable == 161_029
 
 
+def test_resume_without_a_chunk_size_keeps_the_tables(clean, tmp_path):
+    out = tmp_path / "t"
+    with pytest.raises(Stop):
+        solve_layered(GAME, out=out, chunk=CHUNK, progress=stopper("value", 3, []))
+    sol = solve_layered(GAME, out=out, resume=True)
+    assert LayerStore.open(out).manifest["chunk"] == CHUNK != DEFAULT_CHUNK
+    for n, (a, b) in enumerate(zip(value_layers(sol.store), clean["layers"], strict=True)):
+        assert np.array_equal(a, b), f"value layer {n}"
+
+
 # --- 6. Dask ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def dask_client():
@@ -881,3 +1009,34 @@ def test_memory_store_has_no_path_and_no_disk():
     # by name: tests/test_layer_store.py re-imports the store module to simulate missing zarr
     assert type(sol.store).__name__ == "MemoryLayerStore" and sol.store.path is None
     assert sol.summary()["disk_bytes"] == 0 and sol.summary()["engine"] == "layered"
+
+
+@pytest.mark.parametrize("symmetry", [True, False])
+def test_lookup_by_codes_equals_the_dense_table(symmetry):
+    """LayeredSolution.lookup takes base-3 codes as Solution.lookup does (play, hints and the
+    classroom layer use it) and gives the same values and depths on every reachable code."""
+    dense = dense_solution("4x4k4g")
+    layered = solve_layered("4x4k4g", symmetry=symmetry)
+    codes = dense.reachable_codes()
+    for got, want in zip(layered.lookup(codes), dense.lookup(codes), strict=True):
+        assert np.array_equal(got, want)
+    for bad in (3**16, -1, 2, 1 + 3, 1):  # off the board, O first, two X, a floating X
+        with pytest.raises(InvalidPositionError):
+            layered.lookup(np.array([0, bad]))
+
+
+def test_play_takes_gravity_tables_from_the_layered_solver():
+    from fastttt.players import move_outcomes, solution_for, table_ready, uses_table
+    from fastttt.tables.probe import LayeredSolution
+
+    spec = as_spec("5x4k4g")  # 741 M dense slots: play searched; 1.7 M layered ones
+    assert uses_table(spec)
+    assert isinstance(solution_for(spec), LayeredSolution) and table_ready(spec)
+    pos = Position.from_moves(spec, [1, 2])
+    outcomes = move_outcomes(pos)
+    assert sorted(outcomes) == [0, 1, 2, 3]
+    table = solution_for(spec)
+    for move, outcome in outcomes.items():
+        child = pos.play(move)
+        assert outcome.plies == 1 + table.depth(child)
+        assert outcome.result == table.value(child) * (1 if pos.to_move == 0 else -1)

@@ -23,8 +23,14 @@ reachable and open (reach layers), ``depth << 2 | v`` solved (v = 1 first player
 2 draw, 3 second player wins). Chunk kernels write ``out[i - start]`` for the slots
 ``start <= i < start + len(out)`` of one layer and never raise.
 
-The helpers take arrays, not the tuples: the sweeps unpack the tuples once, since taking an
-array out of a tuple inside a loop counts references on every iteration (3x slower).
+The sweeps walk a layer block by block: what a block's slots share about their neighbours
+(the neighbour's block, the cell's place in the X pattern, the symmetry that makes it
+canonical) is computed once a block (:func:`block_moves`); a slot then inserts or deletes one
+bit of its pattern and ranks it. The helpers take arrays, not the tuples: the sweeps unpack
+the tuples once, since taking an array out of a tuple inside a loop counts references on every
+iteration (3x slower). For the same reason the rare paths (:func:`moved_slot`,
+:func:`is_canonical`, :func:`block_moves`) are real calls: inlined, their branches left atomic
+reference counts in the slot loops (2-3x slower).
 """
 
 from typing import NamedTuple
@@ -102,6 +108,13 @@ def canonical(sym, first, second):
     return best_first, best_occ ^ best_first
 
 
+@njit(**JIT)
+def is_canonical(sym, first, second):
+    """Whether (first, second) is its own canonical form (a call, not inlined: see
+    :func:`moved_slot`)."""
+    return canonical(sym, first, second)[0] == first
+
+
 @njit(**INLINE_JIT)
 def stabiliser_order(sym, first, second):
     """Number of group elements that map the position onto itself."""
@@ -156,9 +169,8 @@ def table_rank(table, nbytes, mask):
 @njit(**INLINE_JIT)
 def next_pattern(p):
     """The next larger integer with as many set bits (Gosper): the next colex subset."""
-    c = p & (~p + _ONE)
-    r = p + c
-    return (((r ^ p) >> np.uint64(2)) // c) | r
+    r = p + (p & (~p + _ONE))
+    return (((r ^ p) >> np.uint64(2)) >> np.uint64(ctz(p))) | r  # a shift: no 64-bit divide
 
 
 @njit(**INLINE_JIT)
@@ -167,6 +179,78 @@ def next_slot(block, colour, pattern, colourings, x):
     if colour + 1 == colourings:
         return block + 1, 0, (_ONE << np.uint64(x)) - _ONE
     return block, colour + 1, next_pattern(pattern)
+
+
+@njit(**INLINE_JIT)
+def insert_bit(pattern, pos, bit):
+    """``pattern`` with ``bit`` (0 or 1) inserted at position ``pos``, the bits above moving up."""
+    low = (_ONE << np.uint64(pos)) - _ONE
+    return (pattern & low) | (bit << np.uint64(pos)) | ((pattern & ~low) << _ONE)
+
+
+@njit(**INLINE_JIT)
+def delete_bit(pattern, pos):
+    """``pattern`` without its bit at position ``pos``, the bits above moving down."""
+    low = (_ONE << np.uint64(pos)) - _ONE
+    return (pattern & low) | (((pattern >> np.uint64(pos)) >> _ONE) << np.uint64(pos))
+
+
+@njit(**INLINE_JIT)
+def move_buffers():
+    """Empty (mv_bit, mv_pos, mv_base, mv_occ, mv_g) arrays for :func:`block_moves`."""
+    return (np.empty(64, dtype=np.uint64), np.empty(64, dtype=np.int64),
+            np.empty(64, dtype=np.int64), np.empty(64, dtype=np.uint64),
+            np.empty(64, dtype=np.int64))
+
+
+@njit(**JIT)
+def block_moves(sym, key_table, nbytes, key_block, colourings, occ, cand,
+                mv_bit, mv_pos, mv_base, mv_occ, mv_g):
+    """What a block's slots share about their neighbours: one entry per cell of ``cand``
+    (a stone added to, or removed from, ``occ``). ``mv_pos``: the cell's rank among the
+    occupied cells (where the pattern gains or loses a bit); ``mv_base``: first slot of the
+    neighbour's block; ``mv_occ``: its canonical mask; ``mv_g``: the group element that maps
+    the neighbour onto its canonical form, 0 the identity, -1 when several do (the colours
+    decide then). Returns the number of entries."""
+    count = 0
+    while cand:
+        c = ctz(cand)
+        bit = _ONE << np.uint64(c)
+        cand ^= bit
+        o = occ ^ bit
+        best = o
+        best_g = 0
+        ties = False
+        for g in range(1, sym.shape[0]):
+            t = transform(sym, g, o)
+            if t < best:
+                best = t
+                best_g = g
+                ties = False
+            elif t == best:
+                ties = True
+        block = key_block[table_rank(key_table, nbytes, best)]
+        mv_bit[count] = bit
+        mv_pos[count] = popcount(occ & (bit - _ONE))
+        mv_base[count] = block * colourings
+        mv_occ[count] = best
+        mv_g[count] = -1 if ties else best_g
+        count += 1
+    return count
+
+
+@njit(**JIT)
+def moved_slot(sym, key_table, colex, pext8, nbytes, key_block, occs, colourings,
+               first, second, bit, base, occ, g, x_stone):
+    """Slot of the position with the stone at ``bit`` (an X when ``x_stone``) added or
+    removed, when a group element other than the identity makes it canonical (an entry of
+    :func:`block_moves` with ``g != 0``). Not inlined: the sweeps call it off their hot path."""
+    f = first ^ bit if x_stone else first
+    s = second if x_stone else second ^ bit
+    if g > 0:
+        return base + table_rank(colex, nbytes, extract(pext8, nbytes, transform(sym, g, f), occ))
+    f, s = canonical(sym, f, s)
+    return rank(key_table, colex, pext8, nbytes, key_block, occs, colourings, f, s)
 
 
 @njit(**INLINE_JIT)
@@ -324,6 +408,10 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi):
     pattern = unrank_pattern(geo.binom, lo - block * C, lay.n, lay.x)
     colour = lo - block * C
     x_moved_last = lay.n % 2 == 1
+    last_bit = _ONE if x_moved_last else np.uint64(0)
+    mv_bit, mv_pos, mv_base, mv_occ, mv_g = move_buffers()
+    moves = 0
+    moves_block = -1
     for i in range(lo, hi):
         occ = occs[block]
         first = deposit(pdep8, nbytes, pattern, occ)
@@ -332,19 +420,23 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi):
         byte = np.uint8(0)
         ok = not has_line(line_shift, line_start, k, occ ^ last)  # the other side never won
         if ok and fixed[block]:
-            ok = canonical(sym, first, second)[0] == first
+            ok = is_canonical(sym, first, second)
         if ok:
-            cand = removable(gravity, cols, bottom, last, occ)
-            while cand:
-                c = ctz(cand)
-                bit = _ONE << np.uint64(c)
-                cand ^= bit
-                if x_moved_last:
-                    pf, ps = canonical(sym, first ^ bit, second)
+            if moves_block != block:  # parents: a stone that could have been played last
+                moves = block_moves(sym, key_table, nbytes, p_key_block, p_colourings, occ,
+                                    removable(gravity, cols, bottom, occ, occ),
+                                    mv_bit, mv_pos, mv_base, mv_occ, mv_g)
+                moves_block = block
+            for m in range(moves):
+                if ((pattern >> np.uint64(mv_pos[m])) & _ONE) != last_bit:
+                    continue  # that stone is the other side's
+                if mv_g[m] == 0:
+                    parent = mv_base[m] + table_rank(colex, nbytes,
+                                                     delete_bit(pattern, mv_pos[m]))
                 else:
-                    pf, ps = canonical(sym, first, second ^ bit)
-                parent = rank(key_table, colex, pext8, nbytes, p_key_block, p_occs,
-                              p_colourings, pf, ps)
+                    parent = moved_slot(sym, key_table, colex, pext8, nbytes, p_key_block,
+                                        p_occs, p_colourings, first, second, mv_bit[m],
+                                        mv_base[m], mv_occ[m], mv_g[m], x_moved_last)
                 if prev[parent] == NONTERMINAL:
                     if has_line(line_shift, line_start, k, last):
                         byte = np.uint8(V_FIRST if x_moved_last else V_SECOND)
@@ -371,6 +463,10 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
     x_to_move = lay.n % 2 == 0
     win_v = V_FIRST if x_to_move else V_SECOND
     loss_v = V_SECOND if x_to_move else V_FIRST
+    x_bit = _ONE if x_to_move else np.uint64(0)
+    mv_bit, mv_pos, mv_base, mv_occ, mv_g = move_buffers()
+    moves = 0
+    moves_block = -1
     slots = np.empty(64, dtype=np.int64)  # children's slots, computed before any is read
     for i in range(lo, hi):
         b = reach[i - start]
@@ -378,23 +474,23 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
             occ = occs[block]
             first = deposit(pdep8, nbytes, pattern, occ)
             second = occ ^ first
+            if moves_block != block:
+                moves = block_moves(sym, key_table, nbytes, n_key_block, n_colourings, occ,
+                                    playable(gravity, cols, full, bottom, occ),
+                                    mv_bit, mv_pos, mv_base, mv_occ, mv_g)
+                moves_block = block
+            for m in range(moves):
+                if mv_g[m] == 0:  # the child is canonical as it is: only the pattern changes
+                    slots[m] = mv_base[m] + table_rank(colex, nbytes,
+                                                       insert_bit(pattern, mv_pos[m], x_bit))
+                else:
+                    slots[m] = moved_slot(sym, key_table, colex, pext8, nbytes, n_key_block,
+                                          n_occs, n_colourings, first, second, mv_bit[m],
+                                          mv_base[m], mv_occ[m], mv_g[m], x_to_move)
             best_win = np.int64(255)
             best_draw = np.int64(-1)
             worst_loss = np.int64(-1)
-            count = 0
-            cand = playable(gravity, cols, full, bottom, occ)
-            while cand:
-                c = ctz(cand)
-                bit = _ONE << np.uint64(c)
-                cand ^= bit
-                if x_to_move:
-                    cf, cs = canonical(sym, first | bit, second)
-                else:
-                    cf, cs = canonical(sym, first, second | bit)
-                slots[count] = rank(key_table, colex, pext8, nbytes, n_key_block, n_occs,
-                                    n_colourings, cf, cs)
-                count += 1
-            for j in range(count):
+            for j in range(moves):
                 child = np.int64(nxt[slots[j]])
                 v = child & 3
                 d = child >> 2
@@ -446,6 +542,78 @@ def backward_chunk_parallel(geo, lay, reach, next_lay, nxt, out, start):
         hi = start + n * (t + 1) // _PIECES
         if hi > lo:
             _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi)
+
+
+@njit(**INLINE_JIT)
+def patterns_below(binom, value, x):
+    """How many patterns of ``x`` set bits are smaller integers than ``value`` (the colex rank
+    of ``value`` when it has ``x`` bits)."""
+    count = np.int64(0)
+    j = x
+    for i in range(63, -1, -1):
+        if (value >> np.uint64(i)) & _ONE:
+            count += binom[i, j]
+            j -= 1
+            if j < 0:
+                break
+    return count
+
+
+@njit(**JIT)
+def neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, needed):
+    """Set ``needed[c]`` for every chunk ``c`` (of ``chunk`` slots) of the neighbouring layer
+    ``nb_lay`` that may hold a child (``children``) or a parent of a slot ``lo <= i < hi`` of
+    ``lay`` (a superset of what the sweeps read).
+
+    Inside a block, colex order is the integer order of the X patterns. Inserting a bit at
+    one place keeps that order, and so does deleting one among patterns that agree on it, so
+    the neighbours through a move that needs no symmetry lie between bounds made from the
+    range's first and last patterns; a move that maps onto another image takes the
+    neighbour's whole block."""
+    sym, key_table, binom, nbytes = geo.sym, geo.key_table, geo.binom, geo.nbytes
+    gravity, cols, full, bottom = geo.gravity, geo.cols, geo.full, geo.bottom
+    mv_bit, mv_pos, mv_base, mv_occ, mv_g = move_buffers()
+    C = lay.colourings
+    nb_C = nb_lay.colourings
+    x_bit = _ONE if lay.n % 2 == 0 else np.uint64(0)  # the colour of a stone added
+    last_bit = _ONE - x_bit  # the colour of a stone taken off
+    for block in range(lo // C, (hi - 1) // C + 1):
+        occ = lay.occ[block]
+        first = unrank_pattern(binom, max(lo, block * C) - block * C, lay.n, lay.x)
+        last = unrank_pattern(binom, min(hi, (block + 1) * C) - 1 - block * C, lay.n, lay.x)
+        if children:
+            cand = playable(gravity, cols, full, bottom, occ)
+        else:
+            cand = removable(gravity, cols, bottom, occ, occ)
+        moves = block_moves(sym, key_table, nbytes, nb_lay.key_block, nb_C, occ, cand,
+                            mv_bit, mv_pos, mv_base, mv_occ, mv_g)
+        for m in range(moves):
+            a = mv_base[m]
+            b = mv_base[m] + nb_C - 1
+            if mv_g[m] == 0:
+                if children:
+                    low = insert_bit(first, mv_pos[m], x_bit)
+                    high = insert_bit(last, mv_pos[m], x_bit)
+                else:  # only patterns with last_bit at pos have a parent there
+                    pos = np.uint64(mv_pos[m])
+                    low = delete_bit(first, mv_pos[m])
+                    high = delete_bit(last, mv_pos[m])
+                    below = (_ONE << pos) - _ONE
+                    # a bound has the end pattern's bits above pos, or the next prefix up
+                    # (down) when the end pattern's bit at pos is the wrong one
+                    if ((first >> pos) & _ONE) != last_bit:
+                        low = ((first >> pos >> _ONE) + (_ONE - last_bit)) << pos
+                    if ((last >> pos) & _ONE) != last_bit:
+                        prefix = last >> pos >> _ONE
+                        if last_bit == _ONE:
+                            if prefix == 0:
+                                continue  # no pattern of the range has a parent there
+                            prefix -= _ONE
+                        high = (prefix << pos) | below
+                a += patterns_below(binom, low, nb_lay.x)
+                b = mv_base[m] + patterns_below(binom, high + _ONE, nb_lay.x) - 1
+            for c in range(a // chunk, b // chunk + 1):
+                needed[c] = True
 
 
 # --- counting --------------------------------------------------------------------------

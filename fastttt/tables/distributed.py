@@ -45,7 +45,8 @@ def _work_for(path: str, game: tuple, symmetry: bool, solve_id: str):
     if key not in _WORK:
         _WORK.clear()  # one solve at a time per worker: free the last one's layers
         index = LayerIndex(mnk(*game), symmetry)
-        _WORK[key] = ChunkWork(LayerStore.open(path, "r+"), index, parallel=False)
+        _WORK[key] = ChunkWork(LayerStore.open(path, "r+"), index, parallel=False,
+                               whole_layers=False)
     return _WORK[key]
 
 

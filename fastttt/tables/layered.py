@@ -24,13 +24,13 @@ from math import comb
 
 import numpy as np
 
-from fastttt.errors import MemoryBudgetError
+from fastttt.errors import MemoryBudgetError, TableFileError
 from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
+from fastttt.tables.store import DEFAULT_CHUNK, MANIFEST, LayerStore, require_zarr
 
-DEFAULT_CHUNK = 1 << 22  # slots per chunk: 4 MiB a chunk, a task of well under a second
 PARALLEL_MIN_SLOTS = 1 << 18  # below this a chunk runs serial (no thread-pool barrier)
 RUNTIME_OVERHEAD = 250 * 2**20  # interpreter, NumPy, Numba, compiled kernels
 KINDS = ("reach", "value")
@@ -43,20 +43,45 @@ Progress = Callable[[str, int, int, int], None]
 class ChunkWork:
     """Computes chunks of one solve against its store; keeps the neighbouring layer it reads.
 
-    The same object serves every chunk of a process, so a layer is read once per process.
+    The same object serves every chunk of a process, so a chunk of a neighbouring layer is
+    read once per process. ``whole_layers``: read the whole neighbouring layer (one process
+    doing every chunk), else only the chunks that the chunk's children or parents fall in
+    (a Dask worker: on gravity boards a few blocks of the neighbouring layer).
     """
 
-    def __init__(self, store, index: LayerIndex, parallel: bool = True):
+    def __init__(self, store, index: LayerIndex, parallel: bool = True,
+                 whole_layers: bool = True):
         self.store = store
         self.index = index
         self.parallel = parallel
-        self._cached: tuple[str, int, np.ndarray] | None = None
+        self.whole_layers = whole_layers
+        # (kind, layer, data, loaded chunks): data is the whole layer, or a buffer of its
+        # size in which only the loaded chunks were written (untouched pages take no RAM)
+        self._cached: tuple[str, int, np.ndarray, np.ndarray] | None = None
 
-    def _whole(self, kind: str, n: int) -> np.ndarray:
+    def _neighbour(self, kind: str, n: int, own: int, start: int, stop: int) -> np.ndarray:
+        """Layer ``n`` of ``kind``, as far as the slots ``start..stop-1`` of layer ``own``
+        read it."""
         if self._cached is None or self._cached[:2] != (kind, n):
             self._cached = None  # free the old layer before reading the new one
-            self._cached = (kind, n, self.store.read_layer(kind, n))
-        return self._cached[2]
+            if self.whole_layers:
+                data = self.store.read_layer(kind, n)
+                loaded = np.ones(self.store.chunk_count(n), dtype=bool)
+            else:
+                data = np.empty(self.store.manifest["layer_sizes"][n], dtype=np.uint8)
+                loaded = np.zeros(self.store.chunk_count(n), dtype=bool)
+            self._cached = (kind, n, data, loaded)
+        _, _, data, loaded = self._cached
+        if not loaded.all():
+            needed = np.zeros_like(loaded)
+            kern.neighbour_chunks(self.index.geometry, self.index.layer(own),
+                                  self.index.layer(n), start, stop, n > own,
+                                  self.store.manifest["chunk"], needed)
+            for c in np.flatnonzero(needed & ~loaded):
+                lo, hi = self.store.chunk_bounds(n, int(c))
+                data[lo:hi] = self.store.read_chunk(kind, n, int(c))
+                loaded[c] = True
+        return data
 
     def _run(self, serial, parallel, args, size: int) -> None:
         if self.parallel and size >= PARALLEL_MIN_SLOTS:
@@ -72,7 +97,7 @@ class ChunkWork:
             out[0] = NONTERMINAL  # the empty board, the only slot of layer 0
         else:
             geo = self.index.geometry
-            prev = self._whole("reach", n - 1)
+            prev = self._neighbour("reach", n - 1, n, start, stop)
             args = (geo, self.index.layer(n - 1), prev, self.index.layer(n), out, start)
             self._run(kern.forward_chunk_serial, kern.forward_chunk_parallel, args, out.size)
         self.store.write_chunk("reach", n, chunk, out)
@@ -87,7 +112,7 @@ class ChunkWork:
             out = reach.copy()  # a full board is finished: its reach byte is its value
         else:
             out = np.empty(stop - start, dtype=np.uint8)
-            nxt = self._whole("value", n + 1)
+            nxt = self._neighbour("value", n + 1, n, start, stop)
             args = (geo, lay, reach, self.index.layer(n + 1), nxt, out, start)
             self._run(kern.backward_chunk_serial, kern.backward_chunk_parallel, args, out.size)
         self.store.write_chunk("value", n, chunk, out)
@@ -244,7 +269,7 @@ def solve_layered(
     symmetry: bool = True,
     out: str | os.PathLike | None = None,
     resume: bool = False,
-    chunk: int = DEFAULT_CHUNK,
+    chunk: int | None = None,
     progress: Progress | None = None,
     max_bytes: int | None = None,
     runner_factory: Callable[[ChunkWork], object] | None = None,
@@ -255,7 +280,8 @@ def solve_layered(
     every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
 
     ``out``: a folder for the layers (chunked, checksummed, resumable with ``resume=True``);
-    without it layers stay in RAM. ``symmetry`` stores one position per orbit of the board's
+    without it layers stay in RAM. ``chunk``: slots a chunk (default: the resumed table's, else
+    ``DEFAULT_CHUNK``). ``symmetry`` stores one position per orbit of the board's
     group. ``runner_factory(work)`` runs the chunks of a layer (default: this process;
     :func:`fastttt.tables.distributed.dask_runner` for a cluster). Raises MemoryBudgetError
     before any work when the estimate exceeds ``max_bytes`` (default 90% of available RAM) or
@@ -266,6 +292,10 @@ def solve_layered(
     from fastttt.tables.probe import LayeredSolution
 
     started = time.perf_counter()
+    if out is not None:
+        require_zarr()  # before the plan is printed: a missing extra is the first thing said
+    if chunk is None:  # a resume keeps the chunks it started with
+        chunk = (resume and out is not None and _stored_chunk(out)) or DEFAULT_CHUNK
     p = plan(spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk)
     check_fits(p, max_bytes, None if out is None or resume else free_disk_for(out))
     if on_plan:
@@ -311,6 +341,16 @@ def solve_layered(
     seconds = previous_seconds + time.perf_counter() - started
     store.set_info(seconds=seconds, layers=layers_info)
     return LayeredSolution(p.spec, p.index, store, seconds)
+
+
+def _stored_chunk(out) -> int | None:
+    """The chunk size of the layered table in ``out``, or None when there is none to read."""
+    if not os.path.lexists(os.path.join(out, MANIFEST)):
+        return None
+    try:
+        return LayerStore.open(out).manifest["chunk"]
+    except TableFileError:
+        return None  # the store's own checks report it when the solve opens it
 
 
 def _layer_counts(results: list) -> dict:

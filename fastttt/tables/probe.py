@@ -14,10 +14,10 @@ from collections import OrderedDict
 
 import numpy as np
 
-from fastttt.board import Position
-from fastttt.errors import TableFileError
+from fastttt.board import Position, bitboards_of_codes
+from fastttt.errors import InvalidPositionError, TableFileError
 from fastttt.games import GameSpec, mnk
-from fastttt.queries import PositionQueries
+from fastttt.queries import VALUE_OF_CODE, PositionQueries
 from fastttt.tables.index import LayerIndex
 
 CACHED_CHUNKS = 16
@@ -86,6 +86,26 @@ class LayeredSolution(PositionQueries):
             data = self.store.read_layer("value", int(n))
             out[where[ok]] = data[slots[ok]]
         return out
+
+    def lookup(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(values int8, depths int8) of base-3 codes, as :meth:`fastttt.solver.Solution.lookup`
+        gives them; InvalidPositionError names the first unreachable code."""
+        codes = np.asarray(codes, dtype=np.int64)
+        if ((codes < 0) | (codes >= 3**self.spec.cells)).any():
+            i = int(np.argmax((codes < 0) | (codes >= 3**self.spec.cells)))
+            raise InvalidPositionError(f"code {int(codes[i])} (index {i}) is not a position of "
+                                       f"{self.spec.name}")
+        firsts, seconds = bitboards_of_codes(codes, self.spec.cells)
+        lead = np.bitwise_count(firsts).astype(np.int64) - np.bitwise_count(seconds)
+        counted = (lead == 0) | (lead == 1)  # X moved first: no layer holds other counts
+        bytes_ = np.zeros(codes.shape[0], dtype=np.uint8)
+        bytes_[counted] = self.bytes_of(firsts[counted], seconds[counted])
+        if (bytes_ == 0).any():
+            i = int(np.argmax(bytes_ == 0))
+            raise InvalidPositionError(
+                f"code {int(codes[i])} (index {i}) is not a reachable position of {self.spec.name}"
+            )
+        return VALUE_OF_CODE[bytes_ & 3], (bytes_ >> 2).astype(np.int8)
 
     # --- counts -----------------------------------------------------------------------------
     def layer_counts(self) -> dict[int, dict[int, int]]:

@@ -59,14 +59,14 @@ from fastttt.errors import MissingDependencyError, TableFileError
 FORMAT = "fastttt-layered"
 FORMAT_VERSION = 1
 KINDS = ("reach", "value")
-DEFAULT_CHUNK = 1 << 22
+DEFAULT_CHUNK = 1 << 20  # slots (bytes) a chunk: a task of a fraction of a second
 ZSTD_LEVEL = 3
 MANIFEST = "manifest.json"
 
 _MATCHED_FIELDS = ("game", "index", "symmetry", "layer_sizes", "chunk")
 
 
-def _zarr():
+def require_zarr():
     """The zarr module, or MissingDependencyError."""
     try:
         import zarr
@@ -278,7 +278,7 @@ class LayerStore(_Layers):
         """A new store at ``path`` (absent or an empty folder), or with ``resume`` the store
         already there, reopened "r+" when its game, index, symmetry, layer sizes and chunk
         match. Anything else at ``path`` is refused and left untouched."""
-        _zarr()
+        require_zarr()
         path = Path(path)
         manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk)
         parent = path.absolute().parent
@@ -327,7 +327,7 @@ class LayerStore(_Layers):
         """The store at ``path``; ``mode`` "r" (read only) or "r+" (read and write)."""
         if mode not in ("r", "r+"):
             raise ValueError(f"mode must be 'r' or 'r+', got {mode!r}")
-        _zarr()
+        require_zarr()
         path = Path(path)
         if not path.exists():
             raise TableFileError(f"{path}: no such folder")
@@ -389,7 +389,7 @@ class LayerStore(_Layers):
         key = (kind, int(layer))
         array = self._arrays.get(key)
         if array is None:
-            zarr = _zarr()
+            zarr = require_zarr()
             read_only = self.mode == "r"
             try:
                 array = zarr.open_array(
@@ -426,7 +426,7 @@ class LayerStore(_Layers):
         self._writable()
         size = self._check(kind, layer)
         self.delete(kind, layer)
-        zarr = _zarr()
+        zarr = require_zarr()
         zarr.create_array(
             zarr.storage.LocalStore(self._dir(kind, layer)),
             shape=(size,),
