@@ -1,0 +1,354 @@
+"""The web explorer's Starlette app: the page, and a JSON API over games, positions and jobs.
+
+Positions travel as a game name and a move list in the text form of :mod:`fastttt.movetext`
+(``?game=tictactoe&moves=4,0,8``; gravity boards 1-based columns, Ultimate 0..80), or as
+``position`` text. Moves in every response are in API form (cells, 0-based columns, 0..80).
+
+``GET /api/games``                  suggested games and the players each offers
+``GET /api/state?game=&moves=``     the position: status, legal moves, picture, attractor ranks
+``POST /api/values``                job: the value of every legal move (JSON body: game, moves,
+                                    seconds) and the heat-map picture
+``POST /api/move``                  job: the move a named player picks (game, moves, player)
+``GET /api/jobs/{id}``              a job's state, progress text and result
+
+Bad input gets a 4xx JSON ``{"error": "..."}``; searches run on worker threads
+(:mod:`fastttt.web.jobs`) within a time budget or capped parameters, so no request waits on one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from fastttt import svg
+from fastttt.board import Position
+from fastttt.errors import FastTTTError, InvalidArgumentError
+from fastttt.games import GameSpec
+from fastttt.move_values import move_values
+from fastttt.movetext import format_moves, load_state, parse_moves
+from fastttt.web.jobs import Jobs
+
+STATIC = Path(__file__).parent / "static"
+SYMBOLS = ("X", "O")
+
+GAMES = (
+    ("tictactoe", "Tic-tac-toe (3x3, 3 in a row)"),
+    ("3x4k3", "3x4, 3 in a row"),
+    ("4x4k3", "4x4, 3 in a row"),
+    ("4x4k4", "4x4, 4 in a row"),
+    ("4x4k4g", "4x4 with gravity, 4 in a row"),
+    ("connect4", "Connect Four (6x7, gravity)"),
+    ("5x5k4", "5x5, 4 in a row (search)"),
+    ("ultimate", "Ultimate tic-tac-toe"),
+)
+ULTIMATE_PLAYERS = ("human", "engine:500", "mcts:2000", "minimax:3", "random")
+# The largest parameter a player name may carry here (engine: milliseconds, or nNODES nodes)
+PLAYER_CAPS = {"heuristic": 4, "alphabeta": 8, "minimax": 5, "mcts": 100_000,
+               "engine": 10_000, "enginen": 20_000_000}
+VALUE_SECONDS = (0.05, 10.0)  # the range a values job's budget may take
+DEFAULT_VALUE_SECONDS = 2.0
+ATTRACTOR_MAX_CELLS = 12  # the attractor view is for small boards (handouts: 3x3)
+
+
+class BadRequest(HTTPException):
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(status_code=status, detail=message)
+
+
+# --- positions -----------------------------------------------------------------------------
+
+def _state(params: Any) -> tuple[Any, Any, list[int] | None]:
+    """(spec, state, moves or None) from request parameters; BadRequest on bad text."""
+    game = params.get("game", "tictactoe")
+    moves_text, position = params.get("moves"), params.get("position")
+    if position in ("", None):
+        position = None
+    elif moves_text:
+        raise BadRequest("give moves or a position, not both")
+    try:
+        spec, state = load_state(game, None if position is not None else moves_text or "",
+                                 position)
+    except (FastTTTError, ValueError) as err:
+        raise BadRequest(str(err)) from None
+    moves = None
+    if position is None:
+        moves = parse_moves(spec, moves_text or "")
+    return spec, state, moves
+
+
+def _status(state: Any) -> str:
+    if state.is_over():
+        w = state.winner()
+        return "draw" if w is None else f"{SYMBOLS[w]} wins"
+    return f"{SYMBOLS[state.to_move]} to move"
+
+
+def _move_label(spec: Any, state: Any, move: int) -> str:
+    if isinstance(state, Position):
+        from fastttt.render import format_move
+
+        return format_move(state, move)
+    from fastttt.ultimate.render import format_move
+
+    return format_move(state, move)
+
+
+def state_json(spec: Any, state: Any, moves: list[int] | None) -> dict:
+    """Everything the page shows of a position, but the move values (a job)."""
+    last = moves[-1] if moves else None
+    legal = state.legal_moves()
+    out = {
+        "game": spec.name,
+        "describe": spec.describe(),
+        "moves": format_moves(spec, moves) if moves is not None else None,
+        "move_list": moves,
+        "position": str(state),
+        "ply": state.ply,
+        "to_move": SYMBOLS[state.to_move],
+        "over": state.is_over(),
+        "winner": None if state.winner() is None else SYMBOLS[state.winner()],
+        "status": _status(state),
+        "legal": legal,
+        "labels": {str(m): _move_label(spec, state, m) for m in legal},
+        "ultimate": not isinstance(spec, GameSpec),
+        "gravity": isinstance(spec, GameSpec) and spec.gravity,
+        "players": players_for(spec),
+        "svg": svg.render(state, coordinates=True, last_move=last),
+        "attractor": attractor_view(state),
+    }
+    return out
+
+
+@lru_cache(maxsize=4)
+def _attractor_ranks(spec: GameSpec) -> dict[int, tuple[int, int]]:
+    """code -> (player, rank) over both players' attractors (the handouts' ``attracteur``)."""
+    from fastttt.solver import solved
+
+    solution = solved(spec)
+    ranks: dict[int, tuple[int, int]] = {}
+    for player in (0, 1):
+        codes, rank = solution.attractor(player)
+        ranks.update(zip(codes.tolist(), ((player, int(r)) for r in rank), strict=True))
+    return ranks
+
+
+def attractor_view(state: Any) -> dict | None:
+    """For small boards: the position's and each move's region (the attractor of X, of O, or
+    the draw region) and rank (plies to the win under the winner's fastest play)."""
+    if not isinstance(state, Position) or state.spec.cells > ATTRACTOR_MAX_CELLS:
+        return None
+    ranks = _attractor_ranks(state.spec)
+
+    def region(pos: Position) -> dict:
+        player, rank = ranks.get(pos.code, (None, None))
+        name = "draw" if player is None else SYMBOLS[player]
+        return {"region": name, "rank": rank}
+
+    spec = state.spec
+    moves = {}
+    for move in state.legal_moves():
+        child = state.play(move)
+        cell = state.move_cell(move)
+        moves[str(move)] = {**region(child), "cell": cell}
+    return {"position": region(state), "moves": moves, "rows": spec.rows, "cols": spec.cols,
+            "cells": [state.cell_char(c) for c in range(spec.cells)]}
+
+
+# --- players -------------------------------------------------------------------------------
+
+def players_for(spec: Any) -> list[str]:
+    """The players the page offers for ``spec``: people, then engines, strongest first."""
+    if not isinstance(spec, GameSpec):
+        return list(ULTIMATE_PLAYERS)
+    from fastttt.players import bounded_depth, default_player
+
+    names = ["human", default_player(spec), "perfect", f"alphabeta:{bounded_depth(spec)}",
+             "heuristic:2", "random"]
+    return list(dict.fromkeys(names))
+
+
+def check_player(spec: Any, name: Any) -> str:
+    """A player name the server will run: known to :func:`fastttt.players.make_player`, not
+    ``human``, its parameter within :data:`PLAYER_CAPS`."""
+    from fastttt.players import make_player
+
+    if not isinstance(name, str) or len(name) > 40:
+        raise BadRequest(f"a player is a short name such as 'perfect', got {name!r}")
+    key = name.strip().lower()
+    if key == "human":
+        raise BadRequest("'human' moves by clicking; ask for an engine player")
+    match = re.fullmatch(r"([a-z]+):(n?)(\d+)", key)
+    if match:
+        cap = PLAYER_CAPS.get(match.group(1) + match.group(2))
+        if cap is not None and int(match.group(3)) > cap:
+            raise BadRequest(f"player {name!r}: at most {cap} here (the server stays responsive)")
+    try:
+        make_player(key, spec)
+    except FastTTTError as err:
+        raise BadRequest(str(err)) from None
+    return key
+
+
+def choose_move(
+    spec: Any, state: Any, name: str, seconds: float, seed: int | None
+) -> tuple[int, str | None]:
+    """(move, note): the move player ``name`` picks. ``perfect`` on boards without a table
+    searches every move exactly within ``seconds``; when that budget runs out it plays
+    ``alphabeta:P`` (:func:`fastttt.players.bounded_depth`) instead, and the note says so."""
+    from fastttt.players import Outcome, bounded_depth, make_player, uses_table
+
+    rng = random.Random(seed)
+    if isinstance(state, Position) and name == "perfect" and not uses_table(spec):
+        found = move_values(state, seconds)
+        if found.complete:
+            outcomes = {m: Outcome(v.result, v.plies) for m, v in found.values.items()}
+            best = max(o.sort_key for o in outcomes.values())
+            return rng.choice(sorted(m for m, o in outcomes.items() if o.sort_key == best)), None
+        name = f"alphabeta:{bounded_depth(spec)}"
+        note = f"perfect play was not proven within {seconds:g} s: {name} moved"
+        return int(make_player(name, spec).choose(state, rng)), note
+    return int(make_player(name, spec).choose(state, rng)), None
+
+
+# --- handlers ------------------------------------------------------------------------------
+
+async def index(request: Request) -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+async def games(request: Request) -> JSONResponse:
+    from fastttt.games import load_game
+
+    return JSONResponse({"games": [
+        {"name": name, "label": label, "players": players_for(load_game(name))}
+        for name, label in GAMES
+    ]})
+
+
+async def get_state(request: Request) -> JSONResponse:
+    spec, state, moves = _state(request.query_params)
+    return JSONResponse(await run_in_threadpool(state_json, spec, state, moves))
+
+
+async def _body(request: Request) -> dict:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise BadRequest("the request body must be a JSON object") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return body
+
+
+def _seconds(body: dict) -> float:
+    seconds = body.get("seconds", DEFAULT_VALUE_SECONDS)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise BadRequest(f"seconds must be a number, got {seconds!r}")
+    lo, hi = VALUE_SECONDS
+    if not lo <= seconds <= hi:
+        raise BadRequest(f"seconds must be between {lo} and {hi}, got {seconds}")
+    return float(seconds)
+
+
+async def post_values(request: Request) -> JSONResponse:
+    body = await _body(request)
+    spec, state, moves = _state(body)
+    seconds = _seconds(body)
+    last = moves[-1] if moves else None
+
+    def work(job) -> dict:
+        def progress(done: int, total: int) -> None:
+            job.progress = f"{done} of {total} moves valued"
+
+        if isinstance(state, Position):
+            from fastttt.players import table_ready, uses_table
+
+            if uses_table(spec) and not table_ready(spec):
+                job.progress = f"solving {spec.name} (once per server)"
+        found = move_values(state, seconds, progress)
+        return {
+            "position": str(state),
+            "source": found.source,
+            "complete": found.complete,
+            "values": {str(m): v.as_json() for m, v in found.values.items()},
+            "svg": svg.render(state, values=found, coordinates=True, last_move=last),
+        }
+
+    job = request.app.state.jobs.submit("values", work)
+    return JSONResponse(job.as_json(), status_code=202)
+
+
+async def post_move(request: Request) -> JSONResponse:
+    body = await _body(request)
+    spec, state, _moves = _state(body)
+    name = check_player(spec, body.get("player"))
+    if state.is_over():
+        raise BadRequest("the game is over: no move to choose")
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise BadRequest(f"seed must be an integer, got {seed!r}")
+    seconds = _seconds(body)
+
+    def work(job) -> dict:
+        job.progress = f"{name} is thinking"
+        move, note = choose_move(spec, state, name, seconds, seed)
+        return {"position": str(state), "move": move, "label": _move_label(spec, state, move),
+                "note": note}
+
+    job = request.app.state.jobs.submit("move", work)
+    return JSONResponse(job.as_json(), status_code=202)
+
+
+async def get_job(request: Request) -> JSONResponse:
+    job = request.app.state.jobs.get(request.path_params["job_id"])
+    if job is None:
+        raise BadRequest(f"no job {request.path_params['job_id']!r}", 404)
+    return JSONResponse(job.as_json())
+
+
+async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+
+async def api_error(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+def create_app() -> Starlette:
+    """The explorer's app; its jobs run on a small thread pool closed at shutdown."""
+    jobs = Jobs()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        yield
+        jobs.shutdown()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/games", games),
+            Route("/api/state", get_state),
+            Route("/api/values", post_values, methods=["POST"]),
+            Route("/api/move", post_move, methods=["POST"]),
+            Route("/api/jobs/{job_id}", get_job),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={HTTPException: http_error, FastTTTError: api_error,
+                            InvalidArgumentError: api_error},
+        lifespan=lifespan,
+    )
+    app.state.jobs = jobs
+    return app
+

@@ -1,0 +1,193 @@
+// fastttt explorer: plain JS over the JSON API of fastttt.web.app (no build step).
+// The position lives in the URL: ?game=NAME&moves=TEXT&x=PLAYER&o=PLAYER&values=0|1, moves
+// as `fastttt solve --moves` writes them (gravity: columns from 1; otherwise 0-based cells;
+// Ultimate 0..80). <body data-idle="1"> once no job runs (end-to-end tests wait on it).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const app = { game: "tictactoe", moves: [], gravity: false, players: { X: "human", O: "human" },
+              showValues: true, state: null, gen: 0, games: [], note: null };
+
+async function api(path, options = {}) {
+  if (options.body) options.headers = { "Content-Type": "application/json" };
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const movesText = () => app.moves.map((m) => (app.gravity ? m + 1 : m)).join(",");
+
+function setBusy(text) {
+  const p = $("progress");
+  p.textContent = text || "";
+  p.className = text ? "busy" : "idle";
+  document.body.dataset.idle = text ? "0" : "1";
+}
+
+function showError(err) { $("error").textContent = err ? String(err.message || err) : ""; }
+
+function urlFor() {
+  const params = new URLSearchParams({ game: app.game, moves: movesText(),
+    x: app.players.X, o: app.players.O, values: app.showValues ? "1" : "0" });
+  return `${location.pathname}?${params}`;
+}
+
+function readUrl() {
+  const params = new URLSearchParams(location.search);
+  app.game = params.get("game") || "tictactoe";
+  app.movesFromUrl = params.get("moves") || "";
+  app.players.X = params.get("x") || "human";
+  app.players.O = params.get("o") || "human";
+  app.showValues = params.get("values") !== "0";
+}
+
+async function runJob(path, body, gen, label) {
+  let job = await api(path, { method: "POST", body: JSON.stringify(body) });
+  while (job.state === "running") {
+    setBusy(`${label}: ${job.progress} (${job.seconds.toFixed(1)} s)`);
+    await sleep(150);
+    if (gen !== app.gen) return null;
+    job = await api(`/api/jobs/${job.id}`);
+  }
+  if (gen !== app.gen) return null;
+  if (job.state === "failed") throw new Error(job.error);
+  return job.result;
+}
+
+function fillPlayers(list) {
+  for (const side of ["X", "O"]) {
+    const select = $(`player-${side.toLowerCase()}`);
+    const names = list.includes(app.players[side]) ? list : [...list, app.players[side]];
+    select.innerHTML = names.map((n) => `<option>${n}</option>`).join("");
+    select.value = app.players[side];
+  }
+}
+
+function showAttractor(view) {
+  $("attractor-view").hidden = !view;
+  if (!view) return;
+  const where = view.position.region === "draw" ? "the draw region (région nulle)"
+    : `the attractor of ${view.position.region}, rank ${view.position.rank}`;
+  $("attractor-position").textContent = `This position is in ${where}.`;
+  const byCell = {};
+  for (const info of Object.values(view.moves)) byCell[info.cell] = info;
+  const grid = $("attractor");
+  grid.style.gridTemplateColumns = `repeat(${view.cols}, auto)`;
+  grid.innerHTML = view.cells.map((ch, cell) => {
+    if (ch !== ".") return `<div class="stone">${ch}</div>`;
+    const info = byCell[cell];
+    if (!info) return "<div></div>";
+    const text = info.region === "draw" ? "draw" : `${info.region}&middot;${info.rank}`;
+    return `<div class="${info.region}" data-cell="${cell}">${text}</div>`;
+  }).join("");
+}
+
+async function load(history = "replace") {
+  const gen = ++app.gen;
+  showError(null);
+  setBusy("loading");
+  const moves = app.movesFromUrl !== undefined ? app.movesFromUrl : movesText();
+  app.movesFromUrl = undefined;
+  let st;
+  try {
+    st = await api(`/api/state?${new URLSearchParams({ game: app.game, moves })}`);
+  } catch (err) {
+    if (gen === app.gen) { showError(err); setBusy(null); }
+    return;
+  }
+  if (gen !== app.gen) return;
+  app.state = st;
+  app.moves = st.move_list;
+  app.gravity = st.gravity;
+  $("board").innerHTML = st.svg;
+  $("status").textContent = st.status;
+  $("moves").textContent = st.moves || "(none)";
+  $("note").textContent = app.note || "";
+  $("source").textContent = "";
+  app.note = null;
+  fillPlayers(st.players);
+  showAttractor(st.attractor);
+  if (history === "push") window.history.pushState(null, "", urlFor());
+  else window.history.replaceState(null, "", urlFor());
+  document.body.dataset.ply = String(st.ply);
+  try {
+    if (!st.over && app.players[st.to_move] !== "human") {
+      const result = await runJob("/api/move", { game: app.game, moves: movesText(),
+        player: app.players[st.to_move] }, gen, `${st.to_move} (${app.players[st.to_move]})`);
+      if (result) {
+        app.moves.push(result.move);
+        app.note = result.note;
+        load("push");
+      }
+      return;
+    }
+    if (app.showValues && !st.over) {
+      const result = await runJob("/api/values", { game: app.game, moves: movesText() }, gen,
+        "valuing moves");
+      if (!result) return;
+      $("board").innerHTML = result.svg;
+      $("source").textContent = { table: "Values: exact, from the solved table.",
+        search: result.complete ? "Values: exact search." : "Values: exact search; grey moves were not reached in the time budget.",
+        engine: "Values: the engine's search; hatched cells are estimates, not proofs." }[result.source];
+    }
+    setBusy(null);
+  } catch (err) {
+    if (gen === app.gen) { showError(err); setBusy(null); }
+  }
+}
+
+function play(move) {
+  const st = app.state;
+  if (!st || st.over || app.players[st.to_move] !== "human" || !st.legal.includes(move)) return;
+  app.moves.push(move);
+  load("push");
+}
+
+function undo() {
+  if (!app.moves.length) return;
+  app.moves.pop();
+  const human = (ply) => app.players["XO"[ply % 2]] === "human";
+  while (app.moves.length && !human(app.moves.length)) app.moves.pop();
+  load("push");
+}
+
+async function init() {
+  readUrl();
+  try {
+    app.games = (await api("/api/games")).games;
+  } catch (err) { showError(err); }
+  $("game").innerHTML = app.games.map((g) => `<option value="${g.name}">${g.label}</option>`).join("");
+  $("game").value = app.game;
+  if ($("game").value !== app.game) $("game-name").value = app.game;
+  $("show-values").checked = app.showValues;
+  $("game").addEventListener("change", () => {
+    app.game = $("game").value; app.moves = []; $("game-name").value = "";
+    app.players = { X: "human", O: "human" }; load("push");
+  });
+  $("game-name").addEventListener("change", () => {
+    if (!$("game-name").value.trim()) return;
+    app.game = $("game-name").value.trim(); app.moves = []; load("push");
+  });
+  for (const side of ["X", "O"]) {
+    $(`player-${side.toLowerCase()}`).addEventListener("change", (e) => {
+      app.players[side] = e.target.value; load("replace");
+    });
+  }
+  $("show-values").addEventListener("change", (e) => { app.showValues = e.target.checked; load(); });
+  $("board").addEventListener("click", (e) => {
+    const target = e.target.closest("[data-move]");
+    if (target) play(Number(target.dataset.move));
+  });
+  $("undo").addEventListener("click", undo);
+  $("new").addEventListener("click", () => { app.moves = []; load("push"); });
+  $("share").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(location.href); setBusy(null); $("error").textContent = ""; $("progress").textContent = "Link copied."; }
+    catch { $("progress").textContent = location.href; }
+  });
+  window.addEventListener("popstate", () => { readUrl(); load(); });
+  load();
+}
+
+init();

@@ -1,0 +1,185 @@
+"""End-to-end: ``fastttt serve`` in a subprocess, driven by Debian's Chromium through Playwright.
+
+Run alone with ``pytest -m browser``; skipped (with the reason) when Chromium or Playwright
+is missing. Screenshots are saved under ``tmp_path`` (and in the folder ``$FASTTTT_SCREENSHOTS``
+when that is set, to look at by hand).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from fastttt.board import Position
+from fastttt.move_values import MoveValue
+from fastttt.players import move_outcomes
+from fastttt.svg import value_color
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 90_000  # a cold Numba cache compiles the kernels on first use (seconds)
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve_command(port: int) -> list[str]:
+    """``fastttt serve`` through the CLI when it is registered, else its click command."""
+    from fastttt.cli import COMMANDS
+
+    if "serve" in COMMANDS:
+        return [sys.executable, "-m", "fastttt", "serve", "--port", str(port)]
+    return [sys.executable, "-c", "from fastttt.cli.serve import serve; serve()", "--port",
+            str(port)]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    proc = subprocess.Popen(_serve_command(port), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/games", timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"serve did not start: {proc.stderr.read()!r}") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    yield pg
+    context.close()
+
+
+def wait_idle(page, ply: int) -> None:
+    page.wait_for_selector(f'body[data-idle="1"][data-ply="{ply}"]')
+
+
+def click_move(page, move: int) -> None:
+    """Click a move's topmost target (its heat-map cell when values are shown)."""
+    page.locator(f'#board svg [data-move="{move}"]').last.click()
+
+
+def heat_colours(page) -> dict[int, str]:
+    cells = page.locator("#board rect.heat")
+    return {int(cells.nth(i).get_attribute("data-move")): cells.nth(i).get_attribute("fill")
+            for i in range(cells.count())}
+
+
+def expected_colours(pos: Position) -> dict[int, str]:
+    horizon = pos.spec.cells - pos.ply
+    return {m: value_color(MoveValue(o.result, o.plies), horizon)
+            for m, o in move_outcomes(pos).items()}
+
+
+def test_tictactoe_game_to_the_end_with_table_colours(server, page, tmp_path):
+    page.goto(f"{server}/?game=tictactoe")
+    wait_idle(page, 0)
+    moves = [4, 1, 0, 8, 6, 3, 2]  # X wins on the 2-4-6 diagonal
+    pos = Position.empty("tictactoe")
+    for ply, move in enumerate(moves):
+        assert heat_colours(page) == expected_colours(pos)
+        click_move(page, move)
+        pos = pos.play(move)
+        wait_idle(page, ply + 1)
+    assert page.text_content("#status") == "X wins"
+    assert page.locator("#board rect.cell.win").count() == 3
+    assert page.locator("#board .stone").count() == len(moves)
+    assert page.locator("#board rect.heat").count() == 0
+
+    screenshot(page, tmp_path, "tictactoe-won.png")
+    page.click("#undo")
+    wait_idle(page, 6)
+    assert page.text_content("#status") == "X to move"
+    assert heat_colours(page) == expected_colours(Position.from_moves("tictactoe", moves[:6]))
+
+    shared = page.url
+    assert "moves=4%2C1%2C0%2C8%2C6%2C3" in shared or "moves=4,1,0,8,6,3" in shared
+    other = page.context.new_page()
+    other.goto(shared)
+    wait_idle(other, 6)
+    assert other.text_content("#moves") == "4,1,0,8,6,3"
+    assert other.locator("#attractor div.X").count() >= 1  # X wins at once: rank 1 cells
+    other.close()
+
+    page.select_option("#player-o", "perfect")
+    page.click("#new")
+    wait_idle(page, 0)
+    click_move(page, 0)
+    wait_idle(page, 2)  # perfect O answered by itself
+    assert page.locator("#board .stone.o").count() == 1
+
+
+def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
+    page.goto(f"{server}/?game=connect4&values=0")
+    wait_idle(page, 0)
+    click_move(page, 3)
+    wait_idle(page, 1)
+    click_move(page, 3)
+    wait_idle(page, 2)
+    assert page.text_content("#moves") == "4,4"
+    assert page.locator("#board .stone").count() == 2
+
+    page.goto(f"{server}/?game=ultimate")
+    wait_idle(page, 0)
+    click_move(page, 40)
+    wait_idle(page, 1)
+    assert page.locator("#board rect.forced").count() == 1
+    click_move(page, 36)
+    wait_idle(page, 2)
+    assert page.text_content("#moves") == "40,36"
+    heat = page.locator("#board rect.heat")
+    assert heat.count() == 9  # O sent X to the empty board 0
+    assert "estimate" in page.text_content("#board svg .legend")
+    screenshot(page, tmp_path, "ultimate.png")
+
+
+def screenshot(page, tmp_path: Path, name: str) -> None:
+    """Save the page under ``tmp_path``, and under ``$FASTTTT_SCREENSHOTS`` (a folder) if set."""
+    shot = tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    if os.environ.get("FASTTTT_SCREENSHOTS"):
+        page.screenshot(path=str(Path(os.environ["FASTTTT_SCREENSHOTS"]) / name), full_page=True)

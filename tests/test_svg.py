@@ -1,0 +1,275 @@
+"""SVG pictures: well-formed, right stones and highlights, heat maps equal to the solved
+table, the legend, the committed docs pictures, and ``fastttt render``."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import random
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import fastttt.svg
+from fastttt.board import Position
+from fastttt.cli.render import render as render_command
+from fastttt.errors import InvalidArgumentError
+from fastttt.games import connect4, mnk
+from fastttt.move_values import MoveValue, MoveValues, move_values
+from fastttt.players import move_outcomes
+from fastttt.svg import render, repr_svg, value_color
+from fastttt.ultimate import UltimateState
+
+NS = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def parse(text: str) -> ET.Element:
+    root = ET.fromstring(text)
+    assert root.tag == NS + "svg"
+    return root
+
+
+def having(root: ET.Element, cls: str) -> list[ET.Element]:
+    """Elements whose class list holds every word of ``cls``."""
+    want = set(cls.split())
+    return [e for e in root.iter() if want <= set(e.get("class", "").split())]
+
+
+def random_game(spec, seed: int, want_winner: bool = True):
+    rng = random.Random(seed)
+    pos = Position.empty(spec)
+    while not pos.is_over():
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos if (pos.winner() is not None) == want_winner else None
+
+
+@pytest.mark.parametrize("spec", [mnk(3, 3, 3), mnk(4, 5, 3), mnk(3, 4, 3, gravity=True),
+                                  connect4])
+def test_stones_and_winning_cells(spec):
+    pos = next(p for s in range(100) if (p := random_game(spec, s)) is not None)
+    root = parse(render(pos, coordinates=True))
+    assert len(having(root, "stone")) == pos.ply
+    assert len(having(root, "stone x")) == pos.first.bit_count()
+    won = having(root, "cell win")
+    stones = pos.first if pos.winner() == 0 else pos.second
+    assert len(won) >= spec.k and all(stones >> int(e.get("data-cell")) & 1 for e in won)
+    assert having(root, "win-line")
+    assert not having(root, "legend")
+    coords = [e.text for e in having(root, "coord")]
+    assert coords == [str(i + 1) for i in range(spec.cols)] + [str(i + 1) for i in range(spec.rows)]
+
+
+def test_every_legal_move_is_a_click_target():
+    pos = Position.from_moves("tictactoe", [4, 0])
+    targets = [int(e.get("data-move")) for e in having(parse(render(pos)), "cell")
+               if e.get("data-move")]
+    assert targets == pos.legal_moves()
+    c4 = Position.from_moves(connect4, [3, 3, 3, 3, 3, 3])
+    columns = [int(e.get("data-move")) for e in having(parse(render(c4)), "move")]
+    assert columns == [0, 1, 2, 4, 5, 6]
+
+
+@pytest.mark.parametrize("moves", [[], [4], [0, 1], [4, 0, 8], [0, 4, 8, 2]])
+def test_heat_map_is_the_solved_table(moves):
+    pos = Position.from_moves("tictactoe", moves)
+    found = move_values(pos)
+    assert found.source == "table" and found.complete
+    root = parse(render(pos, values=found))
+    outcomes = move_outcomes(pos)
+    heat = {int(e.get("data-move")): e for e in having(root, "heat")}
+    assert sorted(heat) == sorted(outcomes)
+    for move, outcome in outcomes.items():
+        cell = heat[move]
+        assert int(cell.get("data-result")) == outcome.result
+        assert int(cell.get("data-plies")) == outcome.plies
+        assert cell.get("fill") == value_color(MoveValue(outcome.result, outcome.plies),
+                                               9 - pos.ply)
+    legend = having(root, "legend")
+    assert len(legend) == 1
+    words = " ".join(e.text or "" for e in legend[0].iter())
+    assert all(w in words for w in ("win", "draw", "loss", "solved table"))
+
+
+def test_colours_darken_as_the_end_nears():
+    near, far = value_color(MoveValue(1, 1), 9), value_color(MoveValue(1, 9), 9)
+    assert sum(int(near[i:i + 2], 16) for i in (1, 3, 5)) < sum(
+        int(far[i:i + 2], 16) for i in (1, 3, 5))
+    assert value_color(MoveValue(0, 5), 9) == fastttt.svg.DRAW_COLOR
+    assert value_color(MoveValue(None), 9) == fastttt.svg.UNKNOWN_COLOR
+
+
+def test_search_values_on_a_board_without_table():
+    pos = None
+    for seed in range(100):
+        rng, pos = random.Random(seed), Position.empty(connect4)
+        while pos.ply < 30 and not pos.is_over():
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        if not pos.is_over():
+            break
+    found = move_values(pos, seconds=20)
+    assert found.source == "search" and found.complete
+    root = parse(render(pos, values=found))
+    assert {int(e.get("data-move")) for e in having(root, "heat")} == set(pos.legal_moves())
+
+
+def test_unknown_values_are_grey_and_in_the_legend():
+    pos = Position.empty(connect4)
+    values = MoveValues({m: MoveValue(None) for m in pos.legal_moves()}, "search", False, 0.0)
+    root = parse(render(pos, values=values))
+    assert {e.get("fill") for e in having(root, "heat")} == {fastttt.svg.UNKNOWN_COLOR}
+    assert "not valued" in ET.tostring(having(root, "legend")[0], encoding="unicode")
+
+
+def test_ultimate_claims_forced_board_and_estimates():
+    state = UltimateState.from_moves(_docs().ULTIMATE_MOVES)
+    root = parse(render(state, coordinates=True))
+    assert len(having(root, "stone")) == state.ply
+    claims = [c for c in state.claims() if c is not None]
+    assert len(having(root, "claim")) == len(claims) == 3
+    forced = having(root, "forced")
+    assert len(forced) == 1
+    legal = state.legal_moves()
+    assert all(m // 9 == state.forced_board for m in legal)
+    values = {m: MoveValue(1 if m % 2 else -1, None, True, 40 if m % 2 else -40) for m in legal}
+    root = parse(render(state, values=MoveValues(values, "engine", False, 0.0)))
+    assert len(having(root, "heat estimate")) == len(legal)
+    legend = ET.tostring(having(root, "legend")[0], encoding="unicode")
+    assert "estimate" in legend
+
+
+def test_ultimate_engine_values_are_marked():
+    state = UltimateState.from_moves([40, 36])
+    found = move_values(state, seconds=0.3)
+    assert found.source == "engine" and set(found.values) == set(state.legal_moves())
+    root = parse(render(state, values=found))
+    assert len(having(root, "heat")) == len(state.legal_moves())
+
+
+def test_ultimate_won_frame_line_is_highlighted():
+    for seed in range(500):
+        rng, state = random.Random(seed), UltimateState()
+        while not state.is_over():
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.winner() is not None:
+            break
+    root = parse(render(state))
+    assert len(having(root, "board win")) == 3
+    assert having(root, "win-line")
+    assert not [e for e in root.iter() if e.get("data-move")]
+
+
+def test_output_is_deterministic_and_repr_svg_has_coordinates():
+    pos = Position.from_moves("tictactoe", [4])
+    assert render(pos, values=move_values(pos)) == render(pos, values=move_values(pos))
+    assert having(parse(repr_svg(pos)), "coord")
+    assert parse(repr_svg(UltimateState()))
+    with pytest.raises(InvalidArgumentError):
+        render("X..")
+
+
+def test_module_doctests():
+    assert doctest.testmod(fastttt.svg).failed == 0
+
+
+def _docs():
+    spec = importlib.util.spec_from_file_location("make_pictures", ROOT / "docs/make_pictures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["tictactoe-values.svg", "ultimate.svg"])
+def test_docs_pictures_are_up_to_date(name):
+    """Run ``python docs/make_pictures.py`` when this fails after a change to the drawing."""
+    committed = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    assert _docs().PICTURES[name]() + "\n" == committed
+
+
+# --- fastttt render ------------------------------------------------------------------------
+
+def test_render_command_svg(tmp_path):
+    out = tmp_path / "board.svg"
+    result = CliRunner().invoke(render_command,
+                                ["tictactoe", "--moves", "4,0", "--values", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    root = parse(out.read_text())
+    assert len(having(root, "heat")) == 7 and having(root, "legend")
+    result = CliRunner().invoke(render_command, ["connect4", "--moves", "4455", "-o", str(out)])
+    assert result.exit_code == 0 and len(having(parse(out.read_text()), "stone")) == 4
+    result = CliRunner().invoke(render_command,
+                                ["ultimate", "--position", str(UltimateState()), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["tictactoe", "--moves", "4,4"], "taken"),
+    (["tictactoe", "--moves", "4", "--position", "........."], "not both"),
+    (["nope"], "unknown game"),
+    (["connect4", "--moves", "9"], "off the board"),
+])
+def test_render_command_errors(tmp_path, args, message):
+    result = CliRunner().invoke(render_command, [*args, "-o", str(tmp_path / "x.svg")])
+    assert result.exit_code != 0 and message in result.output
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_render_command_png(tmp_path):
+    pytest.importorskip("cairosvg", exc_type=ImportError)
+    out = tmp_path / "board.png"
+    result = CliRunner().invoke(render_command, ["tictactoe", "--moves", "4", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_render_command_png_without_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cairosvg", None)
+    result = CliRunner().invoke(render_command, ["tictactoe", "-o", str(tmp_path / "b.png")])
+    assert result.exit_code == 1
+    assert result.output.strip() == "Error: PNG output needs the png extra: pip install " \
+        "'fastttt[png]' (CairoSVG)"
+    result = CliRunner().invoke(render_command, ["tictactoe", "-o", str(tmp_path / "b.gif")])
+    assert result.exit_code == 2 and ".svg or .png" in result.output
+
+
+def test_notebook_cells_run(monkeypatch):
+    """The code cells of docs/inline-display.ipynb run (IPython's SVG replaced by a parser)."""
+    import json
+    import types
+
+    fake = types.ModuleType("IPython.display")
+    fake.SVG = parse
+    monkeypatch.setitem(sys.modules, "IPython", types.ModuleType("IPython"))
+    monkeypatch.setitem(sys.modules, "IPython.display", fake)
+    notebook = json.loads((ROOT / "docs/inline-display.ipynb").read_text(encoding="utf-8"))
+    scope: dict = {}
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            exec("".join(cell["source"]), scope)
+    assert isinstance(scope["pos"], Position)
+
+
+def test_render_through_the_fastttt_command(tmp_path, monkeypatch):
+    from fastttt import cli
+
+    monkeypatch.setitem(cli.COMMANDS, "render", ("fastttt.cli.render:render", "Draw a position."))
+    out = tmp_path / "c4.svg"
+    result = CliRunner().invoke(cli.main, ["render", "connect4", "--moves", "44", "-o", str(out)],
+                                standalone_mode=False)
+    assert result.exit_code == 0, result.output
+    assert len(having(parse(out.read_text()), "stone")) == 2
+
+
+def test_positions_and_ultimate_states_display_inline():
+    from fastttt.board import Position
+    from fastttt.svg import repr_svg
+    from fastttt.ultimate import UltimateState
+
+    pos = Position.from_moves("tictactoe", [0, 4])
+    state = UltimateState.from_moves([40, 36])
+    for shown in (pos, state):
+        assert shown._repr_svg_() == repr_svg(shown)
+        ET.fromstring(shown._repr_svg_())

@@ -1,0 +1,230 @@
+"""The web explorer's JSON API through Starlette's TestClient: states, jobs, and a 4xx JSON
+error (never a 500) for every kind of bad input."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
+
+import warnings  # noqa: E402
+
+from click.testing import CliRunner  # noqa: E402
+
+with warnings.catch_warnings():  # Starlette >= 1.0 would rather use httpx2 than httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from fastttt.board import Position  # noqa: E402
+from fastttt.players import move_outcomes  # noqa: E402
+from fastttt.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
+def finish(client, response, seconds: float = 120) -> dict:
+    assert response.status_code == 202, response.text
+    job = response.json()
+    deadline = time.monotonic() + seconds
+    while job["state"] == "running":
+        assert time.monotonic() < deadline, job
+        time.sleep(0.05)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    return job
+
+
+def test_page_and_static_files(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "fastttt explorer" in page.text
+    assert client.get("/static/app.js").status_code == 200
+    games = client.get("/api/games").json()["games"]
+    assert {"tictactoe", "connect4", "ultimate"} <= {g["name"] for g in games}
+
+
+def test_state_of_a_tictactoe_position(client):
+    st = client.get("/api/state", params={"game": "tictactoe", "moves": "4,0"}).json()
+    assert st["position"] == "O../.X./..."
+    assert st["legal"] == [1, 2, 3, 5, 6, 7, 8] and st["to_move"] == "X"
+    assert st["labels"]["1"] == "1,2" and st["moves"] == "4,0"
+    assert st["svg"].startswith("<svg") and st["attractor"]["position"]["region"] == "draw"
+
+
+def test_attractor_ranks_match_the_table(client):
+    st = client.get("/api/state", params={"game": "tictactoe", "moves": "4,1,0,8,6,3"}).json()
+    pos = Position.from_moves("tictactoe", [4, 1, 0, 8, 6, 3])
+    for move, outcome in move_outcomes(pos).items():
+        info = st["attractor"]["moves"][str(move)]
+        if outcome.result > 0:  # X wins: the child is in X's attractor, rank = plies left
+            assert (info["region"], info["rank"]) == ("X", outcome.plies - 1)
+        elif outcome.result == 0:
+            assert info["region"] == "draw"
+    assert client.get("/api/state", params={"game": "connect4"}).json()["attractor"] is None
+
+
+def test_gravity_moves_are_columns_from_one(client):
+    st = client.get("/api/state", params={"game": "connect4", "moves": "4,4,5"}).json()
+    assert st["move_list"] == [3, 3, 4] and st["moves"] == "4,4,5" and st["gravity"]
+
+
+def test_values_job_equals_the_table(client):
+    job = finish(client, client.post("/api/values", json={"game": "tictactoe", "moves": "0"}))
+    assert job["state"] == "done", job
+    result = job["result"]
+    assert result["source"] == "table" and result["complete"]
+    pos = Position.from_moves("tictactoe", [0])
+    for move, outcome in move_outcomes(pos).items():
+        value = result["values"][str(move)]
+        assert (value["result"], value["plies"]) == (outcome.result, outcome.plies)
+    assert 'class="legend"' in result["svg"]
+
+
+def test_values_job_on_connect4_keeps_its_budget(client):
+    start = time.monotonic()
+    job = finish(client, client.post("/api/values", json={"game": "connect4", "seconds": 0.3}))
+    assert job["state"] == "done" and time.monotonic() - start < 10
+    assert job["result"]["source"] == "search"
+    assert "moves valued" in job["progress"] or job["result"]["complete"] is False
+
+
+def test_engine_players_move(client):
+    job = finish(client, client.post("/api/move", json={"game": "tictactoe", "moves": "0",
+                                                        "player": "perfect", "seed": 1}))
+    assert job["state"] == "done" and job["result"]["move"] == 4
+    job = finish(client, client.post("/api/move", json={"game": "ultimate", "moves": "40",
+                                                        "player": "engine:100"}))
+    assert job["state"] == "done" and 36 <= job["result"]["move"] < 45
+
+
+def test_perfect_without_a_table_says_when_it_fell_back(client):
+    job = finish(client, client.post("/api/move", json={"game": "connect4", "moves": "4",
+                                                        "player": "perfect", "seconds": 0.1}))
+    assert job["state"] == "done" and 0 <= job["result"]["move"] < 7
+    assert "not proven" in job["result"]["note"]
+    st = client.get("/api/state", params={"game": "connect4"}).json()
+    assert st["players"][0] == "human" and any(p.startswith("alphabeta:") for p in st["players"])
+
+
+def test_the_event_loop_answers_while_a_search_runs(client):
+    running = client.post("/api/values", json={"game": "connect4", "seconds": 2}).json()
+    start = time.monotonic()
+    assert client.get("/api/state", params={"game": "tictactoe"}).status_code == 200
+    assert time.monotonic() - start < 1.5
+    assert client.get(f"/api/jobs/{running['id']}").json()["state"] == "running"
+
+
+@pytest.mark.parametrize("path, params", [
+    ("/api/state", {"game": "nope"}),
+    ("/api/state", {"game": "tictactoe", "moves": "4,4"}),
+    ("/api/state", {"game": "tictactoe", "moves": "a"}),
+    ("/api/state", {"game": "tictactoe", "moves": "99"}),
+    ("/api/state", {"game": "tictactoe", "moves": "1" * 5000}),
+    ("/api/state", {"game": "tictactoe", "moves": "-1"}),
+    ("/api/state", {"game": "connect4", "moves": "8"}),
+    ("/api/state", {"game": "connect4", "moves": "1111111"}),
+    ("/api/state", {"game": "ultimate", "moves": "81"}),
+    ("/api/state", {"game": "ultimate", "moves": "40,0"}),
+    ("/api/state", {"game": "tictactoe", "position": "XXX/OO./..Z"}),
+    ("/api/state", {"game": "tictactoe", "position": "XXX/XXX/OOO"}),
+    ("/api/state", {"game": "tictactoe", "moves": "0", "position": "........."}),
+    ("/api/state", {"game": "mnk"}),
+    ("/api/state", {"game": "99999x99999"}),
+    ("/api/state", {"game": "ultimate", "position": "junk"}),
+])
+def test_bad_state_requests_are_400(client, path, params):
+    r = client.get(path, params=params)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/values", b"{"),
+    ("/api/values", b"[1, 2]"),
+    ("/api/values", {"game": 7}),
+    ("/api/values", {"game": "tictactoe", "moves": 4}),
+    ("/api/values", {"game": "tictactoe", "seconds": "fast"}),
+    ("/api/values", {"game": "tictactoe", "seconds": 1e9}),
+    ("/api/values", {"game": "tictactoe", "seconds": True}),
+    ("/api/move", {"game": "tictactoe"}),
+    ("/api/move", {"game": "tictactoe", "player": "human"}),
+    ("/api/move", {"game": "tictactoe", "player": "wizard"}),
+    ("/api/move", {"game": "tictactoe", "player": "heuristic:100"}),
+    ("/api/move", {"game": "tictactoe", "player": "heuristic:0"}),
+    ("/api/move", {"game": "ultimate", "player": "mcts:99999999"}),
+    ("/api/move", {"game": "ultimate", "player": "engine:n999999999999"}),
+    ("/api/move", {"game": "tictactoe", "player": "perfect", "seed": "x"}),
+    ("/api/move", {"game": "tictactoe", "moves": "0,3,1,4,2", "player": "perfect"}),
+    ("/api/move", {"game": "tictactoe", "player": ["perfect"]}),
+])
+def test_bad_job_requests_are_400(client, path, body):
+    if isinstance(body, bytes):
+        r = client.post(path, content=body, headers={"Content-Type": "application/json"})
+    else:
+        r = client.post(path, json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]
+
+
+def test_unknown_routes_and_jobs_are_404_json(client):
+    r = client.get("/api/jobs/values-999999")
+    assert r.status_code == 404 and "no job" in r.json()["error"]
+    assert client.get("/api/nothing").status_code == 404
+    assert client.get("/api/values").status_code == 405
+
+
+def test_serve_command_refuses_without_the_extra(monkeypatch):
+    import sys
+
+    from fastttt.cli.serve import WEB_EXTRA, serve
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    result = CliRunner().invoke(serve, ["--port", "0"])
+    assert result.exit_code == 1 and WEB_EXTRA in result.output
+
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.one_of(st.sampled_from(["tictactoe", "connect4", "ultimate", "4x4k3g"]), TEXT),
+       moves=st.one_of(st.none(), TEXT, st.lists(st.integers(0, 90), max_size=12).map(
+           lambda ms: ",".join(map(str, ms)))),
+       position=st.one_of(st.none(), TEXT))
+def test_fuzzed_states_are_200_or_400(client, game, moves, position):
+    params = {k: v for k, v in (("game", game), ("moves", moves), ("position", position))
+              if v is not None}
+    r = client.get("/api/state", params=params)
+    assert r.status_code in (200, 400), (params, r.text)
+    assert r.status_code == 200 or r.json()["error"]
+
+
+def test_serve_through_the_fastttt_command(monkeypatch):
+    from fastttt import cli
+
+    monkeypatch.setitem(cli.COMMANDS, "serve", ("fastttt.cli.serve:serve", "Web explorer."))
+    result = CliRunner().invoke(cli.main, ["serve", "--help"], standalone_mode=False)
+    assert result.exit_code == 0 and "127.0.0.1" in result.output
+
+
+def test_one_move_parser_for_the_command_line_and_the_page():
+    """movetext.parse_moves (render, serve) reads moves as solve --moves does: whitespace
+    inside a move is refused, not glued or skipped."""
+    from fastttt.errors import InvalidPositionError
+    from fastttt.games import load_game
+    from fastttt.movetext import parse_moves
+
+    c4, ttt = load_game("connect4"), load_game("tictactoe")
+    assert parse_moves(c4, "4455") == parse_moves(c4, "4, 4,5 ,5") == [3, 3, 4, 4]
+    assert parse_moves(ttt, "0, 4") == [0, 4]
+    for spec, text in ((c4, "4 4"), (ttt, "0 4"), (ttt, "0,,4"), (c4, "8")):
+        with pytest.raises(InvalidPositionError):
+            parse_moves(spec, text)
