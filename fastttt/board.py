@@ -7,6 +7,9 @@ Encodings (geometry and cell numbering are defined in :mod:`fastttt.games`)::
     text        rows top to bottom joined by '/', cells '.', 'X', 'O':  "X.O/.X./..O"
     moves       non-gravity: cell numbers; gravity: column numbers (0-based in the API,
                 1-based in the command line and in Connect Four move strings)
+    move text   comma-separated numbers, spaces allowed around commas only ("0, 4"; "0 4"
+                is an error, never the move 4 glued to 0); gravity also digits ("4455");
+                :func:`numbers_from_move_text`
 
 The side to move follows from the stone counts: the first player moves when both have as many
 stones, the second when the first has one more. A game ends at the first completed line of k
@@ -26,6 +29,50 @@ from fastttt.games import GameSpec, as_spec
 FIRST, SECOND = 0, 1
 SYMBOLS = ("X", "O")
 EMPTY = "."
+
+
+MAX_MOVE_DIGITS = 4  # a move number has at most this many digits (boards have < 100 cells)
+
+
+def numbers_from_move_text(text: str, *, digits: bool = False) -> list[int]:
+    """The numbers of a move list as typed: comma-separated non-negative integers with
+    optional spaces around each comma, or (``digits``, Connect Four style) one digit per move
+    when there is no comma. An empty (or all-space) text is no move. Numbers are returned as
+    typed (no range check). Raises :class:`InvalidPositionError` naming the 1-based character
+    of the first problem: whitespace inside a move, an empty move, a non-digit."""
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"a move list is a string, got {text!r}")
+    if not text.strip(" "):
+        return []
+    if digits and "," not in text:
+        stripped = text.strip(" ")
+        start = text.index(stripped)
+        for i, ch in enumerate(stripped):
+            if not ch.isascii() or not ch.isdigit():
+                what = "whitespace inside a move list" if ch.isspace() else f"{ch!r} is not a digit"
+                raise InvalidPositionError(
+                    f"move list {text!r}: {what} at character {start + i + 1}; "
+                    "give one digit per move, or comma-separated numbers")
+        return [int(ch) for ch in stripped]
+    numbers, at = [], 0
+    for number, field in enumerate(text.split(","), start=1):
+        body = field.strip(" ")
+        start = at + field.index(body) if body else at
+        if not body:
+            raise InvalidPositionError(f"move list {text!r}: move {number} is empty "
+                                       f"(character {start + 1})")
+        for i, ch in enumerate(body):
+            if not ch.isascii() or not ch.isdigit():
+                what = ("whitespace inside a move; separate moves with commas" if ch.isspace()
+                        else f"{ch!r} is not a digit")
+                raise InvalidPositionError(
+                    f"move list {text!r}: {what} (character {start + i + 1})")
+        if len(body) > MAX_MOVE_DIGITS:
+            raise InvalidPositionError(f"move list {text!r}: move {number} is too long "
+                                       f"(character {start + 1})")
+        numbers.append(int(body))
+        at += len(field) + 1
+    return numbers
 
 
 @cache
@@ -77,6 +124,20 @@ def full_mask(spec: GameSpec) -> int:
 def bottom_row_mask(spec: GameSpec) -> int:
     """Cells of the lowest row (where a stone dropped into an empty column lands)."""
     return ((1 << spec.cols) - 1) << ((spec.rows - 1) * spec.cols)
+
+
+def bitboards_of_codes(codes: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """(first, second) uint64 bitboards of base-3 codes (digit c: cell c; 1 first player,
+    2 second), the vectorised :attr:`Position.code` read backwards."""
+    rest = np.asarray(codes, dtype=np.int64).copy()
+    first = np.zeros(rest.shape, dtype=np.uint64)
+    second = np.zeros(rest.shape, dtype=np.uint64)
+    for cell in range(cells):
+        digit = rest % 3
+        rest //= 3
+        first |= (digit == 1).astype(np.uint64) << np.uint64(cell)
+        second |= (digit == 2).astype(np.uint64) << np.uint64(cell)
+    return first, second
 
 
 def _bitboard(value: object, name: str) -> int:
@@ -291,6 +352,12 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position.from_text({self.spec.name!r}, {str(self)!r})"
+
+    def _repr_svg_(self) -> str:
+        """Inline picture in Jupyter (:func:`fastttt.svg.repr_svg`)."""
+        from fastttt.svg import repr_svg
+
+        return repr_svg(self)
 
     def __eq__(self, other: object) -> bool:
         return (

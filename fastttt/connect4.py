@@ -95,11 +95,33 @@ def read_benchmark(path: str | Path) -> tuple[list[str], np.ndarray]:
     return moves, np.array(scores, dtype=np.int64)
 
 
+def _position_field(line: str) -> str:
+    """The position field of one filter line. Once the ASCII line ending (``\n``, ``\r\n``,
+    ``\r``) is removed, the line is the position, starting at its first character, then
+    optionally one ASCII space or tab and further printable ASCII fields (a benchmark's
+    score), which are ignored. Anything else (leading spaces, control characters, Unicode
+    spaces, ...) raises :class:`InvalidPositionError` naming the column."""
+    if line.endswith("\r\n"):
+        text = line[:-2]
+    else:
+        text = line[:-1] if line.endswith(("\n", "\r")) else line
+    for i, ch in enumerate(text):
+        if not (" " <= ch <= "~" or ch == "\t"):
+            raise InvalidPositionError(f"column {i + 1}: {ch!r} is not printable ASCII")
+    field = text.replace("\t", " ").partition(" ")[0]
+    if text and not field:
+        raise InvalidPositionError("column 1: the position must start the line (no spaces)")
+    return field
+
+
 def _parse_line(spec: GameSpec, line: str) -> Position:
-    text = line.split()[0] if line.split() else ""
+    """The position of one filter line (:func:`_position_field`): 1-based column digits with
+    gravity, the text form on free boards. An empty line is the empty move sequence: the empty
+    board with gravity, refused on free boards (their text form names every cell)."""
+    field = _position_field(line)
     if spec.gravity:
-        return from_move_string(spec, text)
-    pos = Position.from_text(spec, text)
+        return from_move_string(spec, field)
+    pos = Position.from_text(spec, field)
     if pos.is_over():
         raise InvalidPositionError("the game is already over")
     return pos
@@ -137,9 +159,13 @@ def run_filter(
         before = s.nodes
         t0 = time.perf_counter()
         if fast:  # parse in the kernel: no Position objects on the way
-            batch, errors = parse_move_lines(s, [line])
-            if errors[0] is not None:
-                err.write(f"line {number}: {errors[0]}\n")
+            try:
+                shown = _position_field(raw)
+                batch, errors = parse_move_lines(s, [shown])
+                if errors[0] is not None:
+                    raise InvalidPositionError(errors[0])
+            except InvalidPositionError as exc:
+                err.write(f"line {number}: {exc}\n")
                 out.write("\n")
                 bad += 1
                 continue

@@ -42,3 +42,7 @@ class MissingDependencyError(FastTTTError, ImportError):
 class InvalidArgumentError(FastTTTError, ValueError):
     """An argument of a public function has the wrong type or an unsupported value (a size out
     of range, a player that is not 0 or 1, a budget that is not a positive integer, ...)."""
+
+
+class OutputFileError(FastTTTError, OSError):
+    """A file fastttt was asked to write (a picture, a plot) cannot be written there."""

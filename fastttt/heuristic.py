@@ -31,6 +31,7 @@ import numpy as np
 from fastttt.board import Position, win_masks
 from fastttt.errors import FastTTTError
 from fastttt.games import GameSpec
+from fastttt.interrupt import run
 from fastttt.kernels import heuristic as K
 
 METHODS = {
@@ -86,11 +87,12 @@ def search(
     masks, geo = _geometry(pos.spec)
     opts = METHODS[method]
     tt = K.new_table(table_log2 if opts & K.OPT_MEMO else 0)
-    stats = np.zeros(2, dtype=np.int64)
+    stats = np.zeros(K.STATS_STOP + 1, dtype=np.int64)  # nodes, table hits, stop word
     bits = np.zeros(64, dtype=np.uint64)
     vals = np.zeros(64, dtype=np.int64)
     mover = pos.to_move
-    nm, best = K.root_kernel(
+    nm, best = run(
+        K.root_kernel,
         np.uint64(pos.first),
         np.uint64(pos.second),
         mover,
@@ -102,6 +104,8 @@ def search(
         stats,
         bits,
         vals,
+        stop=stats,
+        slot=K.STATS_STOP,
     )
     moves = pos.legal_moves()
     best_moves = [moves[i] for i in range(nm) if vals[i] == best]

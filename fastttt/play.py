@@ -15,15 +15,19 @@ given a :class:`GameUI` that draws it and parses typed moves (:func:`game_ui`).
 from __future__ import annotations
 
 import random
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from fastttt.board import SYMBOLS, Position
 from fastttt.errors import FastTTTError, IllegalMoveError
 from fastttt.games import GameSpec
 
 QUIT_WORDS = ("q", "quit", "exit")
+THINKING_DELAY = 1.0  # seconds an engine thinks before the status line appears
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,67 @@ def _read_human_move(
             write(f"Invalid input: {err}. Try again.")
 
 
+class Thinking:
+    """A status line while an engine chooses: nothing for ``THINKING_DELAY`` seconds, then
+    ``X (engine) is thinking... 3.2 s, depth 9, 1,234,567 nodes`` redrawn in place four times a
+    second until the move comes, then erased. ``progress()`` (optional) says how far the engine
+    has got; it is called from the drawing thread while the engine runs (kernels release the
+    GIL). Use as a context manager around the engine's ``choose``."""
+
+    def __init__(self, stream: IO[str], label: str, progress: Callable[[], str] | None = None):
+        self.stream, self.label, self.progress = stream, label, progress
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._draw, name="fastttt-thinking", daemon=True)
+        self._drawn = False
+
+    def __enter__(self) -> Thinking:
+        self._start = time.perf_counter()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+        if self._drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def line(self) -> str:
+        text = f"{self.label} is thinking... {time.perf_counter() - self._start:.1f} s"
+        how_far = self.progress() if self.progress is not None else ""
+        return f"{text}, {how_far}" if how_far else text
+
+    def _draw(self) -> None:
+        if self._done.wait(THINKING_DELAY):
+            return
+        while True:
+            self.stream.write(f"\r{self.line()}\x1b[K")
+            self.stream.flush()
+            self._drawn = True
+            if self._done.wait(0.25):
+                return
+
+
+def _progress_of(player: Any, state: Any) -> Callable[[], str] | None:
+    """How far ``player`` has got while it chooses in ``state``: its own ``progress()``, else the
+    nodes of the game's shared exact searcher (perfect play by search), else None."""
+    if callable(getattr(player, "progress", None)):
+        return player.progress
+    if isinstance(state, Position):
+        from fastttt.search import shared_searcher
+
+        spec = state.spec
+        before = shared_searcher(spec)
+        start = before.nodes if before is not None else 0
+
+        def nodes() -> str:
+            s = shared_searcher(spec)
+            return f"{s.nodes - start:,} nodes" if s is not None and s.nodes > start else ""
+
+        return nodes
+    return None
+
+
 def play_game(
     state: Any,
     players: Sequence[Any],
@@ -125,13 +190,18 @@ def play_game(
     hints: bool = False,
     ui: GameUI | None = None,
     show: bool = True,
+    status: IO[str] | None = None,
 ) -> GameRecord:
     """Play from ``state`` with ``players[0]`` as the first player (X) and ``players[1]`` (O).
 
     Engines choose with ``rng`` (one :class:`random.Random` for the whole game: a seed replays
     it). Humans (players with ``is_human``) type their moves through ``read``; with ``hints``
     every legal move's perfect-play outcome is shown first. ``show=False`` draws nothing (engine
-    matches). Returns a :class:`GameRecord`; never raises on end of input or Ctrl-C.
+    matches). An engine that takes over ``THINKING_DELAY`` seconds gets a :class:`Thinking`
+    line on ``status`` (default: standard output when it is a terminal and ``show``). Returns a
+    :class:`GameRecord`; never raises on end of input, nor on Ctrl-C
+    (``KeyboardInterrupt``) in a game shown or with a human player, including while an engine
+    thinks; Ctrl-C in a silent engine match propagates, so the whole match stops.
     """
     rng = rng if rng is not None else random.Random()
     game = state.spec if isinstance(state, Position) else getattr(state, "spec", None)
@@ -140,6 +210,8 @@ def play_game(
         raise ValueError("hints are only available on m,n,k boards")
     record = GameRecord(final=state)
     last = None
+    if status is None and show and sys.stdout.isatty():
+        status = sys.stdout
     try:
         while not state.is_over():
             side = state.to_move
@@ -156,10 +228,13 @@ def play_game(
                     record.reason = "quit"
                     write("Game abandoned.")
                     return record
+            elif status is not None:
+                with Thinking(status, label, _progress_of(player, state)):
+                    move = player.choose(state, rng)
             else:
                 move = player.choose(state, rng)
-                if show:
-                    write(f"{label} plays {ui.format(state, move)}")
+            if not human and show:
+                write(f"{label} plays {ui.format(state, move)}")
             last = _last_cell(state, move)
             state = state.play(move)
             record.moves.append(move)
@@ -169,6 +244,8 @@ def play_game(
         write("\nEnd of input: game abandoned.")
         return record
     except KeyboardInterrupt:
+        if not (show or any(getattr(p, "is_human", False) for p in players)):
+            raise  # an engine match: Ctrl-C stops the whole match, not one game
         record.reason = "interrupt"
         write("\nInterrupted: game abandoned.")
         return record

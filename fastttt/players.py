@@ -14,6 +14,11 @@ Names understood by :func:`make_player`:
 ``perfect``        perfect play: the solved table when the board fits in memory, exact search
                    otherwise; fastest win, else a draw, else slowest loss, random among equals
 
+:func:`default_player` names the strongest player that answers within about a second a move:
+``perfect`` where a table or exact search answers in seconds, else ``alphabeta:P`` at the depth
+``P`` the board allows (:func:`bounded_depth`); :func:`perfect_play_cost` is the warning for
+asking ``perfect`` where it is exact search (7 x 6 Connect Four: hours from the empty board).
+
 Outcomes (:func:`move_outcomes`) are from the side that plays the move: ``result`` +1 it wins,
 0 draw, -1 it loses, under perfect play by both sides (winner hurries, loser delays);
 ``plies`` counts plies from the current position to the end of the game, the move itself
@@ -25,8 +30,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-import numpy as np
 
 from fastttt.board import FIRST, Position
 from fastttt.errors import UnknownPlayerError
@@ -70,23 +73,52 @@ class Outcome:
 
 # --- perfect play: tables and search ---------------------------------------------------
 
-PLAY_TABLE_MAX_SLOTS = 100_000_000
+PLAY_TABLE_MAX_SLOTS = 100_000_000  # dense tables (free boards) built for play
+PLAY_LAYERED_MAX_SLOTS = 30_000_000  # layered tables (gravity boards): about a second
 
 
 def solution_for(spec: GameSpec) -> Any:
-    """The solved table of ``spec``, built once per process (:func:`fastttt.solver.solved`)."""
+    """The solved table of ``spec``, built once per process: the layered table on gravity
+    boards (only legal positions get a slot: 5x4 in 0.1 s where the dense table took 26 s),
+    the dense one (:func:`fastttt.solver.solved`) on free boards."""
+    if spec.gravity:
+        return _layered_solution(spec)
     from fastttt.solver import solved
 
     return solved(spec)
 
 
+_LAYERED: dict[GameSpec, Any] = {}  # layered tables solved for play, by game
+
+
+def _layered_solution(spec: GameSpec) -> Any:
+    if spec not in _LAYERED:
+        from fastttt.tables.layered import solve_layered
+
+        _LAYERED[spec] = solve_layered(spec)
+    return _LAYERED[spec]
+
+
+def table_ready(spec: GameSpec) -> bool:
+    """Whether :func:`solution_for` holds ``spec``'s table already (no solve to wait for)."""
+    if spec.gravity:
+        return spec in _LAYERED
+    from fastttt.solver import is_solved
+
+    return is_solved(spec)
+
+
 def uses_table(spec: GameSpec) -> bool:
     """True when perfect play and hints for ``spec`` come from a solved table, not search."""
-    from fastttt.layout import slot_count
-    from fastttt.solver import fits_in_memory, is_solved
+    from fastttt.solver import fits_in_memory
 
-    if is_solved(spec):
+    if table_ready(spec):
         return True
+    if spec.gravity:
+        from fastttt.tables.layered import plan
+
+        return plan(spec).slots <= PLAY_LAYERED_MAX_SLOTS
+    from fastttt.layout import slot_count
 
     # Tables above ~100 M slots take tens of seconds to build: search answers sooner.
     return slot_count(spec) <= PLAY_TABLE_MAX_SLOTS and bool(fits_in_memory(spec))
@@ -116,17 +148,8 @@ def move_outcomes(pos: Position) -> dict[int, Outcome]:
     if pos.is_over():
         return {}
     if uses_table(pos.spec):
-        spec, mask = pos.spec, pos.playable_mask()
-        cells = [c for c in range(spec.cells) if mask >> c & 1]
-        pairs = sorted((c % spec.cols if spec.gravity else c, c) for c in cells)
-        moves = [m for m, _c in pairs]
-        base, digit = pos.code, 1 + pos.to_move  # a child's code adds the mover's digit
-        codes = np.array([base + digit * 3**c for _m, c in pairs], dtype=np.int64)
-        values, depths = solution_for(spec).lookup(codes)
-        return {
-            m: Outcome(relative(int(v), pos.to_move), 1 + int(d))
-            for m, v, d in zip(moves, values, depths, strict=True)
-        }
+        outcomes = solution_for(pos.spec).move_outcomes(pos)
+        return {m: Outcome(relative(v, pos.to_move), 1 + d) for m, (v, d) in outcomes.items()}
     from fastttt.search import move_scores
 
     return {int(m): _score_outcome(pos, s) for m, s in move_scores(pos).items()}
@@ -191,6 +214,49 @@ class PerfectPlayer:
 
 
 PLAYER_NAMES = ("human", "random", "heuristic:P", "alphabeta:P", "perfect")
+
+# alpha-beta visits about branching ** (0.75 * depth) positions from an empty board (measured
+# 4 x 4 to 6 x 6 free, 7 x 6 gravity, depths 4 to 8; ~7 M positions/s): keep one move near 0.5 s
+BOUNDED_NODES = 3_000_000
+BOUNDED_MAX_DEPTH = 8
+# exact search from the empty board, measured: 6 x 5 gravity 0.4 s, 4 x 6 free 0.5 s, but
+# 5 x 5 k=5 free 22 s and 7 x 6 gravity hours
+QUICK_SEARCH_CELLS = {True: 30, False: 24}  # gravity -> most cells
+
+
+def bounded_depth(spec: GameSpec) -> int:
+    """The deepest ``alphabeta`` depth (even, 2..8) expected to answer one move of ``spec``
+    within about half a second: 8 on 7 x 6 Connect Four, 6 on 5 x 5, 4 on 6 x 6, 2 beyond."""
+    branching = spec.cols if spec.gravity else spec.cells
+    for depth in range(BOUNDED_MAX_DEPTH, 2, -2):
+        if branching ** (0.75 * depth) <= BOUNDED_NODES:
+            return depth
+    return 2
+
+
+def is_perfect_quick(spec: GameSpec) -> bool:
+    """True when perfect play on ``spec`` answers within seconds: a table serves it, or the
+    board is small enough for exact search (:data:`QUICK_SEARCH_CELLS`)."""
+    return uses_table(spec) or spec.cells <= QUICK_SEARCH_CELLS[spec.gravity]
+
+
+def default_player(game: Any) -> str:
+    """The name of the strongest engine that answers within seconds on ``game`` (a spec or the
+    Ultimate game): ``perfect`` when a table serves it, else ``alphabeta:P``; ``engine`` (a
+    time-bounded search) on Ultimate."""
+    if not isinstance(game, GameSpec):
+        return "engine"
+    return "perfect" if is_perfect_quick(game) else f"alphabeta:{bounded_depth(game)}"
+
+
+def perfect_play_cost(spec: GameSpec) -> str | None:
+    """A one-line warning when perfect play (or hints) on ``spec`` is exact search on a board
+    too big for it to be quick, so that a move may take minutes or hours; else None."""
+    if not isinstance(spec, GameSpec) or is_perfect_quick(spec):
+        return None
+    return (f"perfect play on {spec.name} ({spec.describe()}) is exact search: "
+            f"a move near the empty board can take minutes to hours; "
+            f"alphabeta:{bounded_depth(spec)} answers within a second")
 
 
 def make_player(name: str, spec: Any = None) -> Player:

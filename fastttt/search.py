@@ -10,7 +10,9 @@ Connect Four (7 x 6), ``cells // 2 + 1`` on every even board. Weak mode returns 
 Kernels: :func:`fastttt.kernels.negamax.solve_kernel` (iterated null-window search) behind
 :func:`solve_position`, :func:`fastttt.kernels.negamax.negamax` (its return contract is in its
 docstring). The transposition table of a :class:`Searcher` is kept between calls: its entries
-are exact bounds on exact scores, true whatever position is searched next.
+are exact bounds on exact scores, true whatever position is searched next. Ctrl-C stops a
+search within milliseconds (:mod:`fastttt.interrupt`) and raises ``KeyboardInterrupt``; the
+table keeps only entries finished before it, so the searcher stays usable.
 
 Compilation: :func:`warmup` compiles the kernels (about 4 s from a cold Numba cache) or loads
 them (about 0.2 s); benchmark figures exclude it. Connect Four 7 x 6, CPU per position on the
@@ -31,6 +33,7 @@ import numpy as np
 from fastttt.board import Position
 from fastttt.errors import GameSpecError, InvalidPositionError
 from fastttt.games import GameSpec, as_spec
+from fastttt.interrupt import run
 from fastttt.kernels import negamax as nk
 
 DEFAULT_TT_BITS = 23  # 2**23 entries x 8 bytes = 64 MiB
@@ -229,6 +232,11 @@ class Searcher:
         cur = np.where(n_first == n_second, first, second)
         return Batch(cur, mask, n_first + n_second)
 
+    def _run(self, kernel, *args):
+        """``kernel(*args)`` under Ctrl-C: the kernels poll the work array's stop word."""
+        self.work[nk.S_STOP] = 0
+        return run(kernel, *args, stop=self.work, slot=nk.S_STOP)
+
     def reset(self) -> None:
         """Empty the transposition table and zero the node counter."""
         self.tt[:] = 0
@@ -251,14 +259,17 @@ class Searcher:
         cur, mask, ply = self.internal(pos)
         before = self.nodes
         t0 = time.perf_counter()
-        score = nk.solve_kernel(np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt)
+        score = self._run(
+            nk.solve_kernel, np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt
+        )
         seconds = time.perf_counter() - t0
         return SearchResult(int(score), self.nodes - before, seconds, weak)
 
     def solve_internal(self, cur: int, mask: int, ply: int, *, weak: bool = False) -> int:
         """Score of a live position already in the search layout (no checks: the caller
         guarantees it is live, e.g. :func:`fastttt.connect4.parse_move_lines`)."""
-        return int(nk.solve_kernel(np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt))
+        args = (np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt)
+        return int(self._run(nk.solve_kernel, *args))
 
     def move_scores(self, pos: Position, *, weak: bool = False) -> dict[int, int]:
         """Score of each legal move from the mover's view (a move that wins at once scores
@@ -283,7 +294,7 @@ def solve_batch(s: Searcher, batch: Batch, *, weak: bool = False) -> tuple[np.nd
     n = batch.curs.shape[0]
     scores = np.zeros(n, dtype=np.int64)
     nodes = np.zeros(n, dtype=np.int64)
-    nk.solve_many(batch.curs, batch.masks, batch.plies, weak, s.work, s.tt, scores, nodes)
+    s._run(nk.solve_many, batch.curs, batch.masks, batch.plies, weak, s.work, s.tt, scores, nodes)
     return scores, nodes
 
 
@@ -297,6 +308,12 @@ def searcher(spec: GameSpec | str, tt_bits: int | None = None) -> Searcher:
     if key not in _SEARCHERS:
         _SEARCHERS[key] = Searcher(spec, tt_bits=tt_bits)
     return _SEARCHERS[key]
+
+
+def shared_searcher(spec: GameSpec, tt_bits: int | None = None) -> Searcher | None:
+    """The shared :class:`Searcher` of a game if :func:`searcher` made one, else None (never
+    allocates; ``play`` reads its node count while it searches)."""
+    return _SEARCHERS.get((spec, tt_bits))
 
 
 def solve_position(

@@ -28,6 +28,7 @@ import numpy as np
 from fastttt.board import Position
 from fastttt.errors import InvalidPositionError, MemoryBudgetError
 from fastttt.games import GameSpec, as_spec
+from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dense
 from fastttt.layout import Layout, build_layout, hi_layers, lo_cell_count, slot_count
 from fastttt.queries import VALUE_OF_CODE as _VALUE_OF_CODE
@@ -78,11 +79,13 @@ def fits_in_memory(spec: GameSpec | str, max_bytes: int | None = None) -> bool:
 
 
 def format_bytes(n: float) -> str:
+    """``n`` bytes for people: ``512 B``, ``1.5 GiB``; beyond 1024 PiB in powers of ten."""
+    size = n
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if n < 1024 or unit == "PiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    raise AssertionError
+        if size < 1024:
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n:.1e} bytes"
 
 
 class Solution(PositionQueries):
@@ -238,7 +241,8 @@ def solve(
     Raises MemoryBudgetError (with the estimate) when the table would not fit ``max_bytes``
     (default: 90% of the memory available now, not checked below 64 MiB of table and index).
     ``progress(phase, done, total)`` is called after each layer of blocks (after each sweep
-    when serial); ``parallel`` defaults to True for tables over 64 M slots.
+    when serial); ``parallel`` defaults to True for tables over 64 M slots. Ctrl-C raises
+    ``KeyboardInterrupt`` within a fraction of a second (the kernels run in bounded pieces).
     """
     if not isinstance(spec, GameSpec):
         spec = as_spec(spec)
@@ -261,29 +265,49 @@ def solve(
         parallel = slots >= PARALLEL_MIN_SLOTS and _CPUS > 1
     swept = sum(plan.sizes)
     total = 2 * swept if two_pass else swept
+    # Ctrl-C: the serial sweeps run in pieces of about PIECE_SLOTS slots, and Python delivers
+    # it between them; the parallel sweeps poll a stop word (fastttt.interrupt) between blocks,
+    # since pieces would cost a barrier each. The unfinished table is dropped with the frame.
     if not parallel:
         if two_pass:
-            dense.forward_serial(table, layout, plan.order)
+            for piece in _pieces(layout, plan.order):
+                dense.forward_serial(table, layout, piece)
             if progress:
                 progress("reachability", swept, total)
-        dense.values_serial(table, layout, plan.order, two_pass)
+        for piece in reversed(_pieces(layout, plan.order)):
+            dense.values_blocks_serial(table, layout, piece, two_pass)
+        for piece in _pieces(layout, plan.order):
+            dense.finish_blocks_serial(table, layout, piece)
         if progress:
             progress("values", total, total)
         return Solution(spec, table, time.perf_counter() - start)
+    stop = new_stop()
     done = 0
     if two_pass:
         for his, size in zip(plan.layers, plan.sizes, strict=True):
-            dense.forward_layer(table, layout, his)
+            run(dense.forward_layer, table, layout, his, stop, stop=stop)
             done += size
             if progress:
                 progress("reachability", done, total)
     for his, size in zip(reversed(plan.layers), reversed(plan.sizes), strict=True):
-        dense.values_layer(table, layout, his, two_pass)
+        run(dense.values_layer, table, layout, his, two_pass, stop, stop=stop)
         done += size
         if progress:
             progress("values", done, total)
-    dense.finish_blocks(table, layout, plan.order)
+    run(dense.finish_blocks, table, layout, plan.order, stop, stop=stop)
     return Solution(spec, table, time.perf_counter() - start)
+
+
+PIECE_SLOTS = 1 << 23  # slots per serial kernel call of a solve: 10-200 ms
+
+
+def _pieces(layout: Layout, his: np.ndarray) -> list[np.ndarray]:
+    """``his`` cut, in order, into runs of blocks of about :data:`PIECE_SLOTS` slots each."""
+    ends = np.cumsum(layout.hi_base[his + 1] - layout.hi_base[his])
+    if len(ends) == 0 or ends[-1] <= PIECE_SLOTS:
+        return [his]
+    cuts = np.searchsorted(ends, np.arange(PIECE_SLOTS, ends[-1], PIECE_SLOTS), side="right")
+    return [piece for piece in np.split(his, np.unique(cuts)) if len(piece)]
 
 
 _SOLVED: dict[GameSpec, Solution] = {}

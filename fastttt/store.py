@@ -9,13 +9,13 @@ File layout (``.fttt``, format 2)::
     N bytes   the table (one byte per slot, see fastttt.kernels.dense)
     4 bytes   CRC-32 of everything before it (magic, length, header and table), little-endian
 
-A file is written to a temporary name ``NAME.tmpPID`` in the same folder, flushed to disk, then
-renamed over the target: it is complete or absent, never half-written. Saving refuses a target
-that is not a regular file, or a regular file that is not a fastttt table unless ``force``, and
-removes the temporary files that killed saves left next to the target. Loading refuses
-anything but a regular file before reading it, then checks the magic, the format version, the
-header's fields, the size and the checksum (which covers the header: an edited game is
-refused), and the game when one is expected, with a message that says which.
+A file is written as :mod:`fastttt.files` writes every file: to ``NAME.tmpPID`` in the same
+folder, flushed, then renamed over the target, so it is complete or absent. Saving refuses a
+target that is not a regular file, or a regular file that is not a fastttt table unless
+``force``, and removes the temporary files that killed saves left next to the target.
+Loading refuses anything but a regular file before reading it, then checks the magic, the
+format version, the header's fields, the size and the checksum (which covers the header: an
+edited game is refused), and the game when one is expected, with a message that says which.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from fastttt.errors import GameSpecError, TableFileError
+from fastttt.files import check_target, describe_kind, write_atomic
 from fastttt.games import GameSpec, as_spec, mnk
 from fastttt.layout import slot_count
 from fastttt.solver import Solution
@@ -55,15 +56,6 @@ def game_fields(spec: GameSpec) -> dict:
     return {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity}
 
 
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
 def _open_regular(path: Path) -> tuple[int, os.stat_result]:
     """A read descriptor of ``path`` and its stat; refuses anything but a regular file
     (O_NONBLOCK: opening a FIFO does not wait for a writer)."""
@@ -78,7 +70,7 @@ def _open_regular(path: Path) -> tuple[int, os.stat_result]:
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise TableFileError(f"{path}: is {_kind(st.st_mode)}, not a table file")
+        raise TableFileError(f"{path}: is {describe_kind(st.st_mode)}, not a table file")
     return fd, st
 
 
@@ -89,93 +81,11 @@ def _is_table(path: Path) -> bool:
         return f.read(len(MAGIC)) == MAGIC
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: alive, another user's
-        return True
-    return True
-
-
-def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
-    """Remove the ``NAME.tmpPID`` regular files next to ``path`` whose process is gone;
-    returns them."""
-    path = Path(path)
-    prefix = f"{path.name}.tmp"
-    removed = []
-    try:
-        entries = list(os.scandir(path.parent))
-    except OSError:
-        return removed
-    for entry in entries:
-        pid = entry.name[len(prefix):]
-        if not (entry.name.startswith(prefix) and pid.isdigit() and pid.isascii()):
-            continue
-        try:
-            if entry.is_file(follow_symlinks=False) and not _pid_alive(int(pid)):
-                os.unlink(entry.path)
-                removed.append(Path(entry.path))
-        except OSError:
-            pass
-    return removed
-
-
 def check_save_target(path: str | os.PathLike, force: bool = False) -> Path:
     """Refuse a save to ``path`` before any work: TableFileError when ``path`` exists and is
     not a regular file, is a regular file that is not a fastttt table (unless ``force``), or
     its folder is missing or not writable. Removes stale temporary files; returns the path."""
-    path = Path(path)
-    folder = path.parent.absolute()
-    if path.name in ("", ".", ".."):
-        raise TableFileError(f"{path}: not a file name")
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    except NotADirectoryError:
-        raise TableFileError(f"{folder}: not a folder, cannot save {path.name} in it") from None
-    except OSError as err:
-        raise TableFileError(f"{path}: cannot check the target ({err.strerror or err})") from None
-    if st is not None:
-        if not stat.S_ISREG(st.st_mode):
-            raise TableFileError(f"{path}: is {_kind(st.st_mode)}; a table is saved only to a "
-                                 "regular file")
-        if not force and not _is_table(path):
-            raise TableFileError(f"{path}: exists and is not a fastttt table; refusing to "
-                                 "overwrite it (--force overwrites)")
-    if not folder.is_dir():
-        what = "no such folder" if not folder.exists() else "not a folder"
-        raise TableFileError(f"{folder}: {what}, cannot save {path.name} in it")
-    clean_stale_temps(path)
-    probe = _temp_name(path)
-    try:
-        os.close(_create(probe))
-        os.unlink(probe)
-    except OSError as err:
-        raise TableFileError(
-            f"{folder}: folder not writable, cannot save {path.name} in it "
-            f"({err.strerror or err})") from None
-    return path
-
-
-def _temp_name(path: Path) -> Path:
-    return path.with_name(f"{path.name}.tmp{os.getpid()}")
-
-
-def _create(tmp: Path) -> int:
-    """A new file ``tmp`` opened for writing (a leftover of this PID is replaced; never follows
-    a link or opens a FIFO)."""
-    try:
-        if not stat.S_ISDIR(os.lstat(tmp).st_mode):
-            os.unlink(tmp)
-    except FileNotFoundError:
-        pass
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    return os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
+    return check_target(path, _is_table, "a fastttt table", TableFileError, force=force)
 
 
 def save(solution: Solution, path: str | os.PathLike, *, force: bool = False) -> Path:
@@ -196,40 +106,13 @@ def save(solution: Solution, path: str | os.PathLike, *, force: bool = False) ->
     blob = json.dumps(header, sort_keys=True).encode()
     prefix = MAGIC + struct.pack("<I", len(blob)) + blob
     table = np.ascontiguousarray(solution.table, dtype=np.uint8)
-    tmp = _temp_name(path)
-    try:
-        try:
-            fd = _create(tmp)
-            with os.fdopen(fd, "wb") as f:
-                f.write(prefix)
-                table.tofile(f)
-                f.write(struct.pack("<I", _crc32(table, zlib.crc32(prefix))))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except OSError as err:
-            if isinstance(err, TableFileError):
-                raise
-            raise TableFileError(f"{path}: could not save the table in {path.parent.absolute()} "
-                                 f"({err.strerror or err})") from err
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _sync_folder(path.parent)
-    return path
 
+    def write(f) -> None:
+        f.write(prefix)
+        table.tofile(f)
+        f.write(struct.pack("<I", _crc32(table, zlib.crc32(prefix))))
 
-def _sync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    return write_atomic(path, write, TableFileError)
 
 
 def _read_prefix(f, path: Path, size: int) -> tuple[dict, bytes]:

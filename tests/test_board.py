@@ -5,7 +5,7 @@ import random
 import pytest
 
 from fastttt import GameSpecError, IllegalMoveError, InvalidPositionError, Position, load_game, mnk
-from fastttt.board import win_masks
+from fastttt.board import numbers_from_move_text, win_masks
 
 GAMES = ["tictactoe", "connect4", "4x4k3", "5x4k4", "4x5k4g", "1x7k3", "6x2k2g"]
 
@@ -70,3 +70,26 @@ def test_game_names():
     assert load_game("mnk", rows=5, cols=4, k=4) == load_game("5x4k4")
     assert load_game(str(mnk(4, 5, 3, gravity=True))) == mnk(4, 5, 3, gravity=True)
     assert load_game("tictactoe", k=2) == mnk(3, 3, 2)
+
+
+@pytest.mark.parametrize(
+    "text, digits, numbers",
+    [("", False, []), ("  ", True, []), ("0,4", False, [0, 4]), (" 0 , 4 ", False, [0, 4]),
+     ("4455", True, [4, 4, 5, 5]), ("1,10", True, [1, 10]), ("4455", False, [4455])],
+)
+def test_move_text_numbers(text, digits, numbers):
+    assert numbers_from_move_text(text, digits=digits) == numbers
+
+
+@pytest.mark.parametrize(
+    "text, digits, words",
+    [("0 4", False, "character 2"), ("4 0", False, "whitespace inside a move"),
+     ("44 55", True, "character 3"), ("4\u30004", True, "whitespace"),
+     ("0,,4", False, "move 2 is empty"), ("0,4,", False, "move 3 is empty"),
+     ("-1", False, "'-' is not a digit"),
+     ("\u0663", True, "is not a digit"), ("9" * 8, False, "too long")],
+)
+def test_move_text_refuses_glued_and_odd_moves(text, digits, words):
+    # "0 4" used to be read as the single move 4 (the space dropped), "4 0" as 40
+    with pytest.raises(InvalidPositionError, match=words):
+        numbers_from_move_text(text, digits=digits)

@@ -39,14 +39,14 @@ def test_default_is_tictactoe_json():
         (["mnk", "--rows", "3"], "needs cols, k"),
         (["--rows", "abc"], "'abc' is not a valid integer"),
         (["--position", "XXX/..."], "has 6 cells"),
-        (["--weak"], "go with --stdin"),
+        (["--weak"], "drop --weak (--weak goes with --stdin)"),
         (["8x8g", "--search"], "the search needs columns x (rows + 1) <= 64 bits"),
         (["--search", "--position", "XXX/OO./..."], "the game is already over"),
         (["--max-memory", "nan"], "must be a number of GiB"),
         (["--max-memory", "-1"], "is not in the range"),
         (["4x4k3g", "--moves", "9"], "move 1: column 9 is off the board (1..4)"),
-        (["ultimate", "--search"], "not for ultimate"),
-        (["--load", "t.fttt", "--search"], "--search uses no table"),
+        (["ultimate", "--search"], "ultimate is solved by search from --moves: drop --search"),
+        (["--load", "t.fttt", "--search"], "--search uses no table: drop --load"),
     ],
 )
 def test_bad_arguments_are_one_line_exit_2(args, message):

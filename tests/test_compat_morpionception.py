@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -162,3 +163,24 @@ def test_minmax_heuristique():
     Morpion, inter = nouveau_morpion()
     with pytest.raises(ValueError, match="coefficients"):
         MinMax_heuristique(Morpion, inter, CROIX, None, None, 1, {"nope": 1}, 1, 10)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("back", [None, 30])
+def test_minmax_heuristique_deep_lookahead_keeps_its_budget(back):
+    # The look-ahead's positions count against the budget: profondeur 8 used to run its
+    # look-aheads uncounted (hours); now it answers or refuses within the budget's time.
+    if back is None:  # the empty board
+        Morpion, inter = nouveau_morpion()
+        joueur, a, b = CROIX, None, None
+    else:
+        Morpion, inter, joueur, a, b, _s = _endgame(7, back)
+    started = time.perf_counter()
+    try:
+        value = MinMax_heuristique(Morpion, inter, joueur, a, b, 8, None, 10, 100,
+                                   budget=200_000)
+    except SearchBudgetError as err:
+        assert "200,000" in str(err)
+    else:
+        assert value in (-1, 0, 1)
+    assert time.perf_counter() - started < 20

@@ -19,8 +19,10 @@ from fastttt.players import (
     UnknownPlayerError,
     _score_outcome,
     best_outcome_moves,
+    default_player,
     make_player,
     move_outcomes,
+    perfect_play_cost,
     solution_for,
 )
 from fastttt.values import relative
@@ -217,3 +219,28 @@ def test_heuristic_players_choose_among_search_best():
                 _s, best, _n = heuristic.search(pos, depth, method=method)
                 move = make_player(name, spec).choose(pos, random.Random(1))
                 assert move in best
+
+
+@pytest.mark.parametrize(
+    "game, name",
+    [("tictactoe", "perfect"), ("4x4k4", "perfect"), ("4x5k4g", "perfect"),
+     ("connect4", "alphabeta:8"), ("5x5k5", "alphabeta:6"), ("6x6k4", "alphabeta:4"),
+     ("8x8k5", "alphabeta:4")],
+)
+def test_default_player_answers_within_seconds(game, name):
+    # connect4's default used to be perfect play: an exact search of hours from the empty board
+    spec = load_game(game)
+    assert default_player(spec) == name
+    assert (perfect_play_cost(spec) is None) == (name == "perfect")
+
+
+def test_default_player_on_ultimate_is_the_bounded_engine():
+    from fastttt.match import as_game
+
+    assert default_player(as_game("ultimate")) == "engine"
+
+
+@pytest.mark.parametrize("name", ["", " ", "\t", "perfect!", "alpha beta:3"])
+def test_empty_and_odd_names_are_refused_with_the_list(name):
+    with pytest.raises(UnknownPlayerError, match="perfect"):
+        make_player(name, tictactoe)

@@ -178,3 +178,12 @@ def test_solved_keeps_one_solution_per_game():
     assert solved(mnk(3, 3, 3)) is first and is_solved("tictactoe")
     forget_solved()
     assert solved("tictactoe") is not first
+
+
+def test_format_bytes_names_every_size():
+    from fastttt.solver import format_bytes
+
+    assert format_bytes(512) == "512 B"
+    assert format_bytes(1.5 * 2**30) == "1.5 GiB"
+    assert format_bytes(1023 * 2**50) == "1023.0 PiB"
+    assert format_bytes(1.9e24) == "1.9e+24 bytes"

@@ -232,7 +232,7 @@ def test_save_names_the_missing_folder_not_a_temp_file(tmp_path, free34, where):
     with pytest.raises(TableFileError) as err:
         check_save_target(target)
     assert str(target.parent) in str(err.value) and ".tmp" not in str(err.value)
-    with pytest.raises(TableFileError, match="cannot save t.fttt"):
+    with pytest.raises(TableFileError, match="cannot write t.fttt"):
         save(free34, target)
 
 

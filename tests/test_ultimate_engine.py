@@ -114,7 +114,8 @@ def test_minimax_root_matches_plain_negamax():
     scores = np.zeros(81, dtype=np.int64)
     for depth in (1, 2):
         for s in _random_states(12, 10 + depth, 20, 70):
-            n = K.minimax_root(s.array(), depth, COEFFS.array(), two_table(), moves, scores)
+            args = (s.array(), depth, COEFFS.array(), two_table(), moves, scores)
+            n = K.minimax_root(*args, np.zeros(1, np.uint8))
             assert list(moves[:n]) == s.legal_moves()
             for m, v in zip(moves[:n], scores[:n], strict=True):
                 assert v == -_ref_negamax(s.play(int(m)), depth - 1, 1)

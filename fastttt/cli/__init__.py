@@ -2,6 +2,10 @@
 
 Each subcommand lives in its own module so that ``fastttt solve`` does not import the play
 loop or the Ultimate engine (start-up time is part of what users feel).
+
+Ctrl-C anywhere ends the command with one line on stderr, ``Interrupted.``, and exit code 130
+(kernels stop within a fraction of a second: :mod:`fastttt.interrupt`; files being written
+are removed, never left half-written).
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ import sys
 
 import click
 
+from fastttt import interrupt
+
 # name -> ("module:attribute" of a click command, one-line help shown by ``fastttt --help``)
 COMMANDS = {
     "solve": ("fastttt.cli.solve:solve", "Solve a board: value and depth of every position."),
@@ -18,7 +24,30 @@ COMMANDS = {
     "match": ("fastttt.cli.play:match", "Engine against engine over many games."),
     "bench": ("fastttt.cli.bench:bench", "Deterministic search bench: node count and time."),
     "verify": ("fastttt.cli.verify:verify", "Check the solver against the known facts file."),
+    "render": ("fastttt.cli.render:render",
+               "Draw a position as SVG or PNG, optionally with move values."),
+    "serve": ("fastttt.cli.serve:serve",
+              "Local web explorer: click to play, moves coloured by value."),
 }
+
+
+INTERRUPTED_EXIT = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+
+
+class _Interrupted(Exception):
+    """Ctrl-C carried past click, which would print a blank line and ``Aborted.``."""
+
+
+def _quiet_interrupts(hook):
+    """``hook`` (Python's report of an exception it cannot raise, printed with a traceback)
+    silent for KeyboardInterrupt: Ctrl-C that lands in a C callback is reported once, by
+    :meth:`LazyGroup.main`, as ``Interrupted.``."""
+
+    def report(unraisable) -> None:
+        if not issubclass(unraisable.exc_type, KeyboardInterrupt):
+            hook(unraisable)
+
+    return report
 
 
 class LazyGroup(click.Group):
@@ -31,15 +60,30 @@ class LazyGroup(click.Group):
         module_name, attr = COMMANDS[cmd_name][0].split(":")
         return getattr(importlib.import_module(module_name), attr)
 
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as err:
+            raise _Interrupted from err
+        except Exception as err:
+            # Ctrl-C inside a library's own callback (Numba compiling a kernel on the first
+            # run) surfaces as that library's error, not as KeyboardInterrupt
+            if interrupt.interrupted():
+                raise _Interrupted from err
+            raise
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # From the static table: listing commands must not import them all.
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][1]) for name in sorted(COMMANDS)])
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        """Like click's, but a usage error is one line (``Error: ...``), exit code 2."""
+        """Like click's, but a usage error is one line (``Error: ...``), exit code 2, and Ctrl-C
+        one line (``Interrupted.``), exit code 130."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        interrupt.watch()
+        sys.unraisablehook = _quiet_interrupts(sys.unraisablehook)
         try:
             result = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as err:
@@ -48,9 +92,14 @@ class LazyGroup(click.Group):
         except click.ClickException as err:
             click.echo(f"Error: {err.format_message()}", err=True)
             sys.exit(err.exit_code)
+        except _Interrupted:
+            if sys.stderr.isatty():
+                click.echo(err=True)  # end the line where the terminal echoed ^C
+            click.echo("Interrupted.", err=True)
+            sys.exit(INTERRUPTED_EXIT)
         except click.Abort:
             click.echo("Aborted.", err=True)
-            sys.exit(130)
+            sys.exit(INTERRUPTED_EXIT)
         sys.exit(result if isinstance(result, int) else 0)
 
 

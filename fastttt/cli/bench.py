@@ -50,6 +50,16 @@ def bench_positions() -> list[Position]:
     return out
 
 
+TT_ENTRY_BYTES = 8  # one transposition-table entry of :class:`fastttt.search.Searcher`
+
+
+def table_bytes(tt_bits: int) -> int:
+    """Memory of the bench's transposition tables at ``2**tt_bits`` entries: one table per
+    game of :data:`SUITE`, all alive at once."""
+    games = len({spec for spec, *_ in SUITE})
+    return games * TT_ENTRY_BYTES * 2**tt_bits
+
+
 def run_bench(*, weak: bool = False, tt_bits: int | None = None) -> dict:
     """Search every bench position from empty tables; returns per-position and total figures
     (scores from the side to move, see :mod:`fastttt.search`)."""
@@ -98,9 +108,39 @@ def run_bench(*, weak: bool = False, tt_bits: int | None = None) -> dict:
     help="Transposition table of 2**BITS entries (default 23 on big boards).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def bench(weak: bool, tt_bits: int | None, as_json: bool) -> None:
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Also draw nodes against time per position: FILE.svg/.png/.pdf "
+                   "(pip install 'fastttt[plot]').")
+def bench(weak: bool, tt_bits: int | None, as_json: bool, plot_path: str | None) -> None:
     """Search a fixed list of positions; print the total node count and the time."""
+    if plot_path:  # before the run, not after it
+        from fastttt.errors import MissingDependencyError, OutputFileError
+        from fastttt.plot import check_plot_target, require
+
+        try:
+            check_plot_target(plot_path)
+        except OutputFileError as err:
+            raise click.BadParameter(str(err), param_hint="--plot") from None
+        try:
+            require()
+        except MissingDependencyError as err:
+            raise click.ClickException(str(err)) from None
+    if tt_bits is not None:
+        from fastttt.solver import available_memory, format_bytes
+
+        need, free = table_bytes(tt_bits), available_memory()
+        if need > 0.9 * free:
+            raise click.BadParameter(
+                f"{tt_bits} bits need about {format_bytes(need)} of tables (one per game), "
+                f"more than the {format_bytes(0.9 * free)} this machine has free (90% of "
+                "available)",
+                param_hint="--tt-bits",
+            )
     result = run_bench(weak=weak, tt_bits=tt_bits)
+    if plot_path:
+        from fastttt.plot import plot_bench
+
+        plot_bench(result, plot_path)
     if as_json:
         click.echo(json.dumps(result, indent=1))
         return

@@ -2,7 +2,9 @@
 
 Players are named (``human``, ``random``, ``heuristic:P``, ``alphabeta:P``, ``perfect``; see
 :mod:`fastttt.players`). A person types ``row,col`` counted from 1, or a column alone on gravity
-boards. Bad options end with a one-line error and exit code 2.
+boards. Bad options end with a one-line error and exit code 2. A player left out is the
+strongest that answers within seconds (:func:`fastttt.players.default_player`); ``perfect`` on
+a board where it is a long exact search is played as asked, after a one-line warning.
 """
 
 from __future__ import annotations
@@ -50,22 +52,22 @@ def _players(game: Any, x: str, o: str) -> tuple[Any, Any]:
 
 
 def _prepare_table(spec: Any, needed: bool) -> None:
-    """Solve the table up front (with a note on stderr) when perfect play or hints need it."""
+    """Solve the table up front (with a note on stderr) when perfect play or hints need it;
+    warn, on stderr, when they are a long exact search instead."""
     from fastttt.games import GameSpec
-    from fastttt.players import solution_for, uses_table
+    from fastttt.players import perfect_play_cost, solution_for, uses_table
 
-    if needed and isinstance(spec, GameSpec) and uses_table(spec):
+    if not needed or not isinstance(spec, GameSpec):
+        return
+    warning = perfect_play_cost(spec)
+    if warning:
+        click.echo(f"Warning: {warning}.", err=True)
+    elif uses_table(spec):
         click.echo(f"Solving {spec.name} for perfect play...", err=True)
         try:
             solution_for(spec)
         except FastTTTError as err:
             raise click.ClickException(str(err)) from None
-
-
-def _strongest(spec: Any) -> str:
-    from fastttt.games import GameSpec
-
-    return "perfect" if isinstance(spec, GameSpec) else "engine"
 
 
 def _game_options(f):
@@ -80,7 +82,9 @@ def _game_options(f):
 @_game_options
 @click.option("--x", "x_name", default="human", show_default=True, help="First player (X).")
 @click.option(
-    "--o", "o_name", default=None, help="Second player (O) [default: perfect; engine on ultimate]."
+    "--o", "o_name", default=None,
+    help="Second player (O) [default: the strongest that answers within seconds: perfect on "
+    "small boards, alphabeta:P on bigger ones, engine on ultimate].",
 )
 @click.option("--seed", type=int, default=None, help="Seed for the engines' random choices.")
 @click.option("--hints", is_flag=True, help="Show every move's perfect-play outcome to humans.")
@@ -93,11 +97,18 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
     from fastttt.games import GameSpec
     from fastttt.match import initial_state
     from fastttt.play import game_ui, play_game
+    from fastttt.players import default_player
 
     spec = _load(game, rows, cols, k, gravity)
-    px, po = _players(spec, x_name, o_name or _strongest(spec))
+    px, po = _players(spec, x_name, default_player(spec) if o_name is None else o_name)
     if hints and not isinstance(spec, GameSpec):
         raise click.BadParameter("hints are only available on m,n,k boards", param_hint="--hints")
+    if seed is not None and all(getattr(p, "is_human", False) for p in (px, po)):
+        raise click.BadParameter("seeds the engines' choices, and both players are human",
+                                 param_hint="--seed")
+    if hints and not any(getattr(p, "is_human", False) for p in (px, po)):
+        raise click.BadParameter("hints are shown to human players, and neither --x nor --o "
+                                 "is human", param_hint="--hints")
     _prepare_table(spec, hints or "perfect" in (px.name, po.name))
     if color is None:
         color = sys.stdout.isatty()
@@ -106,7 +117,7 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
     desc = spec.describe() if isinstance(spec, GameSpec) else str(spec)
     click.echo(f"{getattr(spec, 'name', spec)}: {desc}. X = {px.name}, O = {po.name}, seed {seed}.")
     try:
-        play_game(
+        record = play_game(
             initial_state(spec),
             (px, po),
             rng=random.Random(seed),
@@ -117,12 +128,15 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
         )
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
+    if record.reason == "interrupt":  # the game said "Interrupted: game abandoned."
+        sys.exit(130)
 
 
 @click.command()
 @_game_options
 @click.option(
-    "--x", "x_name", default=None, help="Player A (X) [default: perfect; engine on ultimate]."
+    "--x", "x_name", default=None,
+    help="Player A (X) [default: the strongest that answers within seconds, as for play --o].",
 )
 @click.option("--o", "o_name", default="random", show_default=True, help="Player B (O).")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
@@ -135,9 +149,13 @@ def match(game, rows, cols, k, gravity, x_name, o_name, games, seed, swap, as_js
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from fastttt.match import run_match
+    from fastttt.players import default_player
 
+    if swap and games < 2:
+        raise click.BadParameter("alternates who starts: give --games 2 or more",
+                                 param_hint="--swap")
     spec = _load(game, rows, cols, k, gravity)
-    x_name = x_name or _strongest(spec)
+    x_name = default_player(spec) if x_name is None else x_name
     px, po = _players(spec, x_name, o_name)
     for flag, p in (("--x", px), ("--o", po)):
         if getattr(p, "is_human", False):

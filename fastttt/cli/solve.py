@@ -27,29 +27,75 @@ def _peak_rss_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _parse_moves(spec: GameSpec, text: str) -> list[int]:
-    """Gravity: 1-based columns, as digits ("4455") or comma-separated ("1,10"); otherwise
-    comma-separated 0-based cells."""
-    text = text.strip()
+def _parse_moves(spec, text: str) -> list[int]:
+    """--moves in API form (:func:`fastttt.movetext.parse_moves`: with gravity 1-based columns,
+    as digits "4455" or comma-separated; otherwise comma-separated 0-based cells, "0 4"
+    refused)."""
+    from fastttt.movetext import parse_moves
+
     try:
-        if spec.gravity:
-            tokens = text.split(",") if "," in text else list(text)
-            columns = [int(t) for t in tokens if t.strip()]
-            for i, col in enumerate(columns):
-                if not 1 <= col <= spec.cols:
-                    raise click.BadParameter(
-                        f"move {i + 1}: column {col} is off the board (1..{spec.cols})",
-                        param_hint="--moves",
-                    )
-            return [col - 1 for col in columns]
-        return [int(t) for t in text.replace(" ", "").split(",") if t]
-    except ValueError:
-        raise click.BadParameter(
-            f"{text!r}: expected column digits 1..{spec.cols}"
-            if spec.gravity
-            else f"{text!r}: expected comma-separated cell numbers 0..{spec.cells - 1}",
-            param_hint="--moves",
-        ) from None
+        return parse_moves(spec, text)
+    except FastTTTError as err:
+        raise click.BadParameter(str(err), param_hint="--moves") from None
+
+
+# The options each mode of ``solve`` reads (click parameter names; GAME is read by all), and
+# what the mode does. An option given on the command line that its mode does not read is
+# refused with a one-line usage error, never ignored.
+_GAME = {"rows", "cols", "k", "gravity"}
+_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler"}
+MODE_OPTIONS = {
+    "ultimate": {"moves", "as_json", "max_nodes"},
+    "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes"},
+    "--search": _GAME | {"search", "position", "moves", "as_json"},
+    "--load": _GAME | {"load_path", "save_path", "force", "position", "moves", "as_json"},
+    "a table solve": _GAME | _LAYERED | {"save_path", "force", "position", "moves", "as_json",
+                                         "max_memory"},
+}
+MODE_WORDS = {
+    "ultimate": "ultimate is solved by search from --moves",
+    "--stdin": "--stdin reads one position per line",
+    "--search": "--search uses no table",
+    "--load": "--load reads a solved table",
+    "a table solve": "solving a table",
+}
+
+
+def _solve_mode(game, stdin, search, load_path) -> str:
+    if game is not None and game.strip().lower() == "ultimate":
+        return "ultimate"
+    if stdin:
+        return "--stdin"
+    if search:
+        return "--search"
+    return "--load" if load_path else "a table solve"
+
+
+def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
+    """A one-line usage error naming the options given that ``mode`` would ignore."""
+    from click.core import ParameterSource
+
+    flags = {p.name: "/".join(p.opts[:1] + p.secondary_opts[:1])
+             for p in ctx.command.params if isinstance(p, click.Option)}
+    given = [name for name in flags
+             if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)]
+    unread = [name for name in given if name not in MODE_OPTIONS[mode]]
+    if not unread:
+        return
+    first = flags[unread[0]]
+    homes = [m for m, read in MODE_OPTIONS.items() if unread[0] in read]
+    if first in MODE_OPTIONS:
+        hint = f"{first} and {mode} are separate modes: give one"
+    elif len(homes) <= 2:
+        hint = f"{first} goes with {' or '.join(homes)}"
+    else:
+        read = MODE_OPTIONS[mode]
+        hint = "it takes " + ", ".join(
+            sorted(flags[name] for name in read - _GAME if flags[name] != mode))
+        if read & _GAME:
+            hint += " and the game options"
+    raise click.UsageError(f"{MODE_WORDS[mode]}: drop {', '.join(flags[n] for n in unread)} "
+                           f"({hint})")
 
 
 def _run_solve(spec: GameSpec, max_bytes, show_progress: bool):
@@ -167,9 +213,10 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
         with _layer_progress(show_progress) as report:
             return solve_layered(spec, progress=report, **kwargs)
     except KeyboardInterrupt:
-        if out_dir:
-            click.echo(f"Interrupted: the finished layers are in {out_dir}; the same command "
-                       "with --resume goes on from there.", err=True)
+        if not out_dir:
+            raise  # the command's one line: "Interrupted."
+        click.echo(f"Interrupted: the finished layers are in {out_dir}; the same command "
+                   "with --resume goes on from there.", err=True)
         sys.exit(130)
     finally:
         if client is not None:
@@ -266,13 +313,24 @@ def _print_summary(solution, summary: dict, saved) -> None:
         click.echo(f"{label:>12}  {text}")
 
 
-def _query(solution, spec, position, moves) -> dict:
+def _query_position(spec, position, moves):
+    """The position of --position or --moves (the empty board without them); a usage error
+    when the text is not a position of ``spec``."""
     from fastttt.board import Position
-    from fastttt.values import value_name
 
     try:
-        pos = (Position.from_text(spec, position) if position is not None
-               else Position.from_moves(spec, _parse_moves(spec, moves)))
+        if position is not None:
+            return Position.from_text(spec, position)
+        return Position.from_moves(spec, _parse_moves(spec, moves or ""))
+    except FastTTTError as err:
+        raise click.UsageError(str(err)) from None
+
+
+def _query(solution, spec, position, moves) -> dict:
+    from fastttt.values import value_name
+
+    pos = _query_position(spec, position, moves)
+    try:
         value, depth = solution.value(pos), solution.depth(pos)
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
@@ -334,16 +392,13 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, po
     GAME is tictactoe, connect4, mnk or connect (with --rows/--cols/-k), a compact form such as
     4x4k3 or 4x5k4g (rows x cols, k, g = gravity), or ultimate.
     """
+    mode = _solve_mode(game, stdin, search, load_path)
+    _refuse_unread_options(click.get_current_context(), mode)
     game_given = game is not None or any(v is not None for v in (rows, cols, k)) or gravity
     game = "tictactoe" if game is None else game
     if force and not save_path:
         raise click.UsageError("--force goes with --save FILE")
-    if game.strip().lower() == "ultimate":
-        ignored = [name for name, given in (("--search", search), ("--stdin", stdin),
-                   ("--position", position is not None), ("--save", save_path),
-                   ("--load", load_path)) if given]
-        if ignored:
-            raise click.UsageError(f"{', '.join(ignored)}: not for ultimate (use --moves)")
+    if mode == "ultimate":
         return _solve_ultimate(moves, as_json, max_nodes)
     spec = _spec_from_args(game, rows, cols, k, gravity)
     if stdin:
@@ -355,20 +410,16 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, po
         except FastTTTError as err:
             raise click.UsageError(str(err)) from None
         sys.exit(1 if bad else 0)
-    if all_moves or weak or nodes:
-        raise click.UsageError("--all-moves, --weak and --nodes go with --stdin")
     if position is not None and moves is not None:
         raise click.UsageError("give --position or --moves, not both")
     if search:
-        if load_path or save_path:
-            raise click.UsageError("--search uses no table: drop --load/--save")
         return _solve_by_search(spec, position, moves, as_json)
+    if not load_path and (position is not None or moves is not None):
+        _query_position(spec, position, moves)  # a bad query is refused before the solve
 
     if max_memory is not None and max_memory != max_memory:  # NaN passes FloatRange
         raise click.BadParameter("must be a number of GiB", param_hint="--max-memory")
     max_bytes, capped = _memory_limit(max_memory)
-    layered_only = [name for name, given in (("--out", out_dir), ("--resume", resume),
-                    ("--workers", workers), ("--scheduler", scheduler)) if given]
     if resume and not out_dir:
         raise click.UsageError("--resume goes on with the solve in --out DIR: give --out")
     if (workers or scheduler) and not out_dir:
@@ -376,8 +427,6 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, po
                                "give --out DIR")
     if workers and scheduler:
         raise click.UsageError("give --workers (a local cluster) or --scheduler, not both")
-    if load_path and layered_only:
-        raise click.UsageError(f"--load reads a solved table: drop {', '.join(layered_only)}")
     started = time.perf_counter()
     try:
         if save_path:  # before any work: a refused target would lose the solve
@@ -398,6 +447,10 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, po
                 raise click.UsageError(str(err)) from None
             if engine == "layered" and save_path:
                 raise click.UsageError("a layered table is kept with --out DIR, not --save FILE")
+            source = click.get_current_context().get_parameter_source("symmetry")
+            if engine == "dense" and source == click.core.ParameterSource.COMMANDLINE:
+                raise click.UsageError("--symmetry/--no-symmetry: not used by the dense engine "
+                                       "(it goes with the layered one)")
             show = sys.stderr.isatty() and not as_json
             if engine == "dense":
                 solution = _run_solve(spec, max_bytes, show)
@@ -438,27 +491,58 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, po
 
 
 def _solve_by_search(spec, position, moves, as_json):
-    from fastttt.board import Position
-    from fastttt.search import solve_position
+    from fastttt.players import QUICK_SEARCH_CELLS
+    from fastttt.search import searcher
 
-    try:
-        if position is not None:
-            pos = Position.from_text(spec, position)
-        elif moves is not None:
-            pos = Position.from_moves(spec, _parse_moves(spec, moves))
-        else:
-            pos = Position.empty(spec)
-    except FastTTTError as err:
-        raise click.UsageError(str(err)) from None
+    pos = _query_position(spec, position, moves)
     if pos.is_over():
         raise click.UsageError(f"the game is already over in {pos}: nothing to search")
+    if pos.ply == 0 and not spec.gravity:
+        if _pairing_proof(spec, pos, as_json):
+            return
+    try:
+        search = searcher(spec)
+    except FastTTTError as err:  # a board the search cannot hold
+        raise click.UsageError(str(err)) from None
+    empty = spec.cells - pos.ply
+    if empty > QUICK_SEARCH_CELLS[spec.gravity]:
+        click.echo(f"Warning: exact search with {empty} empty cells can take minutes to hours "
+                   f"(quick up to about {QUICK_SEARCH_CELLS[spec.gravity]}); Ctrl-C stops it",
+                   err=True)
     start = time.perf_counter()
     try:
-        result = solve_position(pos)
+        result = search.solve(pos)
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
     out = {"game": spec.name, "position": str(pos), "score": int(result.score),
-           "nodes": int(result.nodes), "seconds": round(time.perf_counter() - start, 6)}
+           "method": "alphabeta", "nodes": int(result.nodes),
+           "seconds": round(time.perf_counter() - start, 6)}
+    _print_fields(out, as_json)
+
+
+PAIRING_NODES = 20_000  # a pairing search of a fraction of a second before alpha-beta
+
+
+def _pairing_proof(spec, pos, as_json) -> bool:
+    """Print the draw of the empty free board when a pairing strategy proves it (the second
+    player cannot lose; nor can the first, who may always play an extra stone); False when
+    no pairing was found within PAIRING_NODES."""
+    from fastttt.pairing import find_pairing
+
+    start = time.perf_counter()
+    proof = find_pairing(spec, node_budget=PAIRING_NODES)
+    if not proof.found:
+        return False
+    out = {"game": spec.name, "position": str(pos), "score": 0, "method": "pairing",
+           "nodes": proof.nodes, "seconds": round(time.perf_counter() - start, 6),
+           "pairs": [list(p) for p in proof.pairs]}
+    if not as_json:
+        out["pairs"] = " ".join(f"{a}-{b}" for a, b in proof.pairs)
+    _print_fields(out, as_json)
+    return True
+
+
+def _print_fields(out: dict, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(out))
     else:
@@ -469,16 +553,12 @@ def _solve_by_search(spec, position, moves, as_json):
 def _solve_ultimate(moves, as_json, max_nodes):
     from fastttt import ultimate
 
+    parsed = _parse_moves(ultimate.ULTIMATE, moves or "")
     try:
-        parsed = [int(t) for t in (moves or "").replace(" ", "").split(",") if t]
         state = ultimate.UltimateState.from_moves(parsed)
     except ValueError as err:
         raise click.UsageError(f"--moves: {err}") from None
     verdict, score, best, nodes = ultimate.solve_exact(state, node_budget=max_nodes)
     out = {"game": "ultimate", "moves": parsed, "verdict": verdict, "score": score,
            "best_move": best, "nodes": nodes}
-    if as_json:
-        click.echo(json.dumps(out))
-    else:
-        for key, val in out.items():
-            click.echo(f"{key:>12}  {val}")
+    _print_fields(out, as_json)

@@ -300,7 +300,9 @@ def MinMax_heuristique(
     view) is less than ``Delta`` below the best and above ``-valeur_stop_exploration`` are explored;
     a node with none counts as lost. Returns +1 / 0 / -1 (croix's view) like the handout.
     ``jeu_de_coeffs``: a :class:`~fastttt.ultimate.Coeffs`, a dict of its fields or 8 numbers.
-    SearchBudgetError when the selective tree exceeds ``budget`` nodes."""
+    SearchBudgetError when the selective tree, look-ahead positions included (estimated, see
+    :func:`_lookahead_cost`), exceeds ``budget`` positions: at once when one node's
+    look-ahead alone does (``profondeur`` 8 from an open position)."""
     t = _terminal(morpion_intermediaire)
     if t is not None:
         return t
@@ -313,13 +315,49 @@ def MinMax_heuristique(
         prune=(_entier(Delta, "Delta"), _entier(valeur_stop_exploration, "valeur_stop")),
         lookahead=int(profondeur),
     )
-    full = 81 - state.ply
-    score, _, nodes, done = engine.search_depth(state, full, budget)
-    if not done:
+    per_node = _lookahead_cost(state, int(profondeur), budget)
+    if per_node > budget:
         raise SearchBudgetError(
-            f"the selective search did not finish within {budget} nodes ({nodes} searched)"
+            f"one node's {profondeur}-ply look-ahead visits more positions than the budget of "
+            f"{budget:,} (estimated from random paths)"
+        )
+    full = 81 - state.ply
+    score, _, nodes, done = engine.search_depth(state, full, max(budget // per_node, 1))
+    if not done:
+        each = f", each with a look-ahead of about {per_node:,} positions" if per_node > 1 else ""
+        raise SearchBudgetError(
+            f"the selective search did not finish within {budget:,} positions ({nodes:,} "
+            f"nodes{each})"
         )
     return _absolute(state, score)
+
+
+LOOKAHEAD_PROBES = 32
+
+
+def _lookahead_cost(state: UltimateState, depth: int, budget: int) -> int:
+    """Positions one node's ``depth``-ply look-ahead visits beyond its children, at least 1:
+    Knuth's estimate of the tree size (mean over random paths from ``state`` of the products
+    of the branching factors), capped just above ``budget``. The engine counts nodes, not the
+    look-ahead's positions: dividing the budget by this keeps the total work near it."""
+    import random
+
+    rng = random.Random(0)
+    total = 0
+    for _ in range(LOOKAHEAD_PROBES):
+        s, width, size = state, 1, 0
+        for level in range(1, depth + 1):
+            moves = s.legal_moves()
+            if not moves:
+                break
+            width *= len(moves)
+            if level >= 2:
+                size += width
+            if size > budget:
+                return budget + 1
+            s = s.play(rng.choice(moves))
+        total += size
+    return max(total // LOOKAHEAD_PROBES, 1)
 
 
 def MinMax_heuristique_AlphaBeta(

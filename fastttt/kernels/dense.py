@@ -16,6 +16,7 @@ from numba import njit, prange
 
 from fastttt.config import JIT, PARALLEL_JIT
 from fastttt.kernels.bits import ctz
+from fastttt.kernels.stop import is_stopped
 from fastttt.layout import POS_FIRST_STONES, POS_RANK, POS_SECOND, POS_SECOND_STONES
 
 NONTERMINAL = 255
@@ -245,21 +246,31 @@ def _finish_block(table, lay, hi):
 
 
 @njit(**PARALLEL_JIT)
-def forward_layer(table, lay, his):
+def forward_layer(table, lay, his, stop):
+    """The forward sweep over the blocks ``his`` (one layer), in parallel; skips the blocks not
+    started once ``stop[0]`` is set (Ctrl-C, :mod:`fastttt.interrupt`: the table is then
+    unfinished, to be dropped)."""
     for t in prange(his.shape[0]):
-        _forward_block(table, lay, his[t])
+        if not is_stopped(stop):
+            _forward_block(table, lay, his[t])
 
 
 @njit(**PARALLEL_JIT)
-def values_layer(table, lay, his, two_pass):
+def values_layer(table, lay, his, two_pass, stop):
+    """The backward sweep over the blocks ``his`` (one layer), in parallel; ``stop`` as in
+    :func:`forward_layer`."""
     for t in prange(his.shape[0]):
-        _values_block(table, lay, his[t], two_pass)
+        if not is_stopped(stop):
+            _values_block(table, lay, his[t], two_pass)
 
 
 @njit(**PARALLEL_JIT)
-def finish_blocks(table, lay, his):
+def finish_blocks(table, lay, his, stop):
+    """Relative bytes to absolute ones over the blocks ``his``, in parallel; ``stop`` as in
+    :func:`forward_layer`."""
     for t in prange(his.shape[0]):
-        _finish_block(table, lay, his[t])
+        if not is_stopped(stop):
+            _finish_block(table, lay, his[t])
 
 
 @njit(**JIT)
@@ -273,10 +284,23 @@ def forward_serial(table, lay, order):
 def values_serial(table, lay, order, two_pass):
     """``values_layer`` on one thread for every block (last layer first), then
     ``finish_blocks``: the whole solve when ``lay.closed_form`` (``table`` need not be zeroed)."""
-    for t in range(order.shape[0] - 1, -1, -1):
-        _values_block(table, lay, order[t], two_pass)
-    for t in range(order.shape[0]):
-        _finish_block(table, lay, order[t])
+    values_blocks_serial(table, lay, order, two_pass)
+    finish_blocks_serial(table, lay, order)
+
+
+@njit(**JIT)
+def values_blocks_serial(table, lay, his, two_pass):
+    """``values_layer`` on one thread, last block of ``his`` first (one piece of a solve cut
+    into bounded calls: blocks with more hi stones come later in ``his``)."""
+    for t in range(his.shape[0] - 1, -1, -1):
+        _values_block(table, lay, his[t], two_pass)
+
+
+@njit(**JIT)
+def finish_blocks_serial(table, lay, his):
+    """``finish_blocks`` on one thread."""
+    for t in range(his.shape[0]):
+        _finish_block(table, lay, his[t])
 
 
 @njit(**PARALLEL_JIT)

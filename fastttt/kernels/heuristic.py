@@ -19,7 +19,9 @@ flag i8[])`` (size a power of two, ``key_meta`` 0 = empty slot, else ``(depth+64
 ``flag`` 0 exact, 1 lower bound, 2 upper bound. Keys are matched exactly (both bitboards,
 mover and depth), so a table entry is only reused for the very same depth-limited value.
 
-``stats`` (int64 array): ``[nodes, tt_hits]``; a node is one call of :func:`search_kernel`.
+``stats`` (int64 array): ``[nodes, tt_hits]`` or ``[nodes, tt_hits, stop]``; a node is one
+call of :func:`search_kernel`. Once ``stop`` is set (Ctrl-C, :mod:`fastttt.interrupt`) the
+search unwinds at once, storing nothing, and its values are meaningless.
 Options ``opts``: bit 1 alpha-beta cut-offs, bit 2 memo (transposition table), bit 4 QUIRK.
 """
 
@@ -35,6 +37,7 @@ OPT_MEMO = 2
 OPT_QUIRK = 4
 INF = 1 << 20
 EXACT, LOWER, UPPER = 0, 1, 2
+STATS_STOP = 2  # slot of the optional stop word in ``stats``
 
 
 @njit(**JIT)
@@ -161,6 +164,8 @@ def search_kernel(a, b, mover, depth, alpha, beta, masks, geo, opts, tt, stats):
             v = search_kernel(
                 a | bits[i], b, other, depth - 1, alpha, beta, masks, geo, opts, tt, stats
             )
+            if stats.shape[0] > STATS_STOP and stats[STATS_STOP]:
+                return 0
             if v > best:
                 best = v
                 if best > alpha:
@@ -173,6 +178,8 @@ def search_kernel(a, b, mover, depth, alpha, beta, masks, geo, opts, tt, stats):
             v = search_kernel(
                 a, b | bits[i], other, depth - 1, alpha, beta, masks, geo, opts, tt, stats
             )
+            if stats.shape[0] > STATS_STOP and stats[STATS_STOP]:
+                return 0
             if v < best:
                 best = v
                 if best < beta:

@@ -59,7 +59,7 @@ G_W, G_H, G_K, G_GRAV, G_CELLS, G_BASE, G_SYMPLY, G_MIRROR, G_KEYMODE, G_TTBITS,
 G_FAST4, G_NBITS, G_TTADDR = 11, 12, 13
 # ... masks, counters and tables
 M_BOTTOM, M_BOARD, M_COL0 = 16, 17, 18
-S_NODES = 20
+S_NODES, S_STOP = 20, 21  # node counter; stop word (non-zero: unwind, see fastttt.interrupt)
 ORDER = 32  # 64 slots: columns (gravity) or bits (free boards), best first
 PERMS = 96  # 8 x 64 slots: symmetry s maps bit b to PERMS + 64 * s + b
 MBUF = PERMS + 8 * 64  # 66 x 64 slots: moves being tried at each ply
@@ -319,7 +319,9 @@ def negamax(cur, mask, ply, alpha, beta, w):
 
     Return contract (``v`` returned, ``t`` the true score from the side to move):
     ``v <= alpha`` implies ``t <= v`` (upper bound); ``v >= beta`` implies ``t >= v`` (lower
-    bound); ``alpha < v < beta`` implies ``t == v``. Counts one node per call.
+    bound); ``alpha < v < beta`` implies ``t == v``. Counts one node per call. Once the stop
+    word ``S_STOP`` is set, returns 0 at once up the tree and stores nothing (a meaningless
+    value: the caller discards it).
     """
     st(w, S_NODES, ld(w, S_NODES) + _ONE)
     gravity = ld(w, G_GRAV) != _ZERO
@@ -388,6 +390,8 @@ def negamax(cur, mask, ply, alpha, beta, w):
     for i in range(n):
         mv = ld(w, moves + i)
         v = -negamax(opp, mask | mv, ply + 1, -beta, -alpha, w)
+        if ld(w, S_STOP) != _ZERO:
+            return 0  # stopped: v may be wrong, store nothing
         if v >= beta:
             tt_put(w, key, v, 1, ply)
             return v
@@ -410,7 +414,7 @@ def solve_kernel(cur, mask, ply, weak, work, tt):
     """Exact score of a live position (not finished, not full) from the side to move; with
     ``weak`` only its sign (-1, 0 or +1). Iterated null-window searches narrow [lo, hi] until
     it closes (kernel behind :func:`fastttt.search.solve_position`). ``work[G_TTADDR]`` must
-    hold ``tt``'s address (set here)."""
+    hold ``tt``'s address (set here). Returns a meaningless 0 once ``work[S_STOP]`` is set."""
     w = np.uint64(work.ctypes.data)
     work[G_TTADDR] = np.uint64(tt.ctypes.data)
     base = gi(w, G_BASE)
@@ -429,6 +433,8 @@ def solve_kernel(cur, mask, ply, weak, work, tt):
         elif med >= 0 and _half(hi) > med:
             med = _half(hi)
         r = negamax(cur, mask, ply, med, med + 1, w)
+        if work[S_STOP]:
+            return 0
         if r <= med:
             hi = r
         else:
@@ -473,8 +479,11 @@ def play_columns(cols, n, work):
 
 @njit(**JIT)
 def solve_many(curs, masks_in, plies, weak, work, tt, out_scores, out_nodes):
-    """Solve a batch of live positions in order, sharing the table (benchmarks, filter)."""
+    """Solve a batch of live positions in order, sharing the table (benchmarks, filter);
+    stops early, the rest unsolved, once ``work[S_STOP]`` is set."""
     for i in range(curs.shape[0]):
+        if work[S_STOP]:
+            return
         before = work[S_NODES]
         out_scores[i] = solve_kernel(curs[i], masks_in[i], plies[i], weak, work, tt)
         out_nodes[i] = np.int64(work[S_NODES] - before)

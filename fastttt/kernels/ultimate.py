@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from fastttt.config import JIT
+from fastttt.kernels.stop import is_stopped
 
 NS = 26
 FX, FO, CLOSED, FORCED, SIDE, PLY, RESULT, VARIANT = 18, 19, 20, 21, 22, 23, 24, 25
@@ -286,9 +287,13 @@ def _terminal_score(s, ply):
 # --- plain minimax (the handout's depth-P player) --------------------------------------
 
 
+_NO_STOP = np.zeros(1, dtype=np.uint8)  # the stop word of searches that are never stopped
+
+
 @njit(**JIT)
-def _minimax(ply0, depth0, stack, moves, coeffs, two):
-    """Plain negamax value of ``stack[ply0]`` to ``depth0`` plies (scores: module docstring).
+def _minimax(ply0, depth0, stack, moves, coeffs, two, stop):
+    """Plain negamax value of ``stack[ply0]`` to ``depth0`` plies (scores: module docstring);
+    a meaningless 0 once ``stop[0]`` is set (checked at every inner node).
 
     Iterative (an explicit stack): Numba segfaults on recursive functions loaded from its
     cache (numba issue #6061). Uses rows ply0.. of ``stack`` and ``moves``.
@@ -317,6 +322,8 @@ def _minimax(ply0, depth0, stack, moves, coeffs, two):
             elif depth0 - k - 1 <= 0:
                 v = -np.int64(evaluate(child, coeffs, two))
             else:
+                if is_stopped(stop):
+                    return np.int64(0)
                 k += 1
                 cnt[k] = gen_moves(child, moves[p + 1])
                 idx[k] = 0
@@ -334,10 +341,11 @@ def _minimax(ply0, depth0, stack, moves, coeffs, two):
 
 
 @njit(**JIT)
-def minimax_root(start, depth, coeffs, two, out_moves, out_scores):
+def minimax_root(start, depth, coeffs, two, out_moves, out_scores, stop):
     """Plain (no pruning) depth-``depth`` negamax of every root move; returns the count.
 
-    ``out_scores[j]`` is the score of ``out_moves[j]`` for the side to move at ``start``.
+    ``out_scores[j]`` is the score of ``out_moves[j]`` for the side to move at ``start``; the
+    scores are meaningless once ``stop[0]`` is set (the search then returns early).
     """
     stack = np.zeros((depth + 2, NS), dtype=np.int32)
     moves = np.zeros((depth + 2, 81), dtype=np.int32)
@@ -348,7 +356,7 @@ def minimax_root(start, depth, coeffs, two, out_moves, out_scores):
         for i in range(NS):
             stack[1, i] = start[i]
         apply_move(stack[1], out_moves[j])
-        out_scores[j] = -_minimax(1, depth - 1, stack, moves, coeffs, two)
+        out_scores[j] = -_minimax(1, depth - 1, stack, moves, coeffs, two, stop)
     return n
 
 
@@ -424,7 +432,7 @@ def _enter(ply, tt, work, ctx):
             for i in range(NS):
                 child[i] = s[i]
             apply_move(child, mv[j])
-            e = -_minimax(ply + 1, ctl[C_LOOK] - 1, stack, moves, coeffs, two)
+            e = -_minimax(ply + 1, ctl[C_LOOK] - 1, stack, moves, coeffs, two, _NO_STOP)
             keys[ply + 1, j] = e
             if e > best_e:
                 best_e = e
@@ -483,7 +491,8 @@ def negamax(depth, alpha, beta, tt, work, ctx):
     v >= beta a lower bound, else the exact depth-limited score (side to move; see module).
     Mate scores are exact proofs. ``tt`` = (keys, scores, depths, flags, moves), ``work`` =
     (stack, hashes, moves, keys, history, frame), ``ctx`` = (ctl, coeffs, two, zobrist). Sets
-    ``ctl[C_ABORTED]`` and returns 0 when the node budget ``ctl[C_LIMIT]`` runs out; stores
+    ``ctl[C_ABORTED]`` and returns 0, storing nothing more, when the node budget
+    ``ctl[C_LIMIT]`` runs out (Ctrl-C sets it to -1, :mod:`fastttt.interrupt`); stores
     the best root move in ``ctl[C_BEST]``. With ``ctl[C_PRUNE]`` the handout's heuristic
     pruning keeps only moves whose value (a plain ``ctl[C_LOOK]``-ply minimax, 1 = static
     evaluation of the child) is less than ``ctl[C_DELTA]`` below the best and above
@@ -602,11 +611,12 @@ def search_root(start, depth, tt, work, ctx):
 
 
 @njit(**JIT)
-def mcts(start, iterations, c_uct, rng, out_moves, out_visits):
+def mcts(start, iterations, c_uct, rng, out_moves, out_visits, stop):
     """UCT search with random playouts; returns the number of root moves written.
 
     ``out_visits[j]`` is how often root move ``out_moves[j]`` was explored. A node's ``wins``
-    are from the view of the player who moved into it (1 win, 0.5 draw).
+    are from the view of the player who moved into it (1 win, 0.5 draw). Stops before the
+    next playout once ``stop[0]`` is set.
     """
     cap = iterations * 20 + 100
     first = np.full(cap, -1, dtype=np.int64)
@@ -620,6 +630,8 @@ def mcts(start, iterations, c_uct, rng, out_moves, out_visits):
     used = 1
     root_mover = 1 - start[SIDE]
     for _ in range(iterations):
+        if is_stopped(stop):
+            break
         for i in range(NS):
             s[i] = start[i]
         node = 0

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
+from fastttt.interrupt import run
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate.state import UltimateState
 
@@ -127,6 +128,12 @@ class Engine:
             self.ctl[K.C_STOP] = int(prune[1])
         self.ctl[K.C_LOOK] = max(int(lookahead), 1)
         self.ctx = (self.ctl, coeffs.array(), two_table(), _ZOB)
+        self.depth = 0  # of the iteration running now, and nodes of the finished ones:
+        self.searched = 0  # what progress() reports
+
+    def progress(self) -> str:
+        """Depth and nodes of the search running now (safe to read from another thread)."""
+        return f"depth {self.depth}, {self.searched + int(self.ctl[K.C_NODES]):,} nodes"
 
     def clear(self) -> None:
         for a in (*self.tt, self.work[4]):
@@ -137,7 +144,12 @@ class Engine:
         self.ctl[K.C_NODES] = 0
         self.ctl[K.C_ABORTED] = 0
         self.ctl[K.C_LIMIT] = node_limit
-        score = K.search_root(state.array(), depth, self.tt, self.work, self.ctx)
+        self.depth = depth
+        # Ctrl-C sets the node limit to -1: the search stops at its next node, storing nothing
+        score = run(
+            K.search_root, state.array(), depth, self.tt, self.work, self.ctx,
+            stop=self.ctl, slot=K.C_LIMIT, value=-1,
+        )
         return (
             int(score),
             int(self.ctl[K.C_BEST]),
@@ -167,6 +179,7 @@ class Engine:
         top = remaining if max_depth is None else min(max_depth, remaining)
         total = 0
         best = None
+        self.searched = 0
         for depth in range(1, top + 1):
             limit = 2**62
             if nodes is not None:
@@ -182,6 +195,7 @@ class Engine:
                 limit = 2**62  # always finish depth 1 (at most 82 nodes)
             score, move, used, done = self.search_depth(state, depth, limit)
             total += used
+            self.searched = total
             if not done:
                 break
             proven = self.prune is None and (abs(score) >= MATE_BOUND or depth >= remaining)

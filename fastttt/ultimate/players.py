@@ -11,6 +11,7 @@ import random
 
 import numpy as np
 
+from fastttt.interrupt import new_stop, run
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate.engine import DEFAULT_COEFFS, Coeffs, Engine, two_table
 from fastttt.ultimate.state import UltimateState
@@ -40,6 +41,10 @@ class EnginePlayer:
         self.last = self.engine.search(state, time_ms=self.time_ms, nodes=self.nodes)
         return self.last.move
 
+    def progress(self) -> str:
+        """How far the search now running has got (read from another thread by ``play``)."""
+        return self.engine.progress()
+
 
 class MCTSPlayer:
     """UCT with ``playouts`` random playouts (Numba kernel ``mcts``); most visited move."""
@@ -53,7 +58,9 @@ class MCTSPlayer:
         seed = K.rng_state(rng.getrandbits(64))
         moves = np.zeros(81, dtype=np.int32)
         visits = np.zeros(81, dtype=np.float64)
-        n = K.mcts(state.array(), self.playouts, self.c_uct, seed, moves, visits)
+        stop = new_stop()
+        args = (state.array(), self.playouts, self.c_uct, seed, moves, visits, stop)
+        n = run(K.mcts, *args, stop=stop)
         top = visits[:n].max()
         best = [int(m) for m, v in zip(moves[:n], visits[:n], strict=True) if v == top]
         return int(rng.choice(best))
@@ -70,7 +77,9 @@ class MinimaxPlayer:
     def choose(self, state: UltimateState, rng: random.Random) -> int:
         moves = np.zeros(81, dtype=np.int32)
         scores = np.zeros(81, dtype=np.int64)
-        n = K.minimax_root(state.array(), self.depth, self.coeffs, two_table(), moves, scores)
+        stop = new_stop()
+        args = (state.array(), self.depth, self.coeffs, two_table(), moves, scores, stop)
+        n = run(K.minimax_root, *args, stop=stop)
         top = scores[:n].max()
         best = [int(m) for m, v in zip(moves[:n], scores[:n], strict=True) if v == top]
         return int(rng.choice(best))

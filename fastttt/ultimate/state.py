@@ -193,6 +193,12 @@ class UltimateState:
     def __repr__(self) -> str:
         return f"UltimateState.from_text({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """Inline picture in Jupyter (:func:`fastttt.svg.repr_svg`)."""
+        from fastttt.svg import repr_svg
+
+        return repr_svg(self)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, UltimateState) and self._s == other._s
 

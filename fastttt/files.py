@@ -1,0 +1,180 @@
+"""Writing files that users name: complete or absent, never over something that is not ours.
+
+A file is written to ``NAME.tmpPID`` in the target's folder (created with ``O_EXCL`` and
+``O_NOFOLLOW``, so never through a link or into a FIFO), flushed to disk, then renamed over
+the target; a failure or Ctrl-C removes the temporary file, and temporary files of killed
+processes are removed before the next write. A target that exists must be a regular file of
+the kind being written (a table, a picture): devices, FIFOs, folders and other files are
+refused with a message that says what the target is. Table files (:mod:`fastttt.store`) and
+pictures (``render``, plots) use these functions.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+from fastttt.errors import FastTTTError
+
+# magic bytes of the pictures fastttt writes, by suffix
+PICTURE_MAGIC = {".svg": (b"<?xml", b"<svg"), ".png": (b"\x89PNG",), ".pdf": (b"%PDF",)}
+
+
+def describe_kind(mode: int) -> str:
+    """What a non-regular file is, for messages: "a directory", "a FIFO", ..."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def temp_name(path: Path) -> Path:
+    return path.with_name(f"{path.name}.tmp{os.getpid()}")
+
+
+def create_exclusive(tmp: Path) -> int:
+    """A new file ``tmp`` opened for writing (a leftover of this PID is replaced; never follows
+    a link or opens a FIFO)."""
+    try:
+        if not stat.S_ISDIR(os.lstat(tmp).st_mode):
+            os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    return os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: alive, another user's
+        return True
+    return True
+
+
+def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
+    """Remove the ``NAME.tmpPID`` regular files next to ``path`` whose process is gone;
+    returns them."""
+    path = Path(path)
+    prefix = f"{path.name}.tmp"
+    removed = []
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid = entry.name[len(prefix):]
+        if not (entry.name.startswith(prefix) and pid.isdigit() and pid.isascii()):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and not _pid_alive(int(pid)):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            pass
+    return removed
+
+
+def sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def check_target(path: str | os.PathLike, is_ours: Callable[[Path], bool], what: str,
+                 error: type[FastTTTError], *, force: bool = False) -> Path:
+    """Refuse a write to ``path`` before any work (``error``, a FastTTTError class): a target
+    that exists and is not a regular file, a regular file for which ``is_ours`` is False
+    (unless ``force``: ``what`` names the kind, "a fastttt table"), a missing or read-only
+    folder. Removes stale temporary files; returns the path."""
+    path = Path(path)
+    folder = path.parent.absolute()
+    if path.name in ("", ".", ".."):
+        raise error(f"{path}: not a file name")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise error(f"{folder}: not a folder, cannot write {path.name} in it") from None
+    except OSError as err:
+        raise error(f"{path}: cannot check the target ({err.strerror or err})") from None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"{path}: is {describe_kind(st.st_mode)}; fastttt writes only to "
+                        "regular files")
+        if not force and not is_ours(path):
+            hint = " (--force overwrites)" if what == "a fastttt table" else ""
+            raise error(f"{path}: exists and is not {what}; refusing to overwrite it{hint}")
+    if not folder.is_dir():
+        state = "no such folder" if not folder.exists() else "not a folder"
+        raise error(f"{folder}: {state}, cannot write {path.name} in it")
+    clean_stale_temps(path)
+    probe = temp_name(path)
+    try:
+        os.close(create_exclusive(probe))
+        os.unlink(probe)
+    except OSError as err:
+        raise error(f"{folder}: folder not writable, cannot write {path.name} in it "
+                    f"({err.strerror or err})") from None
+    return path
+
+
+def write_atomic(path: Path, write: Callable, error: type[FastTTTError]) -> Path:
+    """Create ``path`` through ``write(binary file)``: in a temporary file, flushed, then
+    renamed over ``path`` (check it first with :func:`check_target`)."""
+    tmp = temp_name(path)
+    try:
+        try:
+            fd = create_exclusive(tmp)
+            with os.fdopen(fd, "wb") as f:
+                write(f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as err:
+            raise error(f"{path}: could not write it in {path.parent.absolute()} "
+                        f"({err.strerror or err})") from err
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    sync_folder(path.parent)
+    return path
+
+
+def is_picture(path: Path) -> bool:
+    """Whether the regular file ``path`` starts like a picture of its suffix (SVG, PNG, PDF)."""
+    magics = PICTURE_MAGIC.get(path.suffix.lower(), ())
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64).lstrip()
+    except OSError:
+        return False
+    return any(head.startswith(m) for m in magics)
+
+
+def check_picture_target(path: str | os.PathLike, suffixes: tuple[str, ...],
+                         error: type[FastTTTError]) -> Path:
+    """:func:`check_target` for a picture: the suffix must be one of ``suffixes``, and an
+    existing file is replaced only when it is a picture of that kind."""
+    path = Path(path)
+    if path.suffix.lower() not in suffixes:
+        raise error(f"{path}: a picture is written as {' or '.join(suffixes)}, "
+                    f"not {path.suffix or 'a name without a suffix'}")
+    kind = path.suffix.lower().lstrip(".").upper()
+    return check_target(path, is_picture, f"a picture ({kind})", error)

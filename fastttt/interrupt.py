@@ -1,0 +1,172 @@
+"""Ctrl-C that stops Numba kernels: :func:`run` calls a kernel that polls a stop word.
+
+Python delivers SIGINT as ``KeyboardInterrupt`` only between bytecodes, so a kernel that
+runs for a minute would ignore Ctrl-C for a minute. Under :func:`run`, a watcher thread,
+woken by the signal through :func:`signal.set_wakeup_fd`, writes the running kernel's stop
+word: one slot of an array that the kernel reads between bounded pieces of work (a search
+node, a playout). The kernel then unwinds without storing anything it computed after the
+word was set (tables and caches stay valid), and :func:`run` raises ``KeyboardInterrupt``
+instead of returning its partial result. Kernels are ``nogil`` (:mod:`fastttt.config`), so
+the watcher runs while they do. Work that splits into bounded kernel calls (the dense solve,
+:mod:`fastttt.solver`) needs none of this: Python delivers Ctrl-C between the calls.
+
+A signal that Python delivers itself (the main thread was running Python code, e.g. loading a
+kernel) must not also stop the next kernel when the watcher reads its byte late: the SIGINT
+handler (wrapped, it still raises ``KeyboardInterrupt``) counts the signals it delivered, and
+the watcher writes stop words only for signals beyond that count.
+
+Kernels run unstoppable, as before, outside the main thread, when SIGINT is not handled by
+Python (``SIG_IGN``, ``SIG_DFL``), and while another library listens on the wakeup fd.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+
+
+class _StopWord:
+    """``array[slot]``, set to ``value`` by the watcher; ``fired`` once it did."""
+
+    __slots__ = ("array", "slot", "value", "fired")
+
+    def __init__(self, array: np.ndarray, slot: int, value: int):
+        self.array, self.slot, self.value, self.fired = array, slot, value, False
+
+    def fire(self) -> None:
+        self.array[self.slot] = self.value
+        self.fired = True
+
+
+_lock = threading.RLock()  # re-entered by the SIGINT handler when it interrupts its holder
+_running: list[_StopWord] = []  # stop words of the kernels running now
+_watching = False
+_received = 0  # SIGINTs the watcher has read from the wakeup fd
+_delivered = 0  # SIGINTs the Python handler has delivered (as KeyboardInterrupt)
+_sockets: list[socket.socket] = []  # the wakeup socket pair, open for the process's life
+
+
+def _watch(reader: socket.socket) -> None:
+    global _received
+    while True:
+        try:
+            data = reader.recv(256)
+        except OSError:
+            return
+        if not data:
+            return
+        with _lock:  # the wakeup fd receives one byte per signal: its number
+            _received += data.count(signal.SIGINT)
+            if _received > _delivered:  # a signal Python has not delivered yet
+                for word in _running:
+                    word.fire()
+
+
+def _counting(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """``handler`` (Python's SIGINT handler), counting the signals it delivers."""
+
+    def on_sigint(signum: int, frame: Any) -> Any:
+        global _delivered
+        with _lock:
+            _delivered += 1
+        return handler(signum, frame)
+
+    return on_sigint
+
+
+def _start_watching() -> bool:
+    """Install the wakeup fd and its watcher once per process; False where it cannot."""
+    global _watching
+    if _watching:
+        return True
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    handler = signal.getsignal(signal.SIGINT)
+    if not callable(handler):
+        return False
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    try:
+        previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    except ValueError:
+        reader.close()
+        writer.close()
+        return False
+    if previous != -1:  # someone else (an asyncio loop) listens: leave the fd to it
+        signal.set_wakeup_fd(previous)
+        reader.close()
+        writer.close()
+        return False
+    signal.signal(signal.SIGINT, _counting(handler))
+    threading.Thread(target=_watch, args=(reader,), name="fastttt-interrupt", daemon=True).start()
+    _sockets.extend((reader, writer))
+    _watching = True
+    return True
+
+
+def _forget_after_fork() -> None:
+    global _watching, _received, _delivered, _lock
+    _watching = False  # the watcher thread did not survive the fork
+    _running.clear()
+    _received = _delivered = 0
+    _lock = threading.RLock()
+    try:
+        signal.set_wakeup_fd(-1)
+    except ValueError:
+        pass
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+def watch() -> bool:
+    """Start counting SIGINTs (and stopping kernels under :func:`run`) now rather than at the
+    first kernel: the CLI calls it at start-up so that :func:`interrupted` also knows of a
+    Ctrl-C that landed while Numba compiled a kernel. False where SIGINT cannot be watched."""
+    return _start_watching()
+
+
+def interrupted() -> bool:
+    """Whether SIGINT reached this process since :func:`watch` (or the first :func:`run`)."""
+    return _received > 0 or _delivered > 0
+
+
+def run(
+    kernel: Callable[..., T], *args: Any, stop: np.ndarray, slot: int = 0, value: int = 1
+) -> T:
+    """``kernel(*args)``, stopped by Ctrl-C: on SIGINT ``stop[slot] = value`` is written while
+    the kernel runs, the kernel unwinds, ``stop[slot]`` gets its old value back and
+    ``KeyboardInterrupt`` is raised; the kernel's result is then never returned.
+
+    The kernel must poll ``stop[slot]`` (through ``args``) often enough to return within a
+    fraction of a second once it changes, and must not store results computed after it did.
+    """
+    if threading.current_thread() is not threading.main_thread() or not _start_watching():
+        return kernel(*args)  # Python delivers SIGINT to the main thread only
+    word = _StopWord(stop, slot, value)
+    old = stop[slot]
+    with _lock:
+        _running.append(word)
+    try:
+        result = kernel(*args)
+    finally:
+        with _lock:
+            _running.remove(word)
+        if word.fired:
+            stop[slot] = old
+    if word.fired:  # Python's own handler usually raised already, as the kernel returned
+        raise KeyboardInterrupt
+    return result
+
+
+def new_stop() -> np.ndarray:
+    """A fresh stop word for kernels that take one: ``uint8[1]``, 0 = go on, 1 = stop."""
+    return np.zeros(1, dtype=np.uint8)
