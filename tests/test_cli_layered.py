@@ -226,3 +226,20 @@ def test_ctrl_c_stops_a_layered_solve_between_chunks(tmp_path, to_folder):
     else:
         assert last == "Interrupted."
         assert list(tmp_path.iterdir()) == []
+
+
+def test_load_refuses_a_manifest_edited_to_another_game(table_dir, tmp_path):
+    """Issue 10, defect 2 for folders: k edited from 4 to 3 would read the 4x4 gravity table
+    as a 4x4 k=3 game (a first-player win) without the manifest's checksum."""
+    import shutil
+
+    out = tmp_path / "edited"
+    shutil.copytree(table_dir[0], out)
+    manifest = out / "manifest.json"
+    text = manifest.read_text()
+    assert '"k": 4' in text
+    manifest.write_text(text.replace('"k": 4', '"k": 3', 1))
+    result = invoke("--load", str(out), "--json")
+    assert result.exit_code != 0
+    assert "manifest.json is damaged (checksum mismatch)" in result.output
+    assert "Traceback" not in result.output

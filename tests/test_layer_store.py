@@ -3,6 +3,7 @@ refusals, concurrent chunk writers, and the in-memory twin."""
 
 import importlib
 import json
+import zlib
 import multiprocessing
 import os
 import pickle
@@ -19,6 +20,7 @@ from fastttt.tables.store import (
     KINDS,
     LayerStore,
     MemoryLayerStore,
+    _manifest_bytes,
 )
 
 zarr = pytest.importorskip("zarr")
@@ -195,7 +197,11 @@ def test_layout_and_manifest_are_readable_without_fastttt(disk):
         **{k: v for k, v in SPEC.items()},
         "complete": {"reach": [], "value": [3]},
         "info": {"seconds": 1.0},
+        "crc32": manifest["crc32"],
     }
+    del manifest["crc32"]
+    text = json.dumps(manifest, sort_keys=True, separators=(",", ":")).encode()
+    assert json.loads((disk.path / "manifest.json").read_text())["crc32"] == zlib.crc32(text)
     array = zarr.open_array(disk.path / "value" / "3", mode="r")
     assert array.shape == (70000,) and array.chunks == (4096,) and array.dtype == np.uint8
     codecs = [c["name"] for c in array.metadata.to_dict()["codecs"]]
@@ -422,8 +428,16 @@ def test_create_checks_the_parent_folder(tmp_path, monkeypatch):
 
 
 def _write_manifest(disk, **changes):
-    manifest = {**disk.manifest, **changes}
-    (disk.path / "manifest.json").write_text(json.dumps(manifest))
+    """The manifest with ``changes`` and a checksum that matches them (a field check's test)."""
+    (disk.path / "manifest.json").write_bytes(_manifest_bytes({**disk.manifest, **changes}))
+
+
+def _edit_manifest(disk, old: str, new: str):
+    """The manifest file with one edit and its old checksum (a hand edit)."""
+    path = disk.path / "manifest.json"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
 
 
 @pytest.mark.parametrize(
@@ -434,11 +448,15 @@ def _write_manifest(disk, **changes):
         (lambda d: (d.path / "manifest.json").write_bytes(b"\xff\xfe"), "not UTF-8"),
         (lambda d: (d.path / "manifest.json").write_text("[1]"), "not a JSON object"),
         (lambda d: _write_manifest(d, format="other"), "format 'other'"),
-        (lambda d: _write_manifest(d, version=2), "version 2"),
+        (lambda d: _write_manifest(d, version=1), "version 1"),
         (lambda d: _write_manifest(d, chunk=0), "malformed fields"),
         (lambda d: _write_manifest(d, complete={"value": [9]}), "malformed fields"),
+        (lambda d: _edit_manifest(d, '"chunk": 4096', '"chunk": 4097'), "checksum mismatch"),
+        (lambda d: _edit_manifest(d, '"value": [\n   1', '"value": [\n   0'),
+         "checksum mismatch"),
     ],
-    ids=["missing", "truncated", "binary", "list", "format", "version", "chunk", "complete"],
+    ids=["missing", "truncated", "binary", "list", "format", "version", "chunk", "complete",
+         "edited-chunk", "edited-complete"],
 )
 def test_open_refuses_a_bad_manifest(disk, damage, message):
     fill(disk, layers=[1])

@@ -14,10 +14,12 @@ On-disk layout::
             c/<chunk>          one file per chunk
         value/<layer>/         same, final values
 
-``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (1), ``game`` (the game's
+``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (2), ``game`` (the game's
 description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
-(slots per chunk), ``complete`` (``{"reach": [layers], "value": [layers]}``) and ``info`` (free
-JSON fields: timings, counts, ...).
+(slots per chunk), ``complete`` (``{"reach": [layers], "value": [layers]}``), ``info`` (free
+JSON fields: timings, counts, ...) and ``crc32``, the CRC-32 of every other field (canonical
+JSON: sorted keys, no spaces), so that an edited manifest (another k) is refused rather than
+read as another game.
 
 Guarantees:
 
@@ -49,6 +51,7 @@ import os
 import re
 import shutil
 import stat
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +60,7 @@ import numpy as np
 from fastttt.errors import MissingDependencyError, TableFileError
 
 FORMAT = "fastttt-layered"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the manifest carries its own CRC-32
 KINDS = ("reach", "value")
 DEFAULT_CHUNK = 1 << 20  # slots (bytes) a chunk: a task of a fraction of a second
 ZSTD_LEVEL = 3
@@ -103,6 +106,17 @@ def _new_manifest(game, index, symmetry, layer_sizes, chunk) -> dict:
     return json.loads(json.dumps(manifest))  # JSON types only (tuples become lists)
 
 
+def _manifest_crc(manifest: dict) -> int:
+    """CRC-32 of the manifest's fields other than ``crc32``, as canonical JSON."""
+    fields = {key: value for key, value in manifest.items() if key != "crc32"}
+    return zlib.crc32(json.dumps(fields, sort_keys=True, separators=(",", ":")).encode())
+
+
+def _manifest_bytes(manifest: dict) -> bytes:
+    """The manifest file: ``manifest`` and its CRC-32."""
+    return json.dumps({**manifest, "crc32": _manifest_crc(manifest)}, indent=1).encode()
+
+
 def _check_manifest(manifest: Any, where: str) -> dict:
     """Raise TableFileError unless ``manifest`` is one of ours, of this version, well formed."""
     if not isinstance(manifest, dict):
@@ -116,6 +130,9 @@ def _check_manifest(manifest: Any, where: str) -> dict:
             f"{where}: layered table version {manifest.get('version')!r}, this fastttt reads "
             f"version {FORMAT_VERSION}; solve the game again"
         )
+    if manifest.get("crc32") != _manifest_crc(manifest):
+        raise TableFileError(f"{where}: manifest.json is damaged (checksum mismatch)")
+    manifest = {key: value for key, value in manifest.items() if key != "crc32"}
     sizes, chunk, complete = (manifest.get(k) for k in ("layer_sizes", "chunk", "complete"))
     ok = (
         isinstance(manifest.get("game"), dict)
@@ -360,7 +377,7 @@ class LayerStore(_Layers):
         self._writable()
         target = self.path / MANIFEST
         tmp = self.path / f"{MANIFEST}.tmp{os.getpid()}"
-        blob = json.dumps(self.manifest, indent=1).encode()
+        blob = _manifest_bytes(self.manifest)
         try:
             with open(tmp, "wb") as f:
                 f.write(blob)
