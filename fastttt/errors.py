@@ -44,5 +44,24 @@ class InvalidArgumentError(FastTTTError, ValueError):
     of range, a player that is not 0 or 1, a budget that is not a positive integer, ...)."""
 
 
+def require_int(value, name: str, low: int, high: int) -> int:
+    """``value`` as an int when it is an integer (not a bool) in ``low..high``, else
+    InvalidArgumentError naming ``name`` and the range."""
+    if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
+        raise InvalidArgumentError(f"{name} must be an integer, got {value!r}")
+    value = int(value.__index__())
+    if not low <= value <= high:
+        raise InvalidArgumentError(f"{name} must be in {low:,}..{high:,}, got {value:,}")
+    return value
+
+
+def require_type(value, kind: type, name: str):
+    """``value`` when it is a ``kind``, else InvalidArgumentError naming ``name``."""
+    if not isinstance(value, kind):
+        raise InvalidArgumentError(
+            f"{name} must be of type {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
 class OutputFileError(FastTTTError, OSError):
     """A file fastttt was asked to write (a picture, a plot) cannot be written there."""

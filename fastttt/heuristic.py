@@ -29,7 +29,7 @@ from functools import cache
 import numpy as np
 
 from fastttt.board import Position, win_masks
-from fastttt.errors import FastTTTError
+from fastttt.errors import FastTTTError, require_int
 from fastttt.games import GameSpec
 from fastttt.interrupt import run
 from fastttt.kernels import heuristic as K
@@ -64,7 +64,12 @@ def line_count_eval(pos: Position) -> int:
 
 
 def search(
-    pos: Position, depth: int, method: str = "alphabeta", *, table_log2: int = 18
+    pos: Position,
+    depth: int,
+    method: str = "alphabeta",
+    *,
+    table_log2: int = 18,
+    stats: np.ndarray | None = None,
 ) -> tuple[int, list[int], int]:
     """Depth-limited negamax with :func:`line_count_eval` leaves.
 
@@ -76,10 +81,13 @@ def search(
     ``method``: ``"minimax"`` (full tree, no memo), ``"memo"`` (full width with a
     transposition table) or ``"alphabeta"`` (alpha-beta with a table of bounds): the three give
     the same score and moves; alpha-beta visits the fewest positions.
+
+    ``stats``: the kernel's counters and stop word (``int64[K.STATS_STOP + 1]``), for another
+    thread to stop the search by setting ``stats[K.STATS_STOP]``; its result is then meaningless.
     """
     _check_position(pos)
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
-        raise FastTTTError(f"depth must be a non-negative integer, got {depth!r}")
+    # deeper than the empty cells searches the same tree
+    depth = min(require_int(depth, "depth", 0, 2**31), pos.spec.cells)
     if method not in METHODS:
         raise FastTTTError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
     if pos.is_over() or depth == 0:
@@ -87,7 +95,9 @@ def search(
     masks, geo = _geometry(pos.spec)
     opts = METHODS[method]
     tt = K.new_table(table_log2 if opts & K.OPT_MEMO else 0)
-    stats = np.zeros(K.STATS_STOP + 1, dtype=np.int64)  # nodes, table hits, stop word
+    if stats is None:
+        stats = np.zeros(K.STATS_STOP + 1, dtype=np.int64)  # nodes, table hits, stop word
+    stats[: K.STATS_STOP] = 0
     bits = np.zeros(64, dtype=np.uint64)
     vals = np.zeros(64, dtype=np.int64)
     mover = pos.to_move

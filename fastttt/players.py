@@ -193,12 +193,25 @@ class HeuristicPlayer:
         self.depth = depth
         self.method = method
         self.name = f"{'heuristic' if method == 'minimax' else 'alphabeta'}:{depth}"
+        self._stats = None  # the running search's counters and stop word
 
     def choose(self, state: Position, rng: random.Random) -> int:
-        from fastttt.heuristic import search
+        import numpy as np
 
-        _score, best, _nodes = search(state, self.depth, method=self.method)
+        from fastttt.heuristic import K, search
+
+        self._stats = np.zeros(K.STATS_STOP + 1, dtype=np.int64)
+        _score, best, _nodes = search(state, self.depth, method=self.method, stats=self._stats)
         return rng.choice(sorted(int(m) for m in best))
+
+    def stop(self) -> None:
+        """From another thread: the search now running returns at once, its move meaningless
+        (call it again until ``choose`` returns: a search starting later is not stopped)."""
+        stats = self._stats
+        if stats is not None:
+            from fastttt.heuristic import K
+
+            stats[K.STATS_STOP] = 1
 
 
 class PerfectPlayer:
@@ -214,6 +227,7 @@ class PerfectPlayer:
 
 
 PLAYER_NAMES = ("human", "random", "heuristic:P", "alphabeta:P", "perfect")
+MAX_DEPTH = 64  # a heuristic search depth, without a game to bound it by its cells
 
 # alpha-beta visits about branching ** (0.75 * depth) positions from an empty board (measured
 # 4 x 4 to 6 x 6 free, 7 x 6 gravity, depths 4 to 8; ~7 M positions/s): keep one move near 0.5 s
@@ -273,19 +287,18 @@ def make_player(name: str, spec: Any = None) -> Player:
     if spec is not None and not isinstance(spec, GameSpec):
         from fastttt import ultimate
 
-        try:
-            return ultimate.make_player(key)
-        except (ValueError, KeyError) as err:
-            raise UnknownPlayerError(f"unknown player {name!r} for {spec}: {err}") from None
+        return ultimate.make_player(key)  # its errors name the player and what is wrong
     if key == "random":
         return RandomPlayer()
     if key == "perfect":
         return PerfectPlayer()
     kind, sep, depth = key.partition(":")
     if kind in ("heuristic", "alphabeta", "minimax"):
-        if not sep or not depth.strip().isdigit() or int(depth) < 1:
+        most = spec.cells if isinstance(spec, GameSpec) else MAX_DEPTH
+        if not sep or not depth.strip().isdigit() or not 1 <= int(depth) <= most:
             raise UnknownPlayerError(
-                f"player {name!r} needs a search depth of at least 1, e.g. {kind}:3"
+                f"player {name!r} needs a search depth from 1 to {most} (the cells of the "
+                f"board), e.g. {kind}:3"
             )
         return HeuristicPlayer(int(depth), "alphabeta" if kind == "alphabeta" else "minimax")
     raise UnknownPlayerError(f"unknown player {name!r}; choose from {', '.join(PLAYER_NAMES)}")

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastttt.board import Position
-from fastttt.errors import GameSpecError, InvalidPositionError
+from fastttt.errors import GameSpecError, InvalidPositionError, require_int, require_type
 from fastttt.games import GameSpec, as_spec
 from fastttt.interrupt import run
 from fastttt.kernels import negamax as nk
@@ -148,8 +148,7 @@ class Searcher:
         nbits = W * h1
         if tt_bits is None:
             tt_bits = min(DEFAULT_TT_BITS, max(17, spec.cells + 2))
-        if not 17 <= tt_bits <= 32:
-            raise ValueError(f"tt_bits must be in 17..32, got {tt_bits}")
+        tt_bits = require_int(tt_bits, "tt_bits", 17, 32)
         self.tt_bits = tt_bits
         if mirror is None:
             mirror = True
@@ -248,6 +247,7 @@ class Searcher:
         return int(self.work[nk.S_NODES])
 
     def check_live(self, pos: Position) -> None:
+        require_type(pos, Position, "pos")
         if pos.spec != self.spec:
             raise InvalidPositionError(f"position of {pos.spec.name}, searcher of {self.spec.name}")
         if pos.is_over():

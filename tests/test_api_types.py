@@ -1,17 +1,21 @@
 """Regression tests of issue 10, item 7: the public API raises fastttt's typed errors."""
 
+import re
 import subprocess
 import sys
 
 import pytest
 
-from fastttt import Position, load_game, mnk
+from fastttt import Position, heuristic, load_game, mnk, ultimate
 from fastttt.errors import (
     FastTTTError,
     GameSpecError,
     InvalidArgumentError,
     InvalidPositionError,
 )
+from fastttt.players import make_player
+from fastttt.search import Searcher
+from fastttt.ultimate import UltimateState, engine
 
 
 @pytest.mark.parametrize("gravity", ["False", "True", 0, 1, None, 1.0, [False]])
@@ -118,3 +122,43 @@ def test_solve_exact_none_budget_returns():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+# --- search and Ultimate APIs (issue 10, item 7: untyped errors found by the audit) ----------
+
+def _ENGINE():
+    return engine.Engine(tt_bits=8)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ultimate.make_player("bogus"), "unknown Ultimate player 'bogus'"),
+        (lambda: ultimate.make_player(None), "must be a string"),
+        (lambda: ultimate.make_player("mcts:100000000"), "from 1 to 1,000,000"),
+        (lambda: ultimate.make_player("minimax:99999999999999999999"), "from 1 to 81"),
+        (lambda: ultimate.make_player("engine:n99999999999999999999"), "node budget"),
+        (lambda: _ENGINE().search(None), "state must be of type UltimateState"),
+        (lambda: _ENGINE().search(UltimateState(), nodes=2**70), "nodes must be in"),
+        (lambda: _ENGINE().search(UltimateState(), max_depth=0), "max_depth must be in"),
+        (lambda: _ENGINE().search(UltimateState(), time_ms=float("nan")), "time_ms"),
+        (lambda: engine.Engine(tt_bits=80), "tt_bits must be in 4..30"),
+        (lambda: engine.Engine(tt_bits="x"), "tt_bits must be an integer"),
+        (lambda: engine.evaluate(None), "state must be of type UltimateState"),
+        (lambda: engine.solve_exact(UltimateState(), node_budget=2**70), "node_budget"),
+        (lambda: UltimateState("x"), "open_won_boards must be a bool"),
+        (lambda: Searcher("connect4", tt_bits="x"), "tt_bits must be an integer"),
+        (lambda: Searcher("connect4", tt_bits=40), "tt_bits must be in 17..32"),
+        (lambda: Searcher("connect4").solve(None), "pos must be of type Position"),
+        (lambda: heuristic.search(Position.from_moves("tictactoe", []), 2**70), "depth"),
+        (lambda: make_player("alphabeta:99999999999999999999", mnk(5, 5, 4)), "from 1 to 25"),
+    ],
+)
+def test_search_and_ultimate_api_errors_are_typed(call, message):
+    with pytest.raises(FastTTTError, match=re.escape(message)):
+        call()
+
+
+def test_heuristic_depth_beyond_the_cells_is_the_full_tree():
+    pos = Position.from_moves("tictactoe", [0, 4])
+    assert heuristic.search(pos, 100)[:2] == heuristic.search(pos, 7)[:2]

@@ -155,6 +155,6 @@ def test_ultimate_through_the_same_commands():
     assert data["game"] == "ultimate" and data["games"] == 4
     assert all(17 <= n <= 81 for n in data["lengths"])  # a frame line needs 9 X stones
     res = invoke(["play", "ultimate", "--o", "perfect"])
-    assert res.exit_code == 2 and "unknown player 'perfect'" in res.output
+    assert res.exit_code == 2 and "unknown Ultimate player 'perfect'" in res.output
     res = invoke(["play", "ultimate", "--x", "random", "--hints"])
     assert res.exit_code == 2 and "hints are only available" in res.output

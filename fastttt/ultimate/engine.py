@@ -18,13 +18,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fastttt.errors import InvalidArgumentError, InvalidPositionError
+from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_int, require_type
 from fastttt.interrupt import run
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate.state import UltimateState
 
 MATE = K.MATE
 DEFAULT_NODE_BUDGET = 10_000_000  # solve_exact's budget: a few seconds on one core
+MAX_NODES = 2**62  # a node budget, as the kernels count nodes (int64)
 MATE_BOUND = K.MATE_BOUND
 
 
@@ -61,6 +62,7 @@ def two_table() -> np.ndarray:
 
 def evaluate(state: UltimateState, coeffs: Coeffs = DEFAULT_COEFFS) -> int:
     """Static evaluation of ``state`` from the side to move (kernel ``evaluate``)."""
+    require_type(state, UltimateState, "state")
     return int(K.evaluate(state.array(), coeffs.array(), two_table()))
 
 
@@ -103,7 +105,7 @@ class Engine:
         prune: tuple[int, int] | None = None,
         lookahead: int = 1,
     ):
-        size = 1 << tt_bits
+        size = 1 << require_int(tt_bits, "tt_bits", 4, 30)
         self.coeffs = coeffs
         self.prune = prune
         self.tt = (
@@ -171,6 +173,14 @@ class Engine:
         by turning the remaining time into a node limit from the measured speed. The result is
         that of the deepest completed iteration (depth 1 always completes).
         """
+        require_type(state, UltimateState, "state")
+        if nodes is not None:
+            nodes = require_int(nodes, "nodes", 1, MAX_NODES)
+        if max_depth is not None:
+            max_depth = require_int(max_depth, "max_depth", 1, K.MAXPLY)
+        if time_ms is not None and not (isinstance(time_ms, (int, float, np.number))
+                                        and not isinstance(time_ms, bool) and 0 < time_ms < 1e12):
+            raise InvalidArgumentError(f"time_ms must be a positive number, got {time_ms!r}")
         t0 = time.perf_counter()
         self.work[4][:] //= 2  # age the history
         remaining = int(K.remaining_plies(state.array()))
@@ -223,11 +233,7 @@ def solve_exact(state: UltimateState, node_budget: int | None = DEFAULT_NODE_BUD
         raise InvalidPositionError(f"expected an UltimateState, got {state!r}")
     if node_budget is None:
         node_budget = DEFAULT_NODE_BUDGET
-    if isinstance(node_budget, bool) or not isinstance(node_budget, (int, np.integer)):
-        raise InvalidArgumentError(f"node_budget must be an integer, got {node_budget!r}")
-    if node_budget < 1:
-        raise InvalidArgumentError(f"node_budget must be at least 1, got {node_budget}")
-    node_budget = int(node_budget)
+    node_budget = require_int(node_budget, "node_budget", 1, MAX_NODES)
     if state.is_over():
         return ("draw" if state.is_draw() else "loss in 0", 0 if state.is_draw() else -MATE, -1, 0)
     res = Engine(tt_bits=22).search(state, nodes=node_budget)

@@ -11,6 +11,7 @@ import random
 
 import numpy as np
 
+from fastttt.errors import UnknownPlayerError
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate.engine import DEFAULT_COEFFS, Coeffs, Engine, two_table
@@ -45,6 +46,11 @@ class EnginePlayer:
         """How far the search now running has got (read from another thread by ``play``)."""
         return self.engine.progress()
 
+    def stop(self) -> None:
+        """From another thread: the search now running stops at its next node, its move
+        meaningless (call it again until ``choose`` returns: each iteration resets the limit)."""
+        self.engine.ctl[K.C_LIMIT] = -1
+
 
 class MCTSPlayer:
     """UCT with ``playouts`` random playouts (Numba kernel ``mcts``); most visited move."""
@@ -53,17 +59,22 @@ class MCTSPlayer:
         self.playouts = playouts
         self.c_uct = c_uct
         self.name = f"mcts:{playouts}"
+        self._stop = new_stop()
 
     def choose(self, state: UltimateState, rng: random.Random) -> int:
         seed = K.rng_state(rng.getrandbits(64))
         moves = np.zeros(81, dtype=np.int32)
         visits = np.zeros(81, dtype=np.float64)
-        stop = new_stop()
+        stop = self._stop
         args = (state.array(), self.playouts, self.c_uct, seed, moves, visits, stop)
         n = run(K.mcts, *args, stop=stop)
         top = visits[:n].max()
         best = [int(m) for m, v in zip(moves[:n], visits[:n], strict=True) if v == top]
         return int(rng.choice(best))
+
+    def stop(self) -> None:
+        """From another thread: this player's searches stop at once, their moves meaningless."""
+        self._stop[0] = 1
 
 
 class MinimaxPlayer:
@@ -73,11 +84,12 @@ class MinimaxPlayer:
         self.depth = depth
         self.coeffs = coeffs.array()
         self.name = f"minimax:{depth}"
+        self._stop = new_stop()
 
     def choose(self, state: UltimateState, rng: random.Random) -> int:
         moves = np.zeros(81, dtype=np.int32)
         scores = np.zeros(81, dtype=np.int64)
-        stop = new_stop()
+        stop = self._stop
         args = (state.array(), self.depth, self.coeffs, two_table(), moves, scores, stop)
         n = run(K.minimax_root, *args, stop=stop)
         top = scores[:n].max()
@@ -85,18 +97,29 @@ class MinimaxPlayer:
         return int(rng.choice(best))
 
 
-def _positive(text: str, what: str, name: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"player {name!r}: {what} must be a positive integer, got {text!r}")
+# Upper bounds of the players' parameters: beyond them a move would not answer in a day, or
+# MCTS would allocate its tree (about 640 bytes a playout) beyond a machine's memory.
+MAX_PLAYOUTS = 1_000_000
+MAX_DEPTH = 81  # plies left in a game at most
+MAX_NODES = 10**12  # about a day of search
+MAX_TIME_MS = 86_400_000  # a day
+
+
+def _positive(text: str, what: str, name: str, most: int) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= most:
+        raise UnknownPlayerError(
+            f"player {name!r}: {what} must be an integer from 1 to {most:,}, got {text!r}"
+        )
     return int(text)
 
 
 def make_player(spec: str):
     """A player from its name: ``random``; ``engine`` (200 ms a move), ``engine:MS`` (time
     budget in ms), ``engine:nNODES`` (node budget); ``mcts:N`` (N playouts a move);
-    ``minimax:P`` (plain depth-P minimax). Raises ValueError with a one-line message."""
+    ``minimax:P`` (plain depth-P minimax). Raises UnknownPlayerError (a ValueError) with a
+    one-line message for an unknown name or a parameter out of range."""
     if not isinstance(spec, str):
-        raise ValueError(f"a player name must be a string, got {spec!r}")
+        raise UnknownPlayerError(f"a player name must be a string, got {spec!r}")
     key = spec.strip().lower()
     kind, sep, arg = key.partition(":")
     if kind == "random" and not sep:
@@ -105,10 +128,11 @@ def make_player(spec: str):
         if not sep:
             return EnginePlayer(time_ms=DEFAULT_ENGINE_MS)
         if arg.startswith("n"):
-            return EnginePlayer(nodes=_positive(arg[1:], "the node budget", spec))
-        return EnginePlayer(time_ms=_positive(arg, "the time budget (ms)", spec))
+            return EnginePlayer(nodes=_positive(arg[1:], "the node budget", spec, MAX_NODES))
+        return EnginePlayer(time_ms=_positive(arg, "the time budget (ms)", spec, MAX_TIME_MS))
     if kind == "mcts" and sep:
-        return MCTSPlayer(_positive(arg, "the number of playouts", spec))
+        return MCTSPlayer(_positive(arg, "the number of playouts", spec, MAX_PLAYOUTS))
     if kind == "minimax" and sep:
-        return MinimaxPlayer(_positive(arg, "the depth", spec))
-    raise ValueError(f"unknown Ultimate player {spec!r}; choose from {', '.join(PLAYER_NAMES)}")
+        return MinimaxPlayer(_positive(arg, "the depth", spec, MAX_DEPTH))
+    raise UnknownPlayerError(
+        f"unknown Ultimate player {spec!r}; choose from {', '.join(PLAYER_NAMES)}")

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from fastttt.errors import IllegalMoveError, InvalidPositionError
+from fastttt.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
 from fastttt.kernels import ultimate as K
 
 _apply = getattr(K.apply_move, "py_func", K.apply_move)
@@ -55,6 +55,9 @@ class UltimateState:
     __slots__ = ("_s",)
 
     def __init__(self, open_won_boards: bool = False):
+        if not isinstance(open_won_boards, (bool, np.bool_)):
+            raise InvalidArgumentError(
+                f"open_won_boards must be a bool, got {open_won_boards!r}")
         s = [0] * K.NS
         s[K.FORCED] = -1
         s[K.VARIANT] = 1 if open_won_boards else 0
