@@ -3,11 +3,11 @@ refusals, concurrent chunk writers, and the in-memory twin."""
 
 import importlib
 import json
-import zlib
 import multiprocessing
 import os
 import pickle
 import sys
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
