@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from fastttt.board import FIRST, Position
-from fastttt.errors import UnknownPlayerError
+from fastttt.errors import GameSpecError, UnknownPlayerError
 from fastttt.games import GameSpec
 from fastttt.values import relative
 
@@ -122,6 +122,21 @@ def uses_table(spec: GameSpec) -> bool:
 
     # Tables above ~100 M slots take tens of seconds to build: search answers sooner.
     return slot_count(spec) <= PLAY_TABLE_MAX_SLOTS and bool(fits_in_memory(spec))
+
+
+def perfect_play_reach(spec: GameSpec) -> str | None:
+    """Why perfect play (and hints) cannot be had on ``spec``: no table is built for it and
+    exact search does not take its board; None when they can."""
+    from fastttt.search import _geometry
+
+    if uses_table(spec):
+        return None
+    try:
+        _geometry(spec)
+    except GameSpecError as err:
+        return (f"perfect play on {spec.name} needs exact search, and {err}; "
+                f"alphabeta:{bounded_depth(spec)} plays it")
+    return None
 
 
 def _score_outcome(pos: Position, score: int) -> Outcome:
@@ -291,6 +306,9 @@ def make_player(name: str, spec: Any = None) -> Player:
     if key == "random":
         return RandomPlayer()
     if key == "perfect":
+        reason = perfect_play_reach(spec) if isinstance(spec, GameSpec) else None
+        if reason:
+            raise UnknownPlayerError(reason)
         return PerfectPlayer()
     kind, sep, depth = key.partition(":")
     if kind in ("heuristic", "alphabeta", "minimax"):

@@ -158,3 +158,18 @@ def test_ultimate_through_the_same_commands():
     assert res.exit_code == 2 and "unknown Ultimate player 'perfect'" in res.output
     res = invoke(["play", "ultimate", "--x", "random", "--hints"])
     assert res.exit_code == 2 and "hints are only available" in res.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["play", "8x8k5", "--x", "perfect"], ["match", "8x8k5", "--o", "perfect", "-n", "1"],
+     ["play", "8x8k5", "--hints"]],
+    ids=["play", "match", "hints"],
+)
+def test_perfect_play_out_of_reach_is_refused_up_front(args):
+    """No table and no exact search for 8x8 k=5 (over 64 bits): refused before the game
+    starts, naming the player that does play it (issue 10, item 3)."""
+    res = invoke(args)
+    assert res.exit_code == 2, res.output
+    assert "64 bits" in res.output and "alphabeta:4 plays it" in res.output
+    assert "+---" not in res.output  # no board was drawn

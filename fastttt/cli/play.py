@@ -97,7 +97,7 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
     from fastttt.games import GameSpec
     from fastttt.match import initial_state
     from fastttt.play import game_ui, play_game
-    from fastttt.players import default_player
+    from fastttt.players import default_player, perfect_play_reach
 
     spec = _load(game, rows, cols, k, gravity)
     px, po = _players(spec, x_name, default_player(spec) if o_name is None else o_name)
@@ -106,6 +106,10 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
     if seed is not None and all(getattr(p, "is_human", False) for p in (px, po)):
         raise click.BadParameter("seeds the engines' choices, and both players are human",
                                  param_hint="--seed")
+    if hints and perfect_play_reach(spec):
+        raise click.BadParameter(perfect_play_reach(spec).replace("perfect play", "hints", 1)
+                                 .replace(" needs ", " need ", 1),
+                                 param_hint="--hints")
     if hints and not any(getattr(p, "is_human", False) for p in (px, po)):
         raise click.BadParameter("hints are shown to human players, and neither --x nor --o "
                                  "is human", param_hint="--hints")
