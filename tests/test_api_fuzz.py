@@ -2,22 +2,25 @@
 
 Any argument of any type goes in; the call either returns or raises a
 :class:`fastttt.errors.FastTTTError` subclass, never an IndexError, AttributeError, TypeError,
-OverflowError ... from deep inside. About 20 s in all (``max_examples`` kept small).
+OverflowError ... from deep inside. About 20 s in all (``max_examples`` kept small); ``-m slow``
+runs 30 times as many examples.
 """
 
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from fuzzing import fuzz, long_run
+from hypothesis import given
 from hypothesis import strategies as st
 
-from fastttt import Position, load_game, mnk
+from fastttt import Position, heuristic, load_game, mnk, ultimate
 from fastttt.compat import grilles, minimax_tp, morpion, morpionception, ttt
 from fastttt.errors import FastTTTError
+from fastttt.players import make_player
+from fastttt.search import Searcher
+from fastttt.ultimate import UltimateState, engine
 
-FUZZ = settings(
-    max_examples=600, deadline=None, suppress_health_check=list(HealthCheck), database=None
-)
+FUZZ = fuzz(600)
 
 scalars = st.one_of(
     st.none(),
@@ -94,7 +97,7 @@ def ttt_solution():
     return solved("tictactoe")
 
 
-@settings(FUZZ, max_examples=400)
+@fuzz(400)
 @given(
     st.one_of(
         st.text(alphabet=".XO/", max_size=12), st.lists(st.integers(-1, 9), max_size=10), junk
@@ -113,7 +116,7 @@ etats = st.one_of(
 depths = st.one_of(st.integers(-2, 3), scalars)
 
 
-@settings(FUZZ, max_examples=1000)
+@fuzz(1000)
 @given(etats, small_n, junk, depths)
 def test_compat_morpion(etat, n, other, p):
     only_typed(morpion.partie_finie, n, other)
@@ -195,3 +198,51 @@ def test_compat_ttt_and_morpionception(a, b, c):
     only_typed(morpionception.MinMax, morpion_, inter, a, b, c, budget=1000)
     # depth 1 only: the lookahead of a deeper selective search is not bounded by the budget
     only_typed(morpionception.MinMax_heuristique, morpion_, inter, "Croix", 4, 4, 1, a, b, c, 100)
+
+
+# Valid values are kept small: a valid huge budget or table would search for hours or
+# allocate gigabytes, which is what was asked for, not an error.
+budgets = st.one_of(st.integers(-3, 2000), st.integers(2**62 + 1, 2**70), junk)
+times = st.one_of(st.floats(max_value=20), st.just(float("nan")), st.text(max_size=3), st.none())
+ultimate_states = st.one_of(st.sampled_from([UltimateState(), UltimateState(True)]), junk)
+
+
+def small(value):
+    """``value``, or 100 when it is a valid integer budget over 2000."""
+    return 100 if isinstance(value, int) and not isinstance(value, bool) and 2000 < value <= 2**62 \
+        else value
+
+
+@fuzz(300)
+@given(ultimate_states, budgets, budgets, st.one_of(st.integers(-3, 12), junk), times, junk)
+def test_ultimate_engine(state, nodes, depth, tt_bits, time_ms, name):
+    nodes, depth, tt_bits = small(nodes), small(depth), small(tt_bits)
+    only_typed(UltimateState, name)
+    only_typed(engine.evaluate, state)
+    only_typed(engine.Engine, tt_bits=tt_bits if tt_bits not in range(13, 31) else 8)
+    only_typed(engine.Engine(tt_bits=8).search, state, nodes=100 if nodes is None else nodes)
+    only_typed(engine.Engine(tt_bits=8).search, state, nodes=100, max_depth=depth)
+    only_typed(engine.Engine(tt_bits=8).search, state, time_ms=time_ms, nodes=2000)
+    # a valid budget (None: the default) solves for 0.1 s to seconds: errors only
+    if nodes is not None and (not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 1):
+        only_typed(engine.solve_exact, state, node_budget=nodes)
+    only_typed(ultimate.make_player, name)
+    only_typed(ultimate.make_player, f"mcts:{name}")
+
+
+@FUZZ
+@given(specs, st.one_of(st.integers(-3, 20), st.integers(33, 40), junk), junk,
+       st.one_of(st.integers(-2, 3), junk))
+def test_search_and_players(spec, tt_bits, pos, depth):
+    only_typed(Searcher, spec, tt_bits=small(tt_bits))
+    only_typed(Searcher("tictactoe").solve, pos)
+    only_typed(heuristic.search, Position.from_moves("tictactoe", [4]), small(depth))
+    only_typed(heuristic.search, pos, 2)
+    only_typed(make_player, f"alphabeta:{depth}", mnk(3, 3, 3))
+    only_typed(make_player, pos, spec)
+
+
+@pytest.mark.slow
+def test_long_fuzz():
+    """The properties above with 30 times the examples (several minutes)."""
+    long_run(__file__)

@@ -2,7 +2,8 @@
 
 Random bit flips, truncations, appended bytes and header edits of a small saved table either
 raise :class:`fastttt.errors.TableFileError` or load the identical table; no other exception
-type escapes. Every file lives in the test's own temporary folder. A few seconds in all.
+type escapes. Every file lives in the test's own temporary folder. A few seconds in all;
+``-m slow`` runs 30 times as many examples.
 """
 
 import json
@@ -10,7 +11,8 @@ import struct
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from fuzzing import fuzz, long_run
+from hypothesis import given
 from hypothesis import strategies as st
 
 from fastttt import mnk
@@ -18,9 +20,7 @@ from fastttt.errors import TableFileError
 from fastttt.solver import solve
 from fastttt.store import load, read_header, save
 
-FUZZ = settings(
-    max_examples=500, deadline=None, suppress_health_check=list(HealthCheck), database=None
-)
+FUZZ = fuzz(500)
 SPEC = mnk(3, 3, 3)
 
 
@@ -108,3 +108,9 @@ def test_same_length_header_edits(saved, old, new):
     _check(folder, raw.replace(old, new), solution)
     with pytest.raises(TableFileError):
         load(folder / "case.fttt")
+
+
+@pytest.mark.slow
+def test_long_fuzz():
+    """The properties above with 30 times the examples."""
+    long_run(__file__)
