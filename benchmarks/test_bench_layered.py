@@ -3,11 +3,13 @@ symmetry, and Dask from one worker to two.
 
 Run: .venv/bin/pytest benchmarks/test_bench_layered.py --benchmark-enable -s [-m slow]
 The Dask scaling test (slow) wants an otherwise idle machine: say the load with its figures.
+Solves record ``positions`` and, in process, ``peak_traced_mib`` (``memory.py``).
 """
 
 import os
 
 import pytest
+from memory import record_traced
 from ratio import record, speedup
 
 from fastttt.games import as_spec
@@ -40,6 +42,7 @@ def test_gravity_dense_then_layered(benchmark, game, positions, dense_rounds, la
     ratio = min(dense) / benchmark.stats.stats.min
     benchmark.extra_info["dense_min_s"] = min(dense)
     benchmark.extra_info["speedup_vs_dense"] = round(ratio, 1)
+    record_traced(benchmark, positions, solve_layered, spec)
     print(f"\nlayered {game}: {ratio:,.1f}x faster than dense ({min(dense) * 1e3:.1f} ms)")
 
 
@@ -53,7 +56,7 @@ def test_symmetry(benchmark, game, symmetry):
                                   iterations=1)
     slots = plan(game, symmetry=symmetry).slots
     benchmark.extra_info["slots"] = slots
-    benchmark.extra_info["positions"] = solution.reachable
+    record_traced(benchmark, solution.reachable, solve_layered, game, symmetry=symmetry)
     name = f"{game} symmetry={symmetry}"
     if symmetry:
         speedup(f"{game} symmetry=False", name, benchmark)
@@ -83,6 +86,7 @@ def test_dask_scaling(benchmark, tmp_path, workers):
         cluster.close()
     assert solution.reachable == 674_794_169
     benchmark.extra_info["load"] = os.getloadavg()
+    benchmark.extra_info["positions"] = solution.reachable  # memory: in the Dask workers
     if workers == 1:
         record("dask 1 worker", benchmark)
     else:

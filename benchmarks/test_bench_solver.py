@@ -5,6 +5,8 @@ Run: .venv/bin/pytest benchmarks/test_bench_solver.py --benchmark-enable -s [-m 
 
 The in-process groups time CPU (``time.process_time``, every thread counted), so a busy
 machine slows both sides of a ratio alike and a thread pool's spinning is not hidden.
+Every solve records ``positions`` and a peak memory figure (``memory.py``: ``peak_traced_mib``
+in process, ``peak_rss_mib`` for ``fastttt`` run in a child process).
 """
 
 import json
@@ -16,6 +18,7 @@ import time
 
 import numpy as np
 import pytest
+from memory import children_peak_rss_mib, record_traced
 from numba import njit
 from ratio import record, speedup
 
@@ -137,6 +140,7 @@ def _print_ratio(name, reference, ratio):
 def test_tictactoe_reference_dict_pipeline(benchmark):
     assert benchmark.pedantic(reference_pipeline, rounds=5, iterations=1) == 5478
     record("reference", benchmark)
+    record_traced(benchmark, 5478, reference_pipeline)
 
 
 @pytest.mark.benchmark(group="tictactoe strong solve", timer=time.process_time)
@@ -145,6 +149,7 @@ def test_tictactoe_dense_solve_warm(benchmark):
     solution = benchmark(solve, "tictactoe")
     assert solution.reachable == 5478
     speedup("reference", "dense", benchmark)
+    record_traced(benchmark, solution.reachable, solve, "tictactoe")
 
 
 @pytest.mark.benchmark(group="4x4 k=4", timer=time.process_time)
@@ -160,6 +165,7 @@ def test_4x4_k4_prototype(benchmark):
     table = benchmark.pedantic(prototype_solve, (spec,), rounds=5, iterations=1)
     assert np.count_nonzero(table) == 9_722_011
     record("prototype", benchmark)
+    record_traced(benchmark, 9_722_011, prototype_solve, spec)
 
 
 @pytest.mark.benchmark(group="4x4 k=4", timer=time.process_time)
@@ -168,6 +174,7 @@ def test_4x4_k4(benchmark):
     solution = benchmark.pedantic(solve, (mnk(4, 4, 4),), rounds=5, iterations=1)
     assert solution.reachable == 9_722_011
     _print_ratio("4x4 dense", "prototype", speedup("prototype", "4x4 dense", benchmark))
+    record_traced(benchmark, solution.reachable, solve, mnk(4, 4, 4))
 
 
 @pytest.mark.benchmark(group="4x4 k=4", timer=time.process_time)
@@ -178,15 +185,22 @@ def test_4x4_k4_parallel(benchmark):
     assert solution.reachable == 9_722_011
     _print_ratio("4x4 dense, 2 threads", "prototype",
                  speedup("prototype", "4x4 dense, 2 threads", benchmark))
+    record_traced(benchmark, solution.reachable, solve, mnk(4, 4, 4), parallel=True)
 
 
 def _solve_in_child(game, env=None):
-    """Run ``fastttt solve GAME --json`` in a fresh process; return (summary, peak RSS bytes)."""
+    """Run ``fastttt solve GAME --json`` in a fresh process; return (summary, peak RSS bytes
+    of the largest child so far: ``ru_maxrss`` is a maximum over the children waited for)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     out = subprocess.run([sys.executable, "-m", "fastttt", "solve", game, "--json"],
                          capture_output=True, text=True, check=True, env=env)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return json.loads(out.stdout), max(peak, before) * 1024
+
+
+def _record_child(benchmark, summary) -> None:
+    benchmark.extra_info["positions"] = summary["reachable"]
+    benchmark.extra_info["peak_rss_mib"] = children_peak_rss_mib()
 
 
 @pytest.mark.benchmark(group="start-up")
@@ -199,6 +213,7 @@ def test_cold_start_compiles_kernels(benchmark, tmp_path):
 
     summary, _ = benchmark.pedantic(cold, rounds=2, iterations=1)
     assert summary["reachable"] == 5478
+    _record_child(benchmark, summary)
 
 
 @pytest.mark.benchmark(group="start-up")
@@ -206,6 +221,7 @@ def test_warm_start(benchmark):
     _solve_in_child("tictactoe")
     summary, _ = benchmark.pedantic(_solve_in_child, ("tictactoe",), rounds=5, iterations=1)
     assert summary["reachable"] == 5478
+    _record_child(benchmark, summary)
 
 
 @pytest.mark.slow
@@ -213,5 +229,6 @@ def test_warm_start(benchmark):
 def test_5x4_k4_time_and_peak_memory(benchmark):
     summary, peak = benchmark.pedantic(_solve_in_child, ("5x4k4",), rounds=1, iterations=1)
     benchmark.extra_info["peak_rss_mib"] = round(peak / 2**20, 1)
+    benchmark.extra_info["positions"] = summary["reachable"]
     print(f"\n5x4 k=4: {summary['seconds']:.1f} s in the kernels, peak RSS {peak / 2**20:.0f} MiB")
     assert summary["reachable"] == 674_794_169 and summary["value"] == "draw"

@@ -10,11 +10,13 @@ Sources, best first:
   moves not reached have no value (``result`` None);
 - ``engine``: Ultimate tic-tac-toe, the engine's iterative deepening (:mod:`fastttt.ultimate.
   engine`) within the budget; proven results are exact, the others are estimates
-  (``estimate`` True, ``score`` the engine's side-to-move score after the move, mover's view).
+  (``estimate`` True, ``score`` the engine's side-to-move score after the move, mover's view);
+  moves not reached before a cancel have no value.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +27,10 @@ from fastttt.board import Position
 from fastttt.games import GameSpec
 
 DEFAULT_SECONDS = 2.0
+TICK = 0.01  # seconds between a stopper's checks
+_POOL_LOCK = threading.Lock()
+_SEARCHERS: dict[GameSpec, list[Any]] = {}  # idle Searchers, by game
+_ENGINES: dict[None, list[Any]] = {}  # idle Ultimate engines
 Progress = Callable[[int, int], None]  # (moves valued, legal moves)
 
 
@@ -65,11 +71,15 @@ class MoveValues:
 
 
 def move_values(
-    state: Any, seconds: float = DEFAULT_SECONDS, progress: Progress | None = None
+    state: Any,
+    seconds: float = DEFAULT_SECONDS,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
 ) -> MoveValues:
     """The value of every legal move of ``state`` (a Position or an UltimateState) within about
     ``seconds`` of search (tables are read whole, however long building them takes the first
-    time: at most :data:`fastttt.players.PLAY_TABLE_MAX_SLOTS` slots)."""
+    time: at most :data:`fastttt.players.PLAY_TABLE_MAX_SLOTS` slots). Setting ``cancel`` (from
+    another thread) stops the search within milliseconds, as the budget running out does."""
     start = time.perf_counter()
     if isinstance(state, Position):
         from fastttt.players import move_outcomes, uses_table
@@ -78,29 +88,72 @@ def move_values(
             values = {m: MoveValue(o.result, o.plies) for m, o in move_outcomes(state).items()}
             done = MoveValues(values, "table", True, time.perf_counter() - start)
         else:
-            done = _search_values(state, start + seconds, progress)
+            done = _search_values(state, start + seconds, progress, cancel)
     else:
-        done = _engine_values(state, start + seconds, progress)
+        done = _engine_values(state, start + seconds, progress, cancel)
     return MoveValues(done.values, done.source, done.complete, time.perf_counter() - start)
+
+
+class _Stopper:
+    """``with _Stopper(fire, deadline, cancel) as s``: while the block runs, a helper thread
+    calls ``fire()`` (which sets a kernel's stop word) every :data:`TICK` seconds once
+    ``deadline`` (``time.perf_counter``) has passed or ``cancel`` is set; ``s.fired`` tells
+    whether it did, so the block's result is then not to be trusted. Firing again and again
+    covers kernels that clear their stop word as they start."""
+
+    def __init__(self, fire: Callable[[], None], deadline: float,
+                 cancel: threading.Event | None):
+        self.fire, self.deadline, self.cancel = fire, deadline, cancel
+        self.fired = False
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="fastttt-stopper", daemon=True)
+
+    def _watch(self) -> None:
+        while not self._done.wait(TICK):
+            if time.perf_counter() >= self.deadline or (self.cancel and self.cancel.is_set()):
+                self.fired = True
+                self.fire()
+
+    def __enter__(self) -> _Stopper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+
+def _pooled(pool: dict[Any, list[Any]], key: Any, make: Callable[[], Any]):
+    """A context manager lending an idle object of ``pool[key]`` (made when none is idle):
+    concurrent jobs never share a search's work arrays, and later ones reuse its table."""
+
+    @contextlib.contextmanager
+    def lend():
+        with _POOL_LOCK:
+            idle = pool.setdefault(key, [])
+            obj = idle.pop() if idle else None
+        if obj is None:
+            obj = make()
+        try:
+            yield obj
+        finally:
+            with _POOL_LOCK:
+                pool[key].append(obj)
+
+    return lend()
 
 
 # --- exact search on boards without a table ---------------------------------------------
 
-_SEARCHERS: dict[GameSpec, Any] = {}
-_SEARCH_LOCK = threading.Lock()  # one search at a time: a Searcher's work array is shared
-
-
-def _search_values(pos: Position, deadline: float, progress: Progress | None) -> MoveValues:
+def _search_values(pos: Position, deadline: float, progress: Progress | None,
+                   cancel: threading.Event | None) -> MoveValues:
     from fastttt.kernels import negamax as nk
     from fastttt.players import _score_outcome
     from fastttt.search import Searcher
 
     moves = pos.legal_moves()
     values: dict[int, MoveValue] = {}
-    with _SEARCH_LOCK:
-        if pos.spec not in _SEARCHERS:
-            _SEARCHERS[pos.spec] = Searcher(pos.spec)
-        searcher = _SEARCHERS[pos.spec]
+    with _pooled(_SEARCHERS, pos.spec, lambda: Searcher(pos.spec)) as searcher:
         for i, move in enumerate(moves):
             child = pos.play(move)
             if child.winner() is not None:
@@ -108,11 +161,12 @@ def _search_values(pos: Position, deadline: float, progress: Progress | None) ->
             elif child.is_full():
                 values[move] = MoveValue(0, 1)
             else:
-                left = deadline - time.perf_counter()
-                if left <= 0:
+                if time.perf_counter() >= deadline or (cancel and cancel.is_set()):
                     break
-                score = _stoppable(searcher, child, left, nk.S_STOP)
-                if score is None:
+                with _Stopper(lambda: searcher.work.__setitem__(nk.S_STOP, 1), deadline,
+                              cancel) as stopper:
+                    score = searcher.solve(child).score
+                if stopper.fired:  # the table keeps only entries finished before the stop
                     break
                 outcome = _score_outcome(pos, -score)
                 values[move] = MoveValue(outcome.result, outcome.plies)
@@ -124,45 +178,35 @@ def _search_values(pos: Position, deadline: float, progress: Progress | None) ->
     return MoveValues(values, "search", complete, 0.0)
 
 
-def _stoppable(searcher: Any, child: Position, seconds: float, stop_slot: int):
-    """The child's exact score, or None when the search was stopped after ``seconds`` (a
-    timer sets the kernel's stop word; the searcher's table keeps only finished entries)."""
-    timer = threading.Timer(seconds, searcher.work.__setitem__, (stop_slot, 1))
-    timer.start()
-    try:
-        score = searcher.solve(child).score
-    finally:
-        timer.cancel()
-    if searcher.work[stop_slot]:
-        searcher.work[stop_slot] = 0
-        return None
-    return score
-
-
 # --- Ultimate: the engine's estimates ------------------------------------------------------
 
-_ENGINE_LOCK = threading.Lock()
-_ENGINE: list[Any] = []
-
-
-def _engine_values(state: Any, deadline: float, progress: Progress | None) -> MoveValues:
+def _engine_values(state: Any, deadline: float, progress: Progress | None,
+                   cancel: threading.Event | None) -> MoveValues:
     from fastttt.kernels import ultimate as K
     from fastttt.ultimate.engine import MATE, MATE_BOUND, Engine
 
     moves = state.legal_moves()
     values: dict[int, MoveValue] = {}
-    with _ENGINE_LOCK:
-        if not _ENGINE:
-            _ENGINE.append(Engine(tt_bits=18))
-        engine = _ENGINE[0]
+    with _pooled(_ENGINES, None, lambda: Engine(tt_bits=18)) as engine:
         for i, move in enumerate(moves):
             child = state.play(move)
             if child.is_over():
                 w = child.winner()
                 values[move] = MoveValue(0 if w is None else 1, 1)
             else:
+                if cancel and cancel.is_set():
+                    break
                 share = (deadline - time.perf_counter()) / (len(moves) - i)
-                res = engine.search(child, time_ms=max(share, 0.001) * 1000)
+                # the engine keeps its own time; a cancel sets its node limit to -1
+                with _Stopper(lambda: engine.ctl.__setitem__(K.C_LIMIT, -1), float("inf"),
+                              cancel) as stopper:
+                    try:
+                        res = engine.search(child, time_ms=max(share, 0.001) * 1000)
+                    except Exception:
+                        if not stopper.fired:
+                            raise
+                if stopper.fired:
+                    break
                 score = -res.score
                 remaining = int(K.remaining_plies(child.array()))
                 if score >= MATE_BOUND:
@@ -175,7 +219,9 @@ def _engine_values(state: Any, deadline: float, progress: Progress | None) -> Mo
                     values[move] = MoveValue(_sign(score), None, True, score)
             if progress:
                 progress(i + 1, len(moves))
-    complete = not any(v.estimate for v in values.values())
+    for move in moves:
+        values.setdefault(move, MoveValue(None))
+    complete = not any(v.estimate or v.result is None for v in values.values())
     return MoveValues(values, "engine", complete, 0.0)
 
 

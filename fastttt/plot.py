@@ -8,7 +8,10 @@
   benchmark names): every ``speedup_vs_<reference>`` entry, one bar per benchmark, log scale;
 - solve time against positions, log-log: benchmarks with ``positions`` (or ``reachable``),
   time = the minimum of the rounds;
-- peak memory against positions, log-log: those that also have ``peak_rss_mib``.
+- peak memory against positions, log-log: those that also have ``peak_rss_mib`` (a whole
+  process's peak resident set) or ``peak_traced_mib`` (the peak of what Python and NumPy
+  allocated during a solve in the benchmark's own process, ``tracemalloc``); the legend says
+  which (``RSS`` or ``traced``).
 
 :func:`plot_bench` draws a ``fastttt bench`` result (:func:`fastttt.cli.bench.run_bench`):
 nodes against time per position, log-log, one colour per game.
@@ -68,16 +71,21 @@ def speedups(benchmarks: list[dict]) -> list[tuple[str, str, float]]:
     return rows
 
 
-def scaling(benchmarks: list[dict]) -> list[tuple[str, int, float, float | None]]:
-    """(benchmark, positions, seconds, peak MiB or None) for benchmarks that count positions."""
+MEMORY_KEYS = (("peak_rss_mib", "RSS"), ("peak_traced_mib", "traced"))
+
+
+def scaling(benchmarks: list[dict]) -> list[tuple[str, int, float, float | None, str | None]]:
+    """(benchmark, positions, seconds, peak MiB or None, ``"RSS"``, ``"traced"`` or None) for
+    benchmarks that count positions (:data:`MEMORY_KEYS`: the first memory figure recorded)."""
     rows = []
     for bench in benchmarks:
         info = bench.get("extra_info") or {}
         positions = info.get("positions", info.get("reachable"))
         if isinstance(positions, (int, float)) and positions > 0:
-            peak = info.get("peak_rss_mib")
-            rows.append((_label(bench), int(positions), float(bench["stats"]["min"]),
-                         float(peak) if isinstance(peak, (int, float)) else None))
+            peak, kind = next(((float(info[key]), kind) for key, kind in MEMORY_KEYS
+                               if isinstance(info.get(key), (int, float))), (None, None))
+            rows.append((_label(bench), int(positions), float(bench["stats"]["min"]), peak,
+                         kind))
     return rows
 
 
@@ -101,9 +109,9 @@ def plot_benchmarks(benchmarks: list[dict], path: str | Path) -> Path:
     _empty(bars, not ups, "speedup_vs_<reference>")
     bars.set_title("speed-up against the reference, same run")
     for ax, rows, unit, title in (
-        (times, [(n, p, s) for n, p, s, _ in sizes], "solve time (s)", "solve time"),
-        (memory, [(n, p, m) for n, p, _, m in sizes if m is not None], "peak memory (MiB)",
-         "peak memory"),
+        (times, [(n, p, s) for n, p, s, *_ in sizes], "solve time (s)", "solve time"),
+        (memory, [(f"{n} ({k})", p, m) for n, p, _, m, k in sizes if m is not None],
+         "peak memory (MiB)", "peak memory"),
     ):
         for name, positions, y in rows:
             ax.loglog([positions], [y], "o", label=name)
@@ -113,7 +121,8 @@ def plot_benchmarks(benchmarks: list[dict], path: str | Path) -> Path:
         if rows:
             ax.legend(fontsize=7)
             ax.grid(True, which="both", alpha=0.3)
-        _empty(ax, not rows, "positions" + (" and peak_rss_mib" if ax is memory else ""))
+        _empty(ax, not rows, "positions" + (" and peak_rss_mib or peak_traced_mib"
+                                            if ax is memory else ""))
     fig.tight_layout()
     return _save(fig, plt, path)
 

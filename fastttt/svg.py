@@ -11,9 +11,10 @@ frame line. ``coordinates=True`` labels rows and columns from 1, as :mod:`fasttt
 
 ``values`` (from :func:`fastttt.move_values.move_values`) colours each legal move's cell (the
 landing cell with gravity) by its value from the mover's side: green wins, yellow draws, red
-losses, darker when the end is sooner; hatched cells are engine estimates, grey ones were not
-valued within the budget. A legend below the board says so. Every legal move's cell carries
-``data-move`` (its move in API form) for the web explorer.
+losses, darker when the end is sooner; hatched cells are engine estimates (in the same colours:
+green the mover is ahead, yellow even, red behind), grey ones were not valued within the
+budget. A legend below the board says so (none when no move has a value: a finished game).
+Every legal move's cell carries ``data-move`` (its move in API form) for the web explorer.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ class _Canvas:
         self.coordinates = coordinates
         self.last_move = last_move
         self.s = cell
-        self.show_legend = legend and values is not None
+        self.show_legend = legend and bool(values)
         self.out: list[str] = []
         self.margin = round(cell * 0.6) if coordinates else round(cell * 0.2)
         self.right = 0.0  # rightmost x the legend reaches
@@ -165,34 +166,43 @@ class _Canvas:
             f'pointer-events="none" {_FONT}>{escape(value_label(value))}</text>'
         )
 
-    def legend_height(self) -> int:
-        return round(self.s * 1.5) if self.show_legend else 0
+    def legend_height(self, estimates: bool) -> int:
+        rows = 2 if estimates else 1
+        return round(self.s * (1.5 + 0.6 * (rows - 1))) if self.show_legend else 0
 
     def legend(self, top: float, estimates: bool) -> None:
         if not self.show_legend:
             return
         sw = self.s * 0.36
         fs = max(self.s * 0.28, 8)
-        entries = [(_mix(WIN_DARK, WIN_LIGHT, 0.0), "win", False),
-                   (_mix(WIN_DARK, WIN_LIGHT, 1.0), "later win", False),
-                   (DRAW_COLOR, "draw", False),
-                   (_mix(LOSS_DARK, LOSS_LIGHT, 1.0), "later loss", False),
-                   (_mix(LOSS_DARK, LOSS_LIGHT, 0.0), "loss", False)]
-        if estimates:
-            entries.append((_mix(WIN_DARK, WIN_LIGHT, 0.5), "estimate", True))
+        rows = [[(_mix(WIN_DARK, WIN_LIGHT, 0.0), "win", False),
+                 (_mix(WIN_DARK, WIN_LIGHT, 1.0), "later win", False),
+                 (DRAW_COLOR, "draw", False),
+                 (_mix(LOSS_DARK, LOSS_LIGHT, 1.0), "later loss", False),
+                 (_mix(LOSS_DARK, LOSS_LIGHT, 0.0), "loss", False)]]
+        if estimates:  # the colours value_color gives estimates half way to the darkest
+            rows.append([(_mix(WIN_DARK, WIN_LIGHT, 0.5), "estimate: mover ahead", True),
+                         (DRAW_COLOR, "even", True),
+                         (_mix(LOSS_DARK, LOSS_LIGHT, 0.5), "behind", True)])
         if any(v.result is None for v in self.values.values()):
-            entries.append((UNKNOWN_COLOR, "not valued", False))
+            rows[-1].append((UNKNOWN_COLOR, "not valued", False))
         self.add('<g class="legend">')
-        x, y = self.margin, top + self.s * 0.25
-        for fill, name, hatched in entries:
-            self.add(f'<rect class="swatch" x="{x:g}" y="{y:g}" width="{sw:g}" height="{sw:g}" '
-                     f'fill="{fill}" stroke="#555555" stroke-width="0.5"/>')
-            if hatched:
-                self.add(f'<rect x="{x:g}" y="{y:g}" width="{sw:g}" height="{sw:g}" '
-                         'fill="url(#estimate-hatch)"/>')
-            self.add(f'<text x="{x + sw + 3:g}" y="{y + sw * 0.85:g}" font-size="{fs:.1f}" '
-                     f'fill="#222222" {_FONT}>{name}</text>')
-            x += sw + 8 + fs * 0.6 * len(name)
+        y = top + self.s * 0.25 - self.s * 0.6
+        right = 0.0
+        for entries in rows:
+            x, y = self.margin, y + self.s * 0.6
+            for fill, name, hatched in entries:
+                cls = "swatch estimate" if hatched else "swatch"
+                self.add(f'<rect class="{cls}" x="{x:g}" y="{y:g}" width="{sw:g}" '
+                         f'height="{sw:g}" fill="{fill}" stroke="#555555" stroke-width="0.5"/>')
+                if hatched:
+                    self.add(f'<rect x="{x:g}" y="{y:g}" width="{sw:g}" height="{sw:g}" '
+                             'fill="url(#estimate-hatch)"/>')
+                self.add(f'<text x="{x + sw + 3:g}" y="{y + sw * 0.85:g}" font-size="{fs:.1f}" '
+                         f'fill="#222222" {_FONT}>{name}</text>')
+                x += sw + 8 + fs * 0.6 * len(name)
+            right = max(right, x)
+        x = right
         note = {
             "table": "solved table: value for the mover, W/L = plies to the end",
             "search": "exact search in a time budget; ? = not reached",
@@ -257,7 +267,7 @@ class _Board(_Canvas):
         x0, y0 = m, m
         width = m + spec.cols * s + round(s * 0.2)
         board_h = spec.rows * s
-        height = y0 + board_h + round(s * 0.2) + self.legend_height()
+        height = y0 + board_h + round(s * 0.2) + self.legend_height(False)
         if self.coordinates:
             self.labels(spec.cols, x0, y0, s, "x")
             self.labels(spec.rows, x0, y0, s, "y")
@@ -386,7 +396,9 @@ class _Ultimate(_Canvas):
         st, s, m, gap = self.state, self.s, self.margin, self.gap
         side = 9 * s + 2 * gap
         width = m + side + round(s * 0.2)
-        height = m + side + round(s * 0.2) + self.legend_height()
+        estimates = self.values is not None and (
+            self.source == "engine" or any(v.estimate for v in self.values.values()))
+        height = m + side + round(s * 0.2) + self.legend_height(estimates)
         if self.coordinates:
             self.labels(9, m, m, s, "x", gap=lambda i: i // 3 * gap)
             self.labels(9, m, m, s, "y", gap=lambda i: i // 3 * gap)
@@ -441,8 +453,7 @@ class _Ultimate(_Canvas):
             self.add(f'<line class="win-line" x1="{x1 + s / 2:g}" y1="{y1 + s / 2:g}" '
                      f'x2="{x2 + s / 2:g}" y2="{y2 + s / 2:g}" stroke="#2E7D32" '
                      f'stroke-width="{s * 0.25:g}" stroke-linecap="round" stroke-opacity="0.6"/>')
-        estimates = self.values is not None and any(v.estimate for v in self.values.values())
-        self.legend(m + side, estimates or self.source == "engine")
+        self.legend(m + side, estimates)
         return self.document(width, height, f"ultimate: {st}")
 
     def _won_frame_line(self) -> set[int]:

@@ -153,14 +153,49 @@ def test_tictactoe_game_to_the_end_with_table_colours(server, page, tmp_path):
 
 
 def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
-    page.goto(f"{server}/?game=connect4&values=0")
+    page.goto(f"{server}/?game=connect4&seconds=0.2")
     wait_idle(page, 0)
+    assert page.input_value("#seconds") == "0.2"
     click_move(page, 3)
     wait_idle(page, 1)
     click_move(page, 3)
     wait_idle(page, 2)
     assert page.text_content("#moves") == "4,4"
     assert page.locator("#board .stone").count() == 2
+    assert "seconds=0.2" in page.url
+    heat = heat_colours(page)  # exact search within 0.2 s: grey where it was not reached
+    assert sorted(heat) == list(range(7)) and "exact search" in page.text_content("#source")
+    exact = page.locator('#board rect.heat:not(.unknown)')
+    pos = Position.from_moves("connect4", [3, 3])
+    for i in range(exact.count()):  # a move valued in time has its exact colour
+        cell = exact.nth(i)
+        value = MoveValue(int(cell.get_attribute("data-result")),
+                          int(cell.get_attribute("data-plies")))
+        assert cell.get_attribute("fill") == value_color(value, pos.spec.cells - pos.ply)
+
+    # 26 moves in, exact search values every move at once: the colours of fastttt's search
+    deep = "2,5,5,2,3,5,4,6,5,1,5,1,7,4,3,5,2,2,7,4,6,6,4,4,7,2"
+    page.goto(f"{server}/?game=connect4&seconds=5&moves={deep}")
+    wait_idle(page, 26)
+    pos = Position.from_moves("connect4", [int(c) - 1 for c in deep.split(",")])
+    colours = heat_colours(page)
+    assert colours == expected_colours(pos) and len(set(colours.values())) == 3
+    assert "Values: exact search." in page.text_content("#source")
+    screenshot(page, tmp_path, "connect4.png")
+
+    # a gravity board with a table: every colour checked against it
+    page.goto(f"{server}/?game=4x5k4g")
+    wait_idle(page, 0)
+    pos = Position.empty("4x5k4g")
+    for ply, column in enumerate([0, 3]):
+        assert heat_colours(page) == expected_colours(pos)
+        click_move(page, column)
+        pos = pos.play(column)
+        wait_idle(page, ply + 1)
+    assert page.text_content("#moves") == "1,4"
+    colours = heat_colours(page)
+    assert colours == expected_colours(pos) and len(set(colours.values())) == 3
+    screenshot(page, tmp_path, "gravity-4x5k4.png")
 
     page.goto(f"{server}/?game=ultimate")
     wait_idle(page, 0)
@@ -174,6 +209,39 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
     assert heat.count() == 9  # O sent X to the empty board 0
     assert "estimate" in page.text_content("#board svg .legend")
     screenshot(page, tmp_path, "ultimate.png")
+
+
+def test_a_bad_url_shows_the_error_and_the_start_position(server, page, tmp_path):
+    page.goto(f"{server}/?game=tictactoe&moves=4,4")
+    wait_idle(page, 0)
+    assert "cell 4" in page.text_content("#error")
+    assert page.text_content("#status") == "X to move"
+    assert len(heat_colours(page)) == 9
+    for side in ("x", "o"):
+        assert "perfect" in page.locator(f"#player-{side} option").all_text_contents()
+    screenshot(page, tmp_path, "bad-url.png")
+    page.goto(f"{server}/?game=connect4&moves=4444444&values=0")
+    wait_idle(page, 0)
+    assert "column 4 is full" in page.text_content("#error")
+    page.goto(f"{server}/?game=nosuchgame")
+    wait_idle(page, 0)
+    assert page.text_content("#error") and page.locator("#board rect.cell").count() == 9
+
+
+def test_a_new_position_cancels_the_running_job(server, page):
+    """Values of the empty Connect Four board within 10 s: a click before they finish cancels
+    that job (its DELETE is seen) and the new position's job runs."""
+    deleted = []
+    page.on("request", lambda r: deleted.append(r.url) if r.method == "DELETE" else None)
+    page.goto(f"{server}/?game=connect4&seconds=10")
+    page.wait_for_selector('body[data-idle="0"]')
+    page.wait_for_function("document.getElementById('progress').textContent.includes('valuing')")
+    page.locator('#board svg rect.move[data-move="3"]').click()
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    page.wait_for_function("document.getElementById('progress').textContent.includes('valuing')")
+    assert any("/api/jobs/values-" in url for url in deleted), deleted
+    page.goto(f"{server}/?game=tictactoe")  # leaves the second job to be cancelled
+    wait_idle(page, 0)
 
 
 def screenshot(page, tmp_path: Path, name: str) -> None:

@@ -33,7 +33,8 @@ BENCHMARKS = [
     bench("test_tictactoe_reference_dict_pipeline", "tictactoe strong solve", 0.226),
     bench("test_tictactoe_dense_solve_warm", "tictactoe strong solve", 7.3e-5,
           speedup_vs_reference=3100.0, positions=5478),
-    bench("test_4x4_k4", "4x4 k=4", 0.137, speedup_vs_prototype=3.3, positions=9722011),
+    bench("test_4x4_k4", "4x4 k=4", 0.137, speedup_vs_prototype=3.3, positions=9722011,
+          peak_traced_mib=12.9),
     bench("test_5x4_k4_time_and_peak_memory", "5x4 k=4", 18.6, positions=674794169,
           peak_rss_mib=861.0),
 ]
@@ -41,8 +42,8 @@ BENCHMARKS = [
 
 def test_rows_from_extra_info():
     assert [r[2] for r in speedups(BENCHMARKS)] == [3100.0, 3.3]
-    assert [(p, m) for _, p, _, m in scaling(BENCHMARKS)] == [
-        (5478, None), (9722011, None), (674794169, 861.0)]
+    assert [(p, m, k) for _, p, _, m, k in scaling(BENCHMARKS)] == [
+        (5478, None, None), (9722011, 12.9, "traced"), (674794169, 861.0, "RSS")]
 
 
 def test_benchmark_plot_script(tmp_path):
@@ -86,3 +87,40 @@ def test_not_a_benchmark_file(tmp_path):
     (tmp_path / "x.json").write_text("[]")
     with pytest.raises(ValueError, match="pytest-benchmark"):
         load_benchmarks(tmp_path / "x.json")
+
+
+class _FakeBenchmark:
+    """Enough of pytest-benchmark's fixture to run a benchmark function once, untimed."""
+
+    def __init__(self):
+        self.extra_info = {}
+        self.stats = type("S", (), {"stats": type("M", (), {"min": 1.0})()})()
+
+    def __call__(self, fn, *args, **kwargs):
+        return fn(*args, **kwargs)
+
+    def pedantic(self, fn, args=(), kwargs=None, rounds=1, iterations=1):
+        return fn(*args, **(kwargs or {}))
+
+
+@pytest.fixture
+def bench_modules(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    yield lambda name: runpy.run_path(str(ROOT / "benchmarks" / f"{name}.py"))
+
+
+def test_solver_benchmarks_record_positions_and_peak_memory(bench_modules):
+    """The figures the plot's scaling and memory panels need (were never recorded)."""
+    layered = bench_modules("test_bench_layered")
+    run = _FakeBenchmark()
+    layered["test_symmetry"](run, "4x4k4g", True)
+    assert run.extra_info["positions"] == 161_029 and run.extra_info["peak_traced_mib"] > 0
+    solver = bench_modules("test_bench_solver")
+    run = _FakeBenchmark()
+    solver["test_tictactoe_dense_solve_warm"](run)
+    assert run.extra_info["positions"] == 5478 and run.extra_info["peak_traced_mib"] >= 0
+    run = _FakeBenchmark()
+    solver["test_warm_start"](run)
+    assert run.extra_info["positions"] == 5478 and run.extra_info["peak_rss_mib"] > 10
+    rows = scaling([{"name": "x", "stats": {"min": 1.0}, "extra_info": run.extra_info}])
+    assert rows[0][3:] == (run.extra_info["peak_rss_mib"], "RSS")

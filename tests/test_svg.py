@@ -273,3 +273,41 @@ def test_positions_and_ultimate_states_display_inline():
     for shown in (pos, state):
         assert shown._repr_svg_() == repr_svg(shown)
         ET.fromstring(shown._repr_svg_())
+
+
+def test_estimate_legend_has_the_colours_of_the_estimates():
+    """An even estimate (score 0) is drawn hatched yellow: the legend's hatched swatches are
+    the colours estimates take (ahead green, even yellow, behind red), not one green one."""
+    state = UltimateState.from_moves([40, 36])
+    legal = state.legal_moves()
+    half = fastttt.svg.ESTIMATE_SCALE // 2
+    scores = {m: (half, 0, -half)[i % 3] for i, m in enumerate(legal)}
+    values = {m: MoveValue((s > 0) - (s < 0), None, True, s) for m, s in scores.items()}
+    root = parse(render(state, values=MoveValues(values, "engine", False, 0.0)))
+    cells = {e.get("fill") for e in having(root, "heat estimate")}
+    swatches = [e.get("fill") for e in having(root, "swatch estimate")]
+    assert cells == set(swatches) and len(swatches) == 3
+    assert fastttt.svg.DRAW_COLOR in swatches
+
+
+@pytest.mark.parametrize("state", [Position.from_moves("tictactoe", [4, 1, 0, 8, 6, 3, 2]),
+                                   Position.from_moves("4x4k4g", [0, 1, 0, 1, 0, 1, 0])])
+def test_no_legend_on_a_finished_game(state):
+    found = move_values(state)
+    assert found.values == {}
+    root = parse(render(state, values=found))
+    assert not having(root, "legend") and not having(root, "heat")
+
+
+def test_cancelled_search_values_stop_at_once():
+    import threading
+    import time
+
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()  # while the first move's search runs (hours)
+    start = time.monotonic()
+    found = move_values(Position.empty(connect4), seconds=600, cancel=cancel)
+    assert time.monotonic() - start < 60  # the budget would take ten minutes
+    assert not found.complete and all(v.result is None for v in found.values.values())
+    ultimate = move_values(UltimateState.from_moves([]), seconds=600, cancel=cancel)
+    assert time.monotonic() - start < 60 and not ultimate.complete

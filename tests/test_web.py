@@ -228,3 +228,92 @@ def test_one_move_parser_for_the_command_line_and_the_page():
     for spec, text in ((c4, "4 4"), (ttt, "0 4"), (ttt, "0,,4"), (c4, "8")):
         with pytest.raises(InvalidPositionError):
             parse_moves(spec, text)
+
+
+# --- budgets, cancelling, caps -----------------------------------------------------------
+
+def test_a_cancelled_values_job_stops_and_says_so(client):
+    """DELETE /api/jobs/ID (the page's request when the position changes): the job is
+    cancelled at once, and its search stops, freeing the searcher for the next job."""
+    running = client.post("/api/values", json={"game": "connect4", "seconds": 10}).json()
+    r = client.delete(f"/api/jobs/{running['id']}")
+    assert r.status_code == 200 and r.json()["state"] == "cancelled"
+    assert client.get(f"/api/jobs/{running['id']}").json()["error"] == "cancelled"
+    assert client.delete("/api/jobs/values-999999").status_code == 404
+    done = finish(client, client.post("/api/values", json={"game": "connect4", "seconds": 0.2}),
+                  seconds=60)  # 10 s of the cancelled search would not block it
+    assert done["state"] == "done" and done["result"]["source"] == "search"
+
+
+def test_a_player_over_the_time_limit_times_out_with_a_message():
+    app = create_app(move_seconds=0.2)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        job = finish(c, c.post("/api/move", json={"game": "ultimate", "player": "engine:5000",
+                                                  "seconds": 0.05}))
+        assert job["state"] == "timeout" and "engine:5000" in job["error"]
+        assert "within 0.25 s" in job["error"] and "result" not in job
+
+
+def test_a_timed_out_search_stops_and_frees_its_worker():
+    """alphabeta:6 on an empty 8 x 8 k=5 board searches for about two minutes; stopped at its
+    limit, the single worker takes the next job at once."""
+    from fastttt.games import mnk
+    from fastttt.players import make_player
+    from fastttt.web.jobs import Jobs
+
+    pos = Position.empty(mnk(8, 8, 5))
+    player = make_player("alphabeta:6", pos.spec)
+
+    def slow(job):
+        with job.stopping(player.stop):
+            player.choose(pos, __import__("random").Random(0))
+        return {"finished": True}
+
+    jobs = Jobs(workers=1)
+    try:
+        first = jobs.submit("move", slow, 0.3, "player alphabeta:6")
+        second = jobs.submit("values", lambda job: {"quick": True}, 60)
+        deadline = time.monotonic() + 60
+        while second.state == "running":
+            assert time.monotonic() < deadline, (first.as_json(), second.as_json())
+            time.sleep(0.05)
+        assert first.state == "timeout" and "alphabeta:6" in first.error
+        assert first.result is None and second.result == {"quick": True}
+    finally:
+        jobs.shutdown()
+
+
+@pytest.mark.parametrize("game, player, ok", [
+    ("8x8k5", "alphabeta:8", False), ("8x8k5", "alphabeta:4", True),
+    ("8x8k5", "heuristic:4", False), ("8x8k5", "heuristic:3", True),
+    ("connect4", "alphabeta:8", True), ("ultimate", "mcts:100000", False),
+    ("ultimate", "engine:n20000000", False), ("ultimate", "engine:10000", False),
+])
+def test_player_parameters_are_capped_per_game(client, game, player, ok):
+    r = client.post("/api/move", json={"game": game, "player": player, "seconds": 0.05})
+    if ok:
+        job = finish(client, r)
+        assert job["state"] == "done", job
+    else:
+        assert r.status_code == 400 and "at most" in r.json()["error"]
+
+
+def test_offered_players_are_within_the_caps(client):
+    for game in client.get("/api/games").json()["games"]:
+        for player in game["players"]:
+            if player != "human":
+                r = client.post("/api/move", json={"game": game["name"], "player": player,
+                                                   "moves": "", "seconds": 0.05})
+                assert r.status_code == 202, (game["name"], player, r.text)
+                client.delete(f"/api/jobs/{r.json()['id']}")
+
+
+@pytest.mark.parametrize("game, moves, message", [
+    ("connect4", "4444444", "move 7 (4): column 4 is full"),
+    ("4x4k4g", "1,2,1,2,1,2,1,2", "move 8 (2): the game is already over"),
+])
+def test_gravity_errors_count_columns_from_one(client, game, moves, message):
+    r = client.get("/api/state", params={"game": game, "moves": moves})
+    assert r.status_code == 400 and message in r.json()["error"], r.text
+    r = client.post("/api/values", json={"game": game, "moves": moves})
+    assert r.status_code == 400 and message in r.json()["error"], r.text

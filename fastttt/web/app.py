@@ -10,14 +10,20 @@ Positions travel as a game name and a move list in the text form of :mod:`fasttt
                                     seconds) and the heat-map picture
 ``POST /api/move``                  job: the move a named player picks (game, moves, player)
 ``GET /api/jobs/{id}``              a job's state, progress text and result
+``DELETE /api/jobs/{id}``           cancel a job (the page does when the position changes)
 
 Bad input gets a 4xx JSON ``{"error": "..."}``; searches run on worker threads
-(:mod:`fastttt.web.jobs`) within a time budget or capped parameters, so no request waits on one.
+(:mod:`fastttt.web.jobs`), never on the event loop. Every job has a wall-clock limit: a values
+job ``seconds`` + :data:`VALUES_GRACE`, a move job ``seconds`` + :data:`MOVE_SECONDS`; past
+it the search is stopped (its stop word) and the job's state is ``timeout``, with a message.
+Player parameters are capped (:func:`player_caps`) so that a move answers well within it.
+People-facing messages number gravity columns from 1, as the page does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 import re
 from functools import lru_cache
@@ -34,11 +40,11 @@ from starlette.staticfiles import StaticFiles
 
 from fastttt import svg
 from fastttt.board import Position
-from fastttt.errors import FastTTTError, InvalidArgumentError
-from fastttt.games import GameSpec
+from fastttt.errors import FastTTTError, IllegalMoveError, InvalidArgumentError
+from fastttt.games import GameSpec, load_game
 from fastttt.move_values import move_values
 from fastttt.movetext import format_moves, load_state, parse_moves
-from fastttt.web.jobs import Jobs
+from fastttt.web.jobs import Halted, Job, Jobs
 
 STATIC = Path(__file__).parent / "static"
 SYMBOLS = ("X", "O")
@@ -54,11 +60,18 @@ GAMES = (
     ("ultimate", "Ultimate tic-tac-toe"),
 )
 ULTIMATE_PLAYERS = ("human", "engine:500", "mcts:2000", "minimax:3", "random")
-# The largest parameter a player name may carry here (engine: milliseconds, or nNODES nodes)
-PLAYER_CAPS = {"heuristic": 4, "alphabeta": 8, "minimax": 5, "mcts": 100_000,
-               "engine": 10_000, "enginen": 20_000_000}
-VALUE_SECONDS = (0.05, 10.0)  # the range a values job's budget may take
+# The largest parameter an Ultimate player may carry here (engine: milliseconds, or nNODES
+# nodes); each answers in about 2 s at most on this machine kind
+ULTIMATE_CAPS = {"minimax": 5, "mcts": 50_000, "engine": 5_000, "enginen": 3_000_000}
+# Depth caps of heuristic:P (plain minimax) and alphabeta:P keep the positions the search
+# visits from the empty board under this (about a second or two: 8 x 8 k=5 took 123 s at
+# alphabeta:6 and 5 s at heuristic:4)
+CAP_NODES = 5_000_000
+MAX_DEPTH = 8
+VALUE_SECONDS = (0.05, 10.0)  # the range a job's budget (``seconds``) may take
 DEFAULT_VALUE_SECONDS = 2.0
+VALUES_GRACE = 5.0  # a values job's limit beyond its budget (building a table, the picture)
+MOVE_SECONDS = 8.0  # a move job's limit beyond ``seconds``, which perfect play may spend
 ATTRACTOR_MAX_CELLS = 12  # the attractor view is for small boards (handouts: 3x3)
 
 
@@ -81,11 +94,36 @@ def _state(params: Any) -> tuple[Any, Any, list[int] | None]:
         spec, state = load_state(game, None if position is not None else moves_text or "",
                                  position)
     except (FastTTTError, ValueError) as err:
+        spec = _spec_or_none(game)
+        if isinstance(err, IllegalMoveError) and getattr(spec, "gravity", False):
+            raise BadRequest(_gravity_move_message(spec, moves_text)) from None
         raise BadRequest(str(err)) from None
     moves = None
     if position is None:
         moves = parse_moves(spec, moves_text or "")
     return spec, state, moves
+
+
+def _spec_or_none(game: Any) -> Any:
+    try:
+        return load_game(game)
+    except (FastTTTError, ValueError, TypeError):
+        return None
+
+
+def _gravity_move_message(spec: GameSpec, moves_text: str) -> str:
+    """The first illegal move of a move list on a gravity board, its column counted from 1 (the
+    board's own message counts from 0: ``column 3 is full`` for the 4th)."""
+    moves = parse_moves(spec, moves_text)
+    text = format_moves(spec, moves)
+    pos = Position.empty(spec)
+    for i, move in enumerate(moves):
+        if pos.is_over():
+            return f"moves {text!r}: move {i + 1} ({move + 1}): the game is already over"
+        if move not in pos.legal_moves():
+            return f"moves {text!r}: move {i + 1} ({move + 1}): column {move + 1} is full"
+        pos = pos.play(move)
+    return f"moves {text!r}: an illegal move"
 
 
 def _status(state: Any) -> str:
@@ -179,9 +217,29 @@ def players_for(spec: Any) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def player_caps(spec: Any) -> dict[str, int]:
+    """The largest parameter each parametrised player may take on ``spec`` (``enginen``: the
+    node budget of ``engine:nNODES``): :data:`ULTIMATE_CAPS` on Ultimate; on m,n,k boards the
+    deepest ``heuristic`` and ``alphabeta`` searches expected to visit at most
+    :data:`CAP_NODES` positions from the empty board (branching ``b``: the empty cells, or the
+    columns with gravity; plain minimax visits about ``b (b-1) ... (b-P+1)`` positions,
+    alpha-beta about ``b ** (0.75 P)``)."""
+    if not isinstance(spec, GameSpec):
+        return dict(ULTIMATE_CAPS)
+    b = spec.cols if spec.gravity else spec.cells
+    minimax = alphabeta = 1
+    for depth in range(2, MAX_DEPTH + 1):
+        nodes = math.prod(b if spec.gravity else b - i for i in range(depth))
+        if nodes <= CAP_NODES:
+            minimax = depth
+        if b ** (0.75 * depth) <= CAP_NODES:
+            alphabeta = depth
+    return {"heuristic": minimax, "minimax": minimax, "alphabeta": alphabeta}
+
+
 def check_player(spec: Any, name: Any) -> str:
     """A player name the server will run: known to :func:`fastttt.players.make_player`, not
-    ``human``, its parameter within :data:`PLAYER_CAPS`."""
+    ``human``, its parameter within :func:`player_caps`."""
     from fastttt.players import make_player
 
     if not isinstance(name, str) or len(name) > 40:
@@ -191,9 +249,11 @@ def check_player(spec: Any, name: Any) -> str:
         raise BadRequest("'human' moves by clicking; ask for an engine player")
     match = re.fullmatch(r"([a-z]+):(n?)(\d+)", key)
     if match:
-        cap = PLAYER_CAPS.get(match.group(1) + match.group(2))
+        cap = player_caps(spec).get(match.group(1) + match.group(2))
         if cap is not None and int(match.group(3)) > cap:
-            raise BadRequest(f"player {name!r}: at most {cap} here (the server stays responsive)")
+            what = f"{match.group(1)}:{match.group(2)}{cap}"
+            raise BadRequest(f"player {name!r}: at most {what} on {spec.name} here "
+                             "(a move must answer within seconds)")
     try:
         make_player(key, spec)
     except FastTTTError as err:
@@ -202,24 +262,30 @@ def check_player(spec: Any, name: Any) -> str:
 
 
 def choose_move(
-    spec: Any, state: Any, name: str, seconds: float, seed: int | None
+    spec: Any, state: Any, name: str, seconds: float, seed: int | None, job: Job
 ) -> tuple[int, str | None]:
-    """(move, note): the move player ``name`` picks. ``perfect`` on boards without a table
-    searches every move exactly within ``seconds``; when that budget runs out it plays
-    ``alphabeta:P`` (:func:`fastttt.players.bounded_depth`) instead, and the note says so."""
+    """(move, note): the move player ``name`` picks, its search stopped when ``job`` halts
+    (players with a ``stop`` method). ``perfect`` on boards without a table searches every
+    move exactly within ``seconds``; when that budget runs out it plays ``alphabeta:P``
+    (:func:`fastttt.players.bounded_depth`) instead, and the note says so."""
     from fastttt.players import Outcome, bounded_depth, make_player, uses_table
 
     rng = random.Random(seed)
+    note = None
     if isinstance(state, Position) and name == "perfect" and not uses_table(spec):
-        found = move_values(state, seconds)
+        found = move_values(state, seconds, cancel=job.halt)
+        if job.halt.is_set():
+            raise Halted
         if found.complete:
             outcomes = {m: Outcome(v.result, v.plies) for m, v in found.values.items()}
             best = max(o.sort_key for o in outcomes.values())
             return rng.choice(sorted(m for m, o in outcomes.items() if o.sort_key == best)), None
         name = f"alphabeta:{bounded_depth(spec)}"
         note = f"perfect play was not proven within {seconds:g} s: {name} moved"
-        return int(make_player(name, spec).choose(state, rng)), note
-    return int(make_player(name, spec).choose(state, rng)), None
+    player = make_player(name, spec)
+    stop = getattr(player, "stop", None)
+    with job.stopping(stop) if stop else contextlib.nullcontext():
+        return int(player.choose(state, rng)), note
 
 
 # --- handlers ------------------------------------------------------------------------------
@@ -229,8 +295,6 @@ async def index(request: Request) -> FileResponse:
 
 
 async def games(request: Request) -> JSONResponse:
-    from fastttt.games import load_game
-
     return JSONResponse({"games": [
         {"name": name, "label": label, "players": players_for(load_game(name))}
         for name, label in GAMES
@@ -277,7 +341,7 @@ async def post_values(request: Request) -> JSONResponse:
 
             if uses_table(spec) and not table_ready(spec):
                 job.progress = f"solving {spec.name} (once per server)"
-        found = move_values(state, seconds, progress)
+        found = move_values(state, seconds, progress, cancel=job.halt)
         return {
             "position": str(state),
             "source": found.source,
@@ -286,7 +350,8 @@ async def post_values(request: Request) -> JSONResponse:
             "svg": svg.render(state, values=found, coordinates=True, last_move=last),
         }
 
-    job = request.app.state.jobs.submit("values", work)
+    job = request.app.state.jobs.submit("values", work, seconds + VALUES_GRACE,
+                                        "valuing the moves")
     return JSONResponse(job.as_json(), status_code=202)
 
 
@@ -303,16 +368,21 @@ async def post_move(request: Request) -> JSONResponse:
 
     def work(job) -> dict:
         job.progress = f"{name} is thinking"
-        move, note = choose_move(spec, state, name, seconds, seed)
+        move, note = choose_move(spec, state, name, seconds, seed, job)
         return {"position": str(state), "move": move, "label": _move_label(spec, state, move),
                 "note": note}
 
-    job = request.app.state.jobs.submit("move", work)
+    limit = seconds + request.app.state.move_seconds
+    job = request.app.state.jobs.submit("move", work, limit, f"player {name}")
     return JSONResponse(job.as_json(), status_code=202)
 
 
 async def get_job(request: Request) -> JSONResponse:
-    job = request.app.state.jobs.get(request.path_params["job_id"])
+    jobs = request.app.state.jobs
+    if request.method == "DELETE":
+        job = jobs.cancel(request.path_params["job_id"])
+    else:
+        job = jobs.get(request.path_params["job_id"])
     if job is None:
         raise BadRequest(f"no job {request.path_params['job_id']!r}", 404)
     return JSONResponse(job.as_json())
@@ -326,8 +396,9 @@ async def api_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=400)
 
 
-def create_app() -> Starlette:
-    """The explorer's app; its jobs run on a small thread pool closed at shutdown."""
+def create_app(move_seconds: float = MOVE_SECONDS) -> Starlette:
+    """The explorer's app; its jobs run on a small thread pool closed at shutdown. A move job
+    is stopped ``seconds`` + ``move_seconds`` after it starts."""
     jobs = Jobs()
 
     @contextlib.asynccontextmanager
@@ -342,7 +413,7 @@ def create_app() -> Starlette:
             Route("/api/state", get_state),
             Route("/api/values", post_values, methods=["POST"]),
             Route("/api/move", post_move, methods=["POST"]),
-            Route("/api/jobs/{job_id}", get_job),
+            Route("/api/jobs/{job_id}", get_job, methods=["GET", "DELETE"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={HTTPException: http_error, FastTTTError: api_error,
@@ -350,5 +421,6 @@ def create_app() -> Starlette:
         lifespan=lifespan,
     )
     app.state.jobs = jobs
+    app.state.move_seconds = move_seconds
     return app
 

@@ -1,12 +1,15 @@
 // fastttt explorer: plain JS over the JSON API of fastttt.web.app (no build step).
-// The position lives in the URL: ?game=NAME&moves=TEXT&x=PLAYER&o=PLAYER&values=0|1, moves
-// as `fastttt solve --moves` writes them (gravity: columns from 1; otherwise 0-based cells;
-// Ultimate 0..80). <body data-idle="1"> once no job runs (end-to-end tests wait on it).
+// The position lives in the URL: ?game=NAME&moves=TEXT&x=PLAYER&o=PLAYER&values=0|1&seconds=S,
+// moves as `fastttt solve --moves` writes them (gravity: columns from 1; otherwise 0-based
+// cells; Ultimate 0..80); seconds: the search budget of move values and perfect play.
+// A job the page no longer needs (the position changed) is cancelled (DELETE /api/jobs/ID).
+// <body data-idle="1"> once no job runs (end-to-end tests wait on it).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const app = { game: "tictactoe", moves: [], gravity: false, players: { X: "human", O: "human" },
-              showValues: true, state: null, gen: 0, games: [], note: null };
+              showValues: true, seconds: 2, state: null, gen: 0, games: [], note: null,
+              job: null };
 
 async function api(path, options = {}) {
   if (options.body) options.headers = { "Content-Type": "application/json" };
@@ -30,7 +33,8 @@ function showError(err) { $("error").textContent = err ? String(err.message || e
 
 function urlFor() {
   const params = new URLSearchParams({ game: app.game, moves: movesText(),
-    x: app.players.X, o: app.players.O, values: app.showValues ? "1" : "0" });
+    x: app.players.X, o: app.players.O, values: app.showValues ? "1" : "0",
+    seconds: String(app.seconds) });
   return `${location.pathname}?${params}`;
 }
 
@@ -41,18 +45,32 @@ function readUrl() {
   app.players.X = params.get("x") || "human";
   app.players.O = params.get("o") || "human";
   app.showValues = params.get("values") !== "0";
+  app.seconds = Number(params.get("seconds")) || 2;
+}
+
+function cancelJob() {
+  if (app.job) {
+    fetch(`/api/jobs/${app.job}`, { method: "DELETE", keepalive: true }).catch(() => {});
+  }
+  app.job = null;
 }
 
 async function runJob(path, body, gen, label) {
   let job = await api(path, { method: "POST", body: JSON.stringify(body) });
+  if (gen !== app.gen) {  // the position changed while the job was being posted
+    fetch(`/api/jobs/${job.id}`, { method: "DELETE" }).catch(() => {});
+    return null;
+  }
+  app.job = job.id;
   while (job.state === "running") {
     setBusy(`${label}: ${job.progress} (${job.seconds.toFixed(1)} s)`);
     await sleep(150);
     if (gen !== app.gen) return null;
     job = await api(`/api/jobs/${job.id}`);
   }
-  if (gen !== app.gen) return null;
-  if (job.state === "failed") throw new Error(job.error);
+  if (app.job === job.id) app.job = null;
+  if (gen !== app.gen || job.state === "cancelled") return null;
+  if (job.state !== "done") throw new Error(job.error);  // failed, timeout
   return job.result;
 }
 
@@ -84,7 +102,25 @@ function showAttractor(view) {
   }).join("");
 }
 
+// The state of app.game after `moves`; on bad input (a shared URL with an illegal move, an
+// unknown game) the error is shown and the game's start position, or tic-tac-toe's, is loaded.
+async function fetchState(moves, gen) {
+  const get = () => api(`/api/state?${new URLSearchParams({ game: app.game, moves })}`);
+  try {
+    return await get();
+  } catch (err) {
+    if (gen !== app.gen) throw err;
+    if (moves) moves = "";
+    else if (app.game !== "tictactoe") { app.game = "tictactoe"; $("game").value = app.game; }
+    else throw err;
+    const st = await get();
+    showError(err);
+    return st;
+  }
+}
+
 async function load(history = "replace") {
+  cancelJob();
   const gen = ++app.gen;
   showError(null);
   setBusy("loading");
@@ -92,7 +128,7 @@ async function load(history = "replace") {
   app.movesFromUrl = undefined;
   let st;
   try {
-    st = await api(`/api/state?${new URLSearchParams({ game: app.game, moves })}`);
+    st = await fetchState(moves, gen);
   } catch (err) {
     if (gen === app.gen) { showError(err); setBusy(null); }
     return;
@@ -115,7 +151,8 @@ async function load(history = "replace") {
   try {
     if (!st.over && app.players[st.to_move] !== "human") {
       const result = await runJob("/api/move", { game: app.game, moves: movesText(),
-        player: app.players[st.to_move] }, gen, `${st.to_move} (${app.players[st.to_move]})`);
+        player: app.players[st.to_move], seconds: app.seconds }, gen,
+        `${st.to_move} (${app.players[st.to_move]})`);
       if (result) {
         app.moves.push(result.move);
         app.note = result.note;
@@ -124,8 +161,8 @@ async function load(history = "replace") {
       return;
     }
     if (app.showValues && !st.over) {
-      const result = await runJob("/api/values", { game: app.game, moves: movesText() }, gen,
-        "valuing moves");
+      const result = await runJob("/api/values", { game: app.game, moves: movesText(),
+        seconds: app.seconds }, gen, "valuing moves");
       if (!result) return;
       $("board").innerHTML = result.svg;
       $("source").textContent = { table: "Values: exact, from the solved table.",
@@ -162,6 +199,10 @@ async function init() {
   $("game").value = app.game;
   if ($("game").value !== app.game) $("game-name").value = app.game;
   $("show-values").checked = app.showValues;
+  $("seconds").value = String(app.seconds);
+  $("seconds").addEventListener("change", (e) => {
+    app.seconds = Number(e.target.value) || 2; load();
+  });
   $("game").addEventListener("change", () => {
     app.game = $("game").value; app.moves = []; $("game-name").value = "";
     app.players = { X: "human", O: "human" }; load("push");
@@ -187,6 +228,7 @@ async function init() {
     catch { $("progress").textContent = location.href; }
   });
   window.addEventListener("popstate", () => { readUrl(); load(); });
+  window.addEventListener("pagehide", cancelJob);
   load();
 }
 
