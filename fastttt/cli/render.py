@@ -57,7 +57,10 @@ def render(ctx, game, moves, position, values, seconds, no_coordinates, cell, ou
         last = parse_moves(spec, moves)[-1] if moves and moves.strip() else None
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
-    found = move_values(state, seconds) if values else None
+    try:
+        found = move_values(state, seconds) if values else None
+    except FastTTTError as err:  # a board no table or exact search takes
+        raise click.UsageError(f"--values: {err}") from None
     text = svg.render(state, values=found, coordinates=not no_coordinates, last_move=last,
                       cell=cell)
     data = to_png(text) if target.suffix.lower() == ".png" else (text + "\n").encode()
