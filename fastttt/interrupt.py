@@ -139,6 +139,34 @@ def interrupted() -> bool:
     return _received > 0 or _delivered > 0
 
 
+def _compile_holding_sigint(kernel: Any, args: tuple) -> None:
+    """Compile ``kernel`` for ``args`` (or load it from Numba's cache) with Ctrl-C held back,
+    then raise the KeyboardInterrupt it held. A KeyboardInterrupt raised inside Numba's
+    compiler or loader can leave LLVM half-updated (a later compile fails, or the loader
+    segfaults). Plain functions (``NUMBA_DISABLE_JIT=1``) have nothing to compile."""
+    typeof = getattr(kernel, "typeof_pyval", None)
+    if typeof is None or not hasattr(kernel, "overloads"):
+        return
+    signature = tuple(typeof(a) for a in args)
+    if signature in kernel.overloads:
+        return
+    held = []
+
+    def hold(signum: int, frame: Any) -> None:
+        global _delivered
+        with _lock:
+            _delivered += 1  # delivered, late: the watcher must not count it as undelivered
+        held.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        kernel.compile(signature)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
+
+
 def run(
     kernel: Callable[..., T], *args: Any, stop: np.ndarray, slot: int = 0, value: int = 1
 ) -> T:
@@ -151,6 +179,7 @@ def run(
     """
     if threading.current_thread() is not threading.main_thread() or not _start_watching():
         return kernel(*args)  # Python delivers SIGINT to the main thread only
+    _compile_holding_sigint(kernel, args)
     word = _StopWord(stop, slot, value)
     old = stop[slot]
     with _lock:

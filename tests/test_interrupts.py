@@ -144,7 +144,8 @@ def in_own_process(test):
 
 def sigint_when_running(after: float = 0.3) -> threading.Thread:
     """Send SIGINT to this process ``after`` seconds once a kernel runs under
-    :func:`fastttt.interrupt.run`."""
+    :func:`fastttt.interrupt.run`. The test compiles that kernel first: SIGINT while Numba
+    loads a kernel from its cache can leave Numba's state broken (a segfault was seen)."""
 
     def send():
         deadline = time.monotonic() + 30
@@ -172,11 +173,12 @@ def interrupted(call, after: float = 0.3) -> float:
 @in_own_process
 def test_search_interrupted_then_usable():
     spec = mnk(5, 5, 5)
+    pos = Position.from_moves(spec, [12, 6, 7, 13, 11, 17, 16, 8])
+    fresh = Searcher(spec).solve(pos).score  # the kernel compiled before any SIGINT
     s = Searcher(spec)
     assert interrupted(lambda: s.solve(Position.from_moves(spec, []))) < 5
     assert s.work[nk.S_STOP] == 0
-    pos = Position.from_moves(spec, [12, 6, 7, 13, 11, 17, 16, 8])
-    assert s.solve(pos).score == Searcher(spec).solve(pos).score
+    assert s.solve(pos).score == fresh
 
 
 @in_own_process
@@ -185,8 +187,9 @@ def test_filter_interrupted_writes_no_answer_for_the_stopped_line():
 
     easy = "2252576253462244111563365343671351441"  # the first End-Easy position
 
+    run_filter("connect4", [easy], io.StringIO(), io.StringIO())  # kernels compiled first
     out, err = io.StringIO(), io.StringIO()
-    # the first kernels run in the warm-up; the first takes milliseconds, "4" minutes
+    # the first line takes milliseconds, "4" minutes
     assert interrupted(lambda: run_filter("connect4", [easy, "4"], out, err), 2.0) < 7
     assert out.getvalue().startswith(easy + " ") and out.getvalue().count("\n") == 1
     assert err.getvalue() == ""
@@ -196,6 +199,7 @@ def test_filter_interrupted_writes_no_answer_for_the_stopped_line():
 def test_ultimate_engine_interrupted_then_usable():
     engine = Engine(tt_bits=16)
     start = UltimateState()
+    Engine(tt_bits=16).search(start, nodes=1000)  # kernels compiled first
     assert interrupted(lambda: engine.search(start, max_depth=30)) < 5
     assert engine.ctl[uk.C_LIMIT] != -1
     rng = random.Random(3)
@@ -212,6 +216,7 @@ def test_dense_solve_interrupted_is_not_kept(monkeypatch):
     """Ctrl-C between the pieces of a solve: ``solved`` keeps only complete tables."""
     spec = mnk(4, 4, 4)
     expected = solver.solve(spec).table
+    solver.solve(spec, parallel=True)  # both kernels compiled before any SIGINT
     monkeypatch.setattr(solver, "PIECE_SLOTS", 1 << 12)
 
     def solve_forever():
@@ -239,6 +244,9 @@ def test_heuristic_kernel_stops_on_its_stop_word():
     stats = np.zeros(3, dtype=np.int64)
     args = (np.uint64(0), np.uint64(0), 0, 14, masks, geo, hk.OPT_ALPHABETA, hk.new_table(0),
             stats, np.zeros(64, dtype=np.uint64), np.zeros(64, dtype=np.int64))
+    stats[hk.STATS_STOP] = 1
+    hk.root_kernel(*args)  # compiled, returning at once, before any SIGINT
+    stats[:] = 0
     assert interrupted(lambda: interrupt.run(hk.root_kernel, *args, stop=stats,
                                              slot=hk.STATS_STOP)) < 5
     assert stats[hk.STATS_STOP] == 0
@@ -348,3 +356,36 @@ def test_silent_match_game_lets_ctrl_c_through():
     pos = Position.from_moves(mnk(3, 3, 3), [])
     with pytest.raises(KeyboardInterrupt):
         play_game(pos, (InterruptedPlayer(), SlowPlayer(0)), show=False, write=print)
+
+
+class CompilingKernel:
+    """A stand-in for a Numba dispatcher whose compilation receives Ctrl-C half-way."""
+
+    def __init__(self):
+        self.overloads = {}
+        self.compiled = self.called = False
+
+    def typeof_pyval(self, value):
+        return type(value)
+
+    def compile(self, signature):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)  # Python code: a KeyboardInterrupt would be raised here
+        self.overloads[signature] = "compiled"
+        self.compiled = True
+
+    def __call__(self, *args):
+        self.called = True
+        return 0
+
+
+def test_ctrl_c_while_a_kernel_compiles_is_held_until_it_is_compiled():
+    """SIGINT during Numba's compile or cache load is delivered once it is done (a
+    KeyboardInterrupt inside the loader crashed it), and the kernel then does not run."""
+    kernel = CompilingKernel()
+    with pytest.raises(KeyboardInterrupt):
+        interrupt.run(kernel, 1, 2.0, stop=interrupt.new_stop())
+    assert kernel.compiled and not kernel.called
+    assert kernel.overloads == {(int, float): "compiled"}
+    assert interrupt.run(kernel, 1, 2.0, stop=interrupt.new_stop()) == 0  # compiled: runs
+    assert kernel.called
