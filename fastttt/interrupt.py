@@ -129,14 +129,15 @@ os.register_at_fork(after_in_child=_forget_after_fork)
 
 def watch() -> bool:
     """Start counting SIGINTs (and stopping kernels under :func:`run`) now rather than at the
-    first kernel: the CLI calls it at start-up so that :func:`interrupted` also knows of a
+    first kernel: the CLI calls it at start-up so that :func:`sigint_count` also counts a
     Ctrl-C that landed while Numba compiled a kernel. False where SIGINT cannot be watched."""
     return _start_watching()
 
 
-def interrupted() -> bool:
-    """Whether SIGINT reached this process since :func:`watch` (or the first :func:`run`)."""
-    return _received > 0 or _delivered > 0
+def sigint_count() -> int:
+    """SIGINTs this process received since :func:`watch` (or the first :func:`run`): a caller
+    compares two counts to learn whether Ctrl-C came in between."""
+    return max(_received, _delivered)
 
 
 def _compile_holding_sigint(kernel: Any, args: tuple) -> None:

@@ -389,3 +389,15 @@ def test_ctrl_c_while_a_kernel_compiles_is_held_until_it_is_compiled():
     assert kernel.overloads == {(int, float): "compiled"}
     assert interrupt.run(kernel, 1, 2.0, stop=interrupt.new_stop()) == 0  # compiled: runs
     assert kernel.called
+
+
+def test_an_earlier_ctrl_c_does_not_turn_later_errors_into_interrupts(monkeypatch):
+    """Only a SIGINT during a command makes its error an interrupt (CliRunner runs many
+    commands in one process)."""
+    from click.testing import CliRunner
+
+    from fastttt.cli import main
+
+    monkeypatch.setattr(interrupt, "_delivered", interrupt.sigint_count() + 5)
+    result = CliRunner().invoke(main, ["bench", "--tt-bits", "3"])
+    assert result.exit_code == 2 and "tt-bits" in result.output

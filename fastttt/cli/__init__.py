@@ -61,14 +61,17 @@ class LazyGroup(click.Group):
         return getattr(importlib.import_module(module_name), attr)
 
     def invoke(self, ctx: click.Context):
+        sigints = interrupt.sigint_count()
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as err:
             raise _Interrupted from err
+        except click.ClickException:
+            raise
         except Exception as err:
             # Ctrl-C inside a library's own callback (Numba compiling a kernel on the first
             # run) surfaces as that library's error, not as KeyboardInterrupt
-            if interrupt.interrupted():
+            if interrupt.sigint_count() > sigints:
                 raise _Interrupted from err
             raise
 
