@@ -97,11 +97,12 @@ def sync_folder(folder: Path) -> None:
 
 
 def check_target(path: str | os.PathLike, is_ours: Callable[[Path], bool], what: str,
-                 error: type[FastTTTError], *, force: bool = False) -> Path:
+                 error: type[FastTTTError], *, force: bool = False,
+                 force_hint: str = "") -> Path:
     """Refuse a write to ``path`` before any work (``error``, a FastTTTError class): a target
     that exists and is not a regular file, a regular file for which ``is_ours`` is False
-    (unless ``force``: ``what`` names the kind, "a fastttt table"), a missing or read-only
-    folder. Removes stale temporary files; returns the path."""
+    (unless ``force``: ``what`` names the kind, "a fastttt table"; ``force_hint`` says how
+    to force it), a missing or read-only folder. Removes stale temporary files; returns the path."""
     path = Path(path)
     folder = path.parent.absolute()
     if path.name in ("", ".", ".."):
@@ -119,8 +120,7 @@ def check_target(path: str | os.PathLike, is_ours: Callable[[Path], bool], what:
             raise error(f"{path}: is {describe_kind(st.st_mode)}; fastttt writes only to "
                         "regular files")
         if not force and not is_ours(path):
-            hint = " (--force overwrites)" if what == "a fastttt table" else ""
-            raise error(f"{path}: exists and is not {what}; refusing to overwrite it{hint}")
+            raise error(f"{path}: exists and is not {what}; refusing to overwrite it{force_hint}")
     if not folder.is_dir():
         state = "no such folder" if not folder.exists() else "not a folder"
         raise error(f"{folder}: {state}, cannot write {path.name} in it")

@@ -144,13 +144,12 @@ def _compile_holding_sigint(kernel: Any, args: tuple) -> None:
     """Compile ``kernel`` for ``args`` (or load it from Numba's cache) with Ctrl-C held back,
     then raise the KeyboardInterrupt it held. A KeyboardInterrupt raised inside Numba's
     compiler or loader can leave LLVM half-updated (a later compile fails, or the loader
-    segfaults). Plain functions (``NUMBA_DISABLE_JIT=1``) have nothing to compile."""
-    typeof = getattr(kernel, "typeof_pyval", None)
-    if typeof is None or not hasattr(kernel, "overloads"):
+    segfaults). Plain functions (``NUMBA_DISABLE_JIT=1``) have nothing to compile. Only a
+    kernel's first compilation is held: typing the arguments of every call would cost tens of
+    microseconds, and the kernels run under :func:`run` are called with one signature."""
+    if getattr(kernel, "overloads", True):  # compiled already, or not a Numba dispatcher
         return
-    signature = tuple(typeof(a) for a in args)
-    if signature in kernel.overloads:
-        return
+    signature = tuple(kernel.typeof_pyval(a) for a in args)
     held = []
 
     def hold(signum: int, frame: Any) -> None:

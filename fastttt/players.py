@@ -124,9 +124,11 @@ def uses_table(spec: GameSpec) -> bool:
     return slot_count(spec) <= PLAY_TABLE_MAX_SLOTS and bool(fits_in_memory(spec))
 
 
-def perfect_play_reach(spec: GameSpec) -> str | None:
+def perfect_play_reach(spec: GameSpec, what: str = "perfect play", verb: str = "needs"
+                       ) -> str | None:
     """Why perfect play (and hints) cannot be had on ``spec``: no table is built for it and
-    exact search does not take its board; None when they can."""
+    exact search does not take its board; None when they can. ``what`` (and its ``verb``)
+    begin the sentence."""
     from fastttt.search import _geometry
 
     if uses_table(spec):
@@ -134,7 +136,7 @@ def perfect_play_reach(spec: GameSpec) -> str | None:
     try:
         _geometry(spec)
     except GameSpecError as err:
-        return (f"perfect play on {spec.name} needs exact search, and {err}; "
+        return (f"{what} on {spec.name} {verb} exact search, and {err}; "
                 f"alphabeta:{bounded_depth(spec)} plays it")
     return None
 

@@ -85,7 +85,8 @@ def check_save_target(path: str | os.PathLike, force: bool = False) -> Path:
     """Refuse a save to ``path`` before any work: TableFileError when ``path`` exists and is
     not a regular file, is a regular file that is not a fastttt table (unless ``force``), or
     its folder is missing or not writable. Removes stale temporary files; returns the path."""
-    return check_target(path, _is_table, "a fastttt table", TableFileError, force=force)
+    return check_target(path, _is_table, "a fastttt table", TableFileError, force=force,
+                        force_hint=" (--force overwrites)")
 
 
 def save(solution: Solution, path: str | os.PathLike, *, force: bool = False) -> Path:

@@ -159,11 +159,12 @@ class _Canvas:
         if value.estimate:
             self.add(f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" '
                      'fill="url(#estimate-hatch)" pointer-events="none"/>')
-        fs = max(size * (0.26 if len(value_label(value)) > 3 else 0.34), 7)
+        label = value_label(value)
+        fs = max(size * (0.26 if len(label) > 3 else 0.34), 7)
         self.add(
             f'<text class="label" x="{x + size / 2:g}" y="{y + size / 2 + fs * 0.36:g}" '
             f'font-size="{fs:.1f}" text-anchor="middle" fill="{_text_color(fill)}" '
-            f'pointer-events="none" {_FONT}>{escape(value_label(value))}</text>'
+            f'pointer-events="none" {_FONT}>{escape(label)}</text>'
         )
 
     def legend_height(self, estimates: bool) -> int:
@@ -260,6 +261,7 @@ class _Board(_Canvas):
     def __init__(self, pos: Position, values, source, coordinates, last_move, cell, legend):
         super().__init__(values, source, coordinates, last_move, cell, legend)
         self.pos = pos
+        self.last_cell = self._last_cell()  # where the last-move dot goes
 
     def svg(self) -> str:
         pos, s, m = self.pos, self.s, self.margin
@@ -359,7 +361,7 @@ class _Board(_Canvas):
             self.cross(cx, cy, s * 0.28, INK[0], s * 0.11, cls)
         else:
             self.ring(cx, cy, s * 0.3, INK[1], s * 0.1, cls)
-        if c == self._last_cell():
+        if c == self.last_cell:
             self.add(f'<circle class="last" cx="{cx + s * 0.36:g}" cy="{cy - s * 0.36:g}" '
                      f'r="{s * 0.06:g}" fill="#333333"/>')
 

@@ -40,21 +40,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve_command(port: int) -> list[str]:
-    """``fastttt serve`` through the CLI when it is registered, else its click command."""
-    from fastttt.cli import COMMANDS
-
-    if "serve" in COMMANDS:
-        return [sys.executable, "-m", "fastttt", "serve", "--port", str(port)]
-    return [sys.executable, "-c", "from fastttt.cli.serve import serve; serve()", "--port",
-            str(port)]
-
-
 @pytest.fixture(scope="module")
 def server():
     port = _free_port()
-    proc = subprocess.Popen(_serve_command(port), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "fastttt", "serve", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

@@ -253,10 +253,9 @@ def test_notebook_cells_run(monkeypatch):
     assert isinstance(scope["pos"], Position)
 
 
-def test_render_through_the_fastttt_command(tmp_path, monkeypatch):
+def test_render_through_the_fastttt_command(tmp_path):
     from fastttt import cli
 
-    monkeypatch.setitem(cli.COMMANDS, "render", ("fastttt.cli.render:render", "Draw a position."))
     out = tmp_path / "c4.svg"
     result = CliRunner().invoke(cli.main, ["render", "connect4", "--moves", "44", "-o", str(out)],
                                 standalone_mode=False)

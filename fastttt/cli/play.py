@@ -106,10 +106,9 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
     if seed is not None and all(getattr(p, "is_human", False) for p in (px, po)):
         raise click.BadParameter("seeds the engines' choices, and both players are human",
                                  param_hint="--seed")
-    if hints and perfect_play_reach(spec):
-        raise click.BadParameter(perfect_play_reach(spec).replace("perfect play", "hints", 1)
-                                 .replace(" needs ", " need ", 1),
-                                 param_hint="--hints")
+    unreachable = hints and perfect_play_reach(spec, "hints", "need")
+    if unreachable:
+        raise click.BadParameter(unreachable, param_hint="--hints")
     if hints and not any(getattr(p, "is_human", False) for p in (px, po)):
         raise click.BadParameter("hints are shown to human players, and neither --x nor --o "
                                  "is human", param_hint="--hints")
@@ -133,7 +132,9 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
     if record.reason == "interrupt":  # the game said "Interrupted: game abandoned."
-        sys.exit(130)
+        from fastttt.cli import INTERRUPTED_EXIT
+
+        sys.exit(INTERRUPTED_EXIT)
 
 
 @click.command()

@@ -217,7 +217,9 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
             raise  # the command's one line: "Interrupted."
         click.echo(f"Interrupted: the finished layers are in {out_dir}; the same command "
                    "with --resume goes on from there.", err=True)
-        sys.exit(130)
+        from fastttt.cli import INTERRUPTED_EXIT
+
+        sys.exit(INTERRUPTED_EXIT)
     finally:
         if client is not None:
             client.close()

@@ -58,6 +58,7 @@ from typing import Any
 import numpy as np
 
 from fastttt.errors import MissingDependencyError, TableFileError
+from fastttt.files import write_atomic
 
 FORMAT = "fastttt-layered"
 FORMAT_VERSION = 2  # 2: the manifest carries its own CRC-32
@@ -375,19 +376,8 @@ class LayerStore(_Layers):
 
     def _save_manifest(self) -> None:
         self._writable()
-        target = self.path / MANIFEST
-        tmp = self.path / f"{MANIFEST}.tmp{os.getpid()}"
         blob = _manifest_bytes(self.manifest)
-        try:
-            with open(tmp, "wb") as f:
-                f.write(blob)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        _fsync_dir(self.path)
+        write_atomic(self.path / MANIFEST, lambda f: f.write(blob), TableFileError)
 
     # -- arrays ------------------------------------------------------------------------------
 

@@ -40,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 
 from fastttt import svg
 from fastttt.board import Position
-from fastttt.errors import FastTTTError, IllegalMoveError, InvalidArgumentError
+from fastttt.errors import FastTTTError, IllegalMoveError
 from fastttt.games import GameSpec, load_game
 from fastttt.move_values import move_values
 from fastttt.movetext import format_moves, load_state, parse_moves
@@ -133,7 +133,7 @@ def _status(state: Any) -> str:
     return f"{SYMBOLS[state.to_move]} to move"
 
 
-def _move_label(spec: Any, state: Any, move: int) -> str:
+def _move_label(state: Any, move: int) -> str:
     if isinstance(state, Position):
         from fastttt.render import format_move
 
@@ -159,7 +159,7 @@ def state_json(spec: Any, state: Any, moves: list[int] | None) -> dict:
         "winner": None if state.winner() is None else SYMBOLS[state.winner()],
         "status": _status(state),
         "legal": legal,
-        "labels": {str(m): _move_label(spec, state, m) for m in legal},
+        "labels": {str(m): _move_label(state, m) for m in legal},
         "ultimate": not isinstance(spec, GameSpec),
         "gravity": isinstance(spec, GameSpec) and spec.gravity,
         "players": players_for(spec),
@@ -268,7 +268,7 @@ def choose_move(
     (players with a ``stop`` method). ``perfect`` on boards without a table searches every
     move exactly within ``seconds``; when that budget runs out it plays ``alphabeta:P``
     (:func:`fastttt.players.bounded_depth`) instead, and the note says so."""
-    from fastttt.players import Outcome, bounded_depth, make_player, uses_table
+    from fastttt.players import Outcome, best_outcome_moves, bounded_depth, make_player, uses_table
 
     rng = random.Random(seed)
     note = None
@@ -278,8 +278,7 @@ def choose_move(
             raise Halted
         if found.complete:
             outcomes = {m: Outcome(v.result, v.plies) for m, v in found.values.items()}
-            best = max(o.sort_key for o in outcomes.values())
-            return rng.choice(sorted(m for m, o in outcomes.items() if o.sort_key == best)), None
+            return rng.choice(best_outcome_moves(outcomes)), None
         name = f"alphabeta:{bounded_depth(spec)}"
         note = f"perfect play was not proven within {seconds:g} s: {name} moved"
     player = make_player(name, spec)
@@ -369,7 +368,7 @@ async def post_move(request: Request) -> JSONResponse:
     def work(job) -> dict:
         job.progress = f"{name} is thinking"
         move, note = choose_move(spec, state, name, seconds, seed, job)
-        return {"position": str(state), "move": move, "label": _move_label(spec, state, move),
+        return {"position": str(state), "move": move, "label": _move_label(state, move),
                 "note": note}
 
     limit = seconds + request.app.state.move_seconds
@@ -416,8 +415,7 @@ def create_app(move_seconds: float = MOVE_SECONDS) -> Starlette:
             Route("/api/jobs/{job_id}", get_job, methods=["GET", "DELETE"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
-        exception_handlers={HTTPException: http_error, FastTTTError: api_error,
-                            InvalidArgumentError: api_error},
+        exception_handlers={HTTPException: http_error, FastTTTError: api_error},
         lifespan=lifespan,
     )
     app.state.jobs = jobs
