@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))  # the plain references the tests check kernels with
 CONNECT4_DATA = REPO.parent / "shared" / "data" / "connect4"
 
 

@@ -14,7 +14,8 @@ from fastttt.errors import (
     MemoryBudgetError,
     TableFileError,
 )
-from fastttt.games import GameSpec, connect4, load_game, mnk, tictactoe
+from fastttt.games import GameSpec, connect4, mnk, tictactoe
+from fastttt.registry import game_names, load_game
 
 __version__ = "0.1.0"
 
@@ -28,6 +29,7 @@ __all__ = [
     "Position",
     "TableFileError",
     "connect4",
+    "game_names",
     "load_game",
     "mnk",
     "tictactoe",

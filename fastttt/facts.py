@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib import resources
 
-from fastttt.games import GameSpec, load_game
+from fastttt.games import GameSpec
+from fastttt.registry import load_game
 
 
 @dataclass(frozen=True)

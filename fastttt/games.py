@@ -17,7 +17,8 @@ The first player moves first and is drawn ``X``; the second player is drawn ``O`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
+from typing import Any
 from dataclasses import dataclass
 
 from fastttt.errors import GameSpecError
@@ -60,7 +61,7 @@ class GameSpec:
     @property
     def name(self) -> str:
         """``tictactoe``, ``connect4``, else ``mnk(rows=R,cols=C,k=K[,gravity])``."""
-        for alias, spec in _ALIASES.items():
+        for alias, spec in ALIASES.items():
             if spec == self:
                 return alias
         suffix = ",gravity" if self.gravity else ""
@@ -74,6 +75,58 @@ class GameSpec:
         grav = ", gravity" if self.gravity else ""
         return f"{self.rows} rows x {self.cols} cols, {self.k} in a row{grav}"
 
+    # --- the Game protocol (fastttt.registry); positions are fastttt.board.Position --------
+    supports_hints = True
+
+    @property
+    def move_help(self) -> str:
+        return "column" if self.gravity else "row,col"
+
+    def initial(self) -> Any:
+        from fastttt.board import Position
+
+        return Position.empty(self)
+
+    def state_from_text(self, text: str) -> Any:
+        from fastttt.board import Position
+
+        return Position.from_text(self, text)
+
+    def state_from_moves(self, moves: Iterable[int]) -> Any:
+        from fastttt.board import Position
+
+        return Position.from_moves(self, moves)
+
+    def parse_move(self, text: str, state: Any) -> int:
+        from fastttt.render import parse_move
+
+        return parse_move(text, state)
+
+    def format_move(self, state: Any, move: int) -> str:
+        from fastttt.render import format_move
+
+        return format_move(state, move)
+
+    def render(self, state: Any, last_cell: int | None = None, *, color: bool = False) -> str:
+        from fastttt.render import render
+
+        return render(state, last_cell, color=color)
+
+    def player_names(self) -> tuple[str, ...]:
+        from fastttt.players import PLAYER_NAMES
+
+        return PLAYER_NAMES
+
+    def make_player(self, name: str) -> Any:
+        from fastttt.players import make_player
+
+        return make_player(name, self)
+
+    def default_player(self) -> str:
+        from fastttt.players import default_player
+
+        return default_player(self)
+
 
 def mnk(rows: int, cols: int, k: int, gravity: bool = False) -> GameSpec:
     """The m,n,k-game on ``rows`` x ``cols`` cells with ``k`` in a row to win."""
@@ -83,53 +136,25 @@ def mnk(rows: int, cols: int, k: int, gravity: bool = False) -> GameSpec:
 tictactoe = mnk(3, 3, 3)
 connect4 = mnk(6, 7, 4, gravity=True)
 
-_ALIASES: dict[str, GameSpec] = {"tictactoe": tictactoe, "connect4": connect4}
+ALIASES: dict[str, GameSpec] = {"tictactoe": tictactoe, "connect4": connect4}
+COMPACT_HELP = "RxC[kK][g] such as 4x4k3 (rows x cols, k in a row, g = gravity)"
 
 
-def _load_ultimate():
-    from fastttt.ultimate import ULTIMATE
-
-    return ULTIMATE
-
-
-# Games that are not m,n,k-games, loaded on first use.
-_LOADERS: dict[str, Callable[..., object]] = {"ultimate": _load_ultimate}
-
-
-def register(name: str, loader: Callable[..., object]) -> None:
-    """Make ``load_game(name, **params)`` call ``loader(**params)``."""
-    _LOADERS[name] = loader
-
-
-def game_names() -> list[str]:
-    """Every name ``load_game`` accepts."""
-    return sorted([*_ALIASES, "mnk", "connect", *_LOADERS])
-
-
-def load_game(
-    name: str = "tictactoe",
+def spec_from_name(
+    name: str,
     *,
     rows: int | None = None,
     cols: int | None = None,
     k: int | None = None,
     gravity: bool | None = None,
-):
-    """Load a game by name, optionally overriding its size.
-
-    Names: ``tictactoe`` (3x3, k=3), ``connect4`` (6 rows x 7 cols, k=4, gravity), ``mnk``
-    (needs rows, cols and k), ``connect`` (gravity; needs rows, cols and k), the compact form
-    ``RxC`` / ``RxCkK`` / ``RxCkKg`` (``4x4k3``, ``5x4k4``, ``4x5k4g``: rows x cols, k defaults to
-    min(rows, cols), trailing ``g`` = gravity), and registered extras such as ``ultimate``.
-    """
+) -> GameSpec:
+    """The m,n,k-game called ``name``, with optional overrides (see
+    :func:`fastttt.registry.load_game`, which also knows the other families)."""
     if not isinstance(name, str):
         raise GameSpecError(f"a game name is a string, got {name!r}")
     key = name.strip().lower().replace("-", "").replace("_", "")
-    if key in _LOADERS:
-        if any(v is not None for v in (rows, cols, k, gravity)):
-            raise GameSpecError(f"game {name!r} takes no --rows/--cols/-k/--gravity")
-        return _LOADERS[key]()
-    if key in _ALIASES:
-        base = _ALIASES[key]
+    if key in ALIASES:
+        base = ALIASES[key]
     elif key in ("mnk", "connect"):
         missing = [n for n, v in (("rows", rows), ("cols", cols), ("k", k)) if v is None]
         if missing:
@@ -146,14 +171,11 @@ def load_game(
 
 
 def as_spec(game: GameSpec | str) -> GameSpec:
-    """Accept a :class:`GameSpec` or a name understood by :func:`load_game`."""
+    """Accept a :class:`GameSpec` or the name of an m,n,k-game (:func:`spec_from_name`)."""
     if isinstance(game, GameSpec):
         return game
     if isinstance(game, str):
-        spec = load_game(game)
-        if not isinstance(spec, GameSpec):
-            raise GameSpecError(f"game {game!r} is not an m,n,k-game")
-        return spec
+        return spec_from_name(game)
     raise GameSpecError(f"expected a GameSpec or a game name, got {game!r}")
 
 
@@ -165,8 +187,8 @@ def _parse_compact(key: str, original: str) -> GameSpec:
     )
     if not match:
         raise GameSpecError(
-            f"unknown game {original!r}; known: {', '.join(game_names())}, or RxC[kK][g] "
-            "such as 4x4k3"
+            f"unknown game {original!r}: not an m,n,k-game (tictactoe, connect4, mnk, connect, "
+            f"or {COMPACT_HELP})"
         )
     if any(len(g or "") > 4 for g in match.groups()[:3]):  # int() of a huge digit string
         raise GameSpecError(f"game {original[:24]!r}...: at most {MAX_CELLS} cells are supported")

@@ -14,11 +14,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from fastttt.board import Position
-from fastttt.errors import GameSpecError
-from fastttt.games import GameSpec
 from fastttt.play import play_game
-from fastttt.players import make_player
+from fastttt.registry import as_game
 
 
 @dataclass
@@ -119,32 +116,6 @@ class MatchResult:
         return "\n".join(lines)
 
 
-def as_game(game: Any) -> Any:
-    """A ``GameSpec``, or the Ultimate game, from a spec or a name (``"4x4k3"``, ``"ultimate"``).
-
-    Raises :class:`~fastttt.errors.GameSpecError` for an unknown name."""
-    if not isinstance(game, str):
-        return game
-    from fastttt.games import load_game
-
-    key = game.strip().lower().replace("-", "").replace("_", "")
-    if key in ("ultimate", "ultimateopen"):
-        from fastttt import ultimate
-
-        try:
-            return load_game(game)
-        except GameSpecError:  # not registered under that name: use the objects themselves
-            return ultimate.ULTIMATE_OPEN if key.endswith("open") else ultimate.ULTIMATE
-    return load_game(game)
-
-
-def initial_state(game: Any) -> Any:
-    """The empty board of an m,n,k ``GameSpec``, or the start of Ultimate tic-tac-toe."""
-    if isinstance(game, GameSpec):
-        return Position.empty(game)
-    return game.initial()
-
-
 def run_match(
     game: Any,
     a: str,
@@ -163,19 +134,19 @@ def run_match(
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"the number of games must be a positive integer, got {games!r}")
     game = as_game(game)
-    pa, pb = make_player(a, game), make_player(b, game)
+    pa, pb = game.make_player(a), game.make_player(b)
     for p in (pa, pb):
         if getattr(p, "is_human", False):
             raise ValueError("a match is between engines: 'human' cannot play one")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    name = getattr(game, "name", str(game))
+    name = game.name
     result = MatchResult(name, (pa.name, pb.name), seed, swap)
     for i in range(games):
         a_first = not (swap and i % 2)
         players = (pa, pb) if a_first else (pb, pa)
         record = play_game(
-            initial_state(game),
+            game.initial(),
             players,
             rng=random.Random(f"{seed}/{i}"),
             show=False,

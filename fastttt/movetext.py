@@ -1,5 +1,5 @@
 """A game and a position given as text, as the command line and the web explorer's URLs write
-them: ``game`` a name :func:`fastttt.games.load_game` accepts, then either ``moves`` or
+them: ``game`` a name :func:`fastttt.registry.load_game` accepts, then either ``moves`` or
 ``position``.
 
 Moves, as ``fastttt solve --moves`` reads them: with gravity 1-based columns, as digits
@@ -14,7 +14,8 @@ from typing import Any
 
 from fastttt.board import Position, numbers_from_move_text
 from fastttt.errors import InvalidPositionError
-from fastttt.games import GameSpec, load_game
+from fastttt.games import GameSpec
+from fastttt.registry import load_game
 
 MAX_TEXT = 2000  # longer inputs are refused before parsing
 

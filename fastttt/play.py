@@ -7,9 +7,8 @@ the board and a taken cell (or full column) each get their own one-line message 
 prompt. ``q`` quits; end of input (``EOFError``) or Ctrl-C (``KeyboardInterrupt``) end the
 game cleanly with a message.
 
-The same loop plays Ultimate tic-tac-toe: any state object with ``legal_moves()``, ``play(m)``,
-``is_over()``, ``winner()`` (0 first player, 1 second, None), ``to_move`` and ``ply`` works,
-given a :class:`GameUI` that draws it and parses typed moves (:func:`game_ui`).
+The same loop plays every game: states follow :class:`fastttt.registry.State`, and the game's
+:class:`~fastttt.registry.Game` draws them and parses typed moves (:func:`game_ui`).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from typing import IO, Any
 
 from fastttt.board import SYMBOLS, Position
 from fastttt.errors import FastTTTError, IllegalMoveError
-from fastttt.games import GameSpec
+from fastttt.registry import Game
 
 QUIT_WORDS = ("q", "quit", "exit")
 THINKING_DELAY = 1.0  # seconds an engine thinks before the status line appears
@@ -42,24 +41,13 @@ class GameUI:
     supports_hints: bool
 
 
-def game_ui(game: Any, *, color: bool = False) -> GameUI:
-    """The :class:`GameUI` of an m,n,k ``GameSpec``, or of Ultimate tic-tac-toe."""
-    if isinstance(game, GameSpec):
-        from fastttt import render
+def game_ui(game: Game, *, color: bool = False) -> GameUI:
+    """The :class:`GameUI` of any game (:class:`fastttt.registry.Game`)."""
 
-        def draw(pos: Position, last: Any) -> str:
-            return render.render(pos, last, color=color)
+    def draw(state: Any, last: Any) -> str:
+        return game.render(state, last, color=color)
 
-        help_ = "column" if game.gravity else "row,col"
-        return GameUI(draw, render.parse_move, render.format_move, help_, True)
-    from fastttt import ultimate
-
-    def draw_u(state: Any, last: Any) -> str:
-        return ultimate.render(state, last_move=last, color=color)
-
-    fmt = getattr(ultimate, "format_move", lambda state, move: str(move))
-    help_u = getattr(ultimate, "MOVE_HELP", "board row,col then cell row,col")
-    return GameUI(draw_u, ultimate.parse_move, fmt, help_u, False)
+    return GameUI(draw, game.parse_move, game.format_move, game.move_help, game.supports_hints)
 
 
 @dataclass
@@ -80,11 +68,6 @@ class GameRecord:
     @property
     def plies(self) -> int:
         return len(self.moves)
-
-
-def _last_cell(before: Any, move: int) -> Any:
-    """What the renderer highlights: the cell of an m,n,k move, the move itself otherwise."""
-    return before.move_cell(move) if isinstance(before, Position) else move
 
 
 def hint_lines(pos: Position, ui: GameUI) -> list[str]:
@@ -160,24 +143,9 @@ class Thinking:
                 return
 
 
-def _progress_of(player: Any, state: Any) -> Callable[[], str] | None:
-    """How far ``player`` has got while it chooses in ``state``: its own ``progress()``, else the
-    nodes of the game's shared exact searcher (perfect play by search), else None."""
-    if callable(getattr(player, "progress", None)):
-        return player.progress
-    if isinstance(state, Position):
-        from fastttt.search import shared_searcher
-
-        spec = state.spec
-        before = shared_searcher(spec)
-        start = before.nodes if before is not None else 0
-
-        def nodes() -> str:
-            s = shared_searcher(spec)
-            return f"{s.nodes - start:,} nodes" if s is not None and s.nodes > start else ""
-
-        return nodes
-    return None
+def _progress_of(player: Any) -> Callable[[], str] | None:
+    """How far ``player`` has got while it chooses: its own ``progress()``, if it has one."""
+    return player.progress if callable(getattr(player, "progress", None)) else None
 
 
 def play_game(
@@ -204,10 +172,9 @@ def play_game(
     thinks; Ctrl-C in a silent engine match propagates, so the whole match stops.
     """
     rng = rng if rng is not None else random.Random()
-    game = state.spec if isinstance(state, Position) else getattr(state, "spec", None)
-    ui = ui if ui is not None else game_ui(game if isinstance(game, GameSpec) else None)
+    ui = ui if ui is not None else game_ui(state.spec)
     if hints and not ui.supports_hints:
-        raise ValueError("hints are only available on m,n,k boards")
+        raise ValueError(f"hints are not available on {state.spec.name}")
     record = GameRecord(final=state)
     last = None
     if status is None and show and sys.stdout.isatty():
@@ -229,13 +196,13 @@ def play_game(
                     write("Game abandoned.")
                     return record
             elif status is not None:
-                with Thinking(status, label, _progress_of(player, state)):
+                with Thinking(status, label, _progress_of(player)):
                     move = player.choose(state, rng)
             else:
                 move = player.choose(state, rng)
             if not human and show:
                 write(f"{label} plays {ui.format(state, move)}")
-            last = _last_cell(state, move)
+            last = state.move_cell(move)
             state = state.play(move)
             record.moves.append(move)
             record.final = state

@@ -29,18 +29,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from fastttt.board import FIRST, Position
 from fastttt.errors import GameSpecError, UnknownPlayerError
 from fastttt.games import GameSpec
+from fastttt.registry import Player
 from fastttt.values import relative
-
-
-class Player(Protocol):
-    name: str
-
-    def choose(self, state: Any, rng: random.Random) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -239,8 +234,25 @@ class PerfectPlayer:
 
     name = "perfect"
 
+    def __init__(self) -> None:
+        self._spec: GameSpec | None = None
+        self._start = 0
+
     def choose(self, state: Position, rng: random.Random) -> int:
+        from fastttt.search import shared_searcher
+
+        searcher = shared_searcher(state.spec)
+        self._spec, self._start = state.spec, searcher.nodes if searcher is not None else 0
         return rng.choice(best_outcome_moves(move_outcomes(state)))
+
+    def progress(self) -> str:
+        """Nodes the game's shared exact searcher has visited during this choice, if any."""
+        from fastttt.search import shared_searcher
+
+        searcher = shared_searcher(self._spec) if self._spec is not None else None
+        if searcher is None or searcher.nodes <= self._start:
+            return ""
+        return f"{searcher.nodes - self._start:,} nodes"
 
 
 PLAYER_NAMES = ("human", "random", "heuristic:P", "alphabeta:P", "perfect")
@@ -271,50 +283,42 @@ def is_perfect_quick(spec: GameSpec) -> bool:
     return uses_table(spec) or spec.cells <= QUICK_SEARCH_CELLS[spec.gravity]
 
 
-def default_player(game: Any) -> str:
-    """The name of the strongest engine that answers within seconds on ``game`` (a spec or the
-    Ultimate game): ``perfect`` when a table serves it, else ``alphabeta:P``; ``engine`` (a
-    time-bounded search) on Ultimate."""
-    if not isinstance(game, GameSpec):
-        return "engine"
-    return "perfect" if is_perfect_quick(game) else f"alphabeta:{bounded_depth(game)}"
+def default_player(spec: GameSpec) -> str:
+    """The name of the strongest engine that answers within seconds on ``spec``: ``perfect``
+    when a table or a quick search serves it, else ``alphabeta:P``."""
+    return "perfect" if is_perfect_quick(spec) else f"alphabeta:{bounded_depth(spec)}"
 
 
 def perfect_play_cost(spec: GameSpec) -> str | None:
     """A one-line warning when perfect play (or hints) on ``spec`` is exact search on a board
     too big for it to be quick, so that a move may take minutes or hours; else None."""
-    if not isinstance(spec, GameSpec) or is_perfect_quick(spec):
+    if is_perfect_quick(spec):
         return None
     return (f"perfect play on {spec.name} ({spec.describe()}) is exact search: "
             f"a move near the empty board can take minutes to hours; "
             f"alphabeta:{bounded_depth(spec)} answers within a second")
 
 
-def make_player(name: str, spec: Any = None) -> Player:
-    """The player called ``name`` (see the module docstring) for the game ``spec``.
-
-    For Ultimate tic-tac-toe (``spec`` the ``ultimate`` game) every name but ``human`` is
-    delegated to :func:`fastttt.ultimate.make_player`. Raises :class:`UnknownPlayerError`.
+def make_player(name: str, spec: GameSpec | None = None) -> Player:
+    """The player called ``name`` (see the module docstring) for the m,n,k-game ``spec``
+    (None: no bound from a board). Every game's players: ``game.make_player(name)``
+    (:class:`fastttt.registry.Game`). Raises :class:`UnknownPlayerError`.
     """
     if not isinstance(name, str):
         raise UnknownPlayerError(f"a player name must be a string, got {name!r}")
     key = name.strip().lower()
     if key == "human":
         return HumanPlayer()
-    if spec is not None and not isinstance(spec, GameSpec):
-        from fastttt import ultimate
-
-        return ultimate.make_player(key)  # its errors name the player and what is wrong
     if key == "random":
         return RandomPlayer()
     if key == "perfect":
-        reason = perfect_play_reach(spec) if isinstance(spec, GameSpec) else None
+        reason = perfect_play_reach(spec) if spec is not None else None
         if reason:
             raise UnknownPlayerError(reason)
         return PerfectPlayer()
     kind, sep, depth = key.partition(":")
     if kind in ("heuristic", "alphabeta", "minimax"):
-        most = spec.cells if isinstance(spec, GameSpec) else MAX_DEPTH
+        most = MAX_DEPTH if spec is None else spec.cells
         if not sep or not depth.strip().isdigit() or not 1 <= int(depth) <= most:
             raise UnknownPlayerError(
                 f"player {name!r} needs a search depth from 1 to {most} (the cells of the "

@@ -157,7 +157,7 @@ def test_ultimate_through_the_same_commands():
     res = invoke(["play", "ultimate", "--o", "perfect"])
     assert res.exit_code == 2 and "unknown Ultimate player 'perfect'" in res.output
     res = invoke(["play", "ultimate", "--x", "random", "--hints"])
-    assert res.exit_code == 2 and "hints are only available" in res.output
+    assert res.exit_code == 2 and "hints are not available on ultimate" in res.output
 
 
 @pytest.mark.parametrize(

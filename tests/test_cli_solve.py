@@ -124,7 +124,7 @@ def test_search_gives_the_empty_board_score():
 
 def test_gravity_moves_accept_commas_for_wide_boards():
     from fastttt.cli.solve import _parse_moves
-    from fastttt.games import load_game
+    from fastttt.registry import load_game
 
     assert _parse_moves(load_game("2x10k3g"), "1,10") == [0, 9]
     assert _parse_moves(load_game("connect4"), "4455") == [3, 3, 4, 4]

@@ -28,7 +28,7 @@ from fastttt.compat.morpionception import (
 )
 from fastttt.errors import IllegalMoveError
 from fastttt.ultimate import UltimateState
-from fastttt.ultimate.reference import RefState, TreeTooLarge, minimax
+from ultimate_reference import RefState, TreeTooLarge, minimax
 
 
 def test_victoire_morpion():

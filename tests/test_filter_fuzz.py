@@ -22,7 +22,8 @@ from fastttt.board import Position
 from fastttt.cli import main
 from fastttt.connect4 import _parse_line, run_filter
 from fastttt.errors import FastTTTError, InvalidPositionError
-from fastttt.games import connect4, load_game
+from fastttt.games import connect4
+from fastttt.registry import load_game
 
 FUZZ = settings(
     max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from fastttt.board import Position
-from fastttt.games import load_game, tictactoe
+from fastttt.games import tictactoe
+from fastttt.registry import load_game
 from fastttt.match import MatchResult, SideResult, run_match
 from fastttt.play import play_game
 from fastttt.players import make_player, solution_for

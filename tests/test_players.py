@@ -9,7 +9,8 @@ from functools import cache
 import pytest
 
 from fastttt.board import Position
-from fastttt.games import load_game, mnk, tictactoe
+from fastttt.games import mnk, tictactoe
+from fastttt.registry import load_game
 from fastttt.players import (
     HeuristicPlayer,
     HumanPlayer,
@@ -230,14 +231,13 @@ def test_heuristic_players_choose_among_search_best():
 def test_default_player_answers_within_seconds(game, name):
     # connect4's default used to be perfect play: an exact search of hours from the empty board
     spec = load_game(game)
-    assert default_player(spec) == name
+    assert default_player(spec) == spec.default_player() == name
     assert (perfect_play_cost(spec) is None) == (name == "perfect")
 
 
-def test_default_player_on_ultimate_is_the_bounded_engine():
-    from fastttt.match import as_game
-
-    assert default_player(as_game("ultimate")) == "engine"
+@pytest.mark.parametrize("name", ["ultimate", "ultimate-open"])
+def test_default_player_on_ultimate_is_the_bounded_engine(name):
+    assert load_game(name).default_player() == "engine"
 
 
 @pytest.mark.parametrize("name", ["", " ", "\t", "perfect!", "alpha beta:3"])

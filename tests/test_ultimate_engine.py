@@ -19,7 +19,7 @@ from fastttt.ultimate import (
     solve_exact,
 )
 from fastttt.ultimate.engine import two_table
-from fastttt.ultimate.reference import LINES, RefState, TreeTooLarge, minimax
+from ultimate_reference import LINES, RefState, TreeTooLarge, minimax
 
 COEFFS = Coeffs()
 

@@ -10,7 +10,7 @@ import pytest
 from fastttt.errors import IllegalMoveError, InvalidPositionError
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate import ULTIMATE, ULTIMATE_OPEN, UltimateState, parse_move, render
-from fastttt.ultimate.reference import RefState
+from ultimate_reference import RefState
 
 
 def _check_game(seed: int, open_won_boards: bool, text_every: int = 7) -> int:

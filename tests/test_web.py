@@ -218,7 +218,7 @@ def test_one_move_parser_for_the_command_line_and_the_page():
     """movetext.parse_moves (render, serve) reads moves as solve --moves does: whitespace
     inside a move is refused, not glued or skipped."""
     from fastttt.errors import InvalidPositionError
-    from fastttt.games import load_game
+    from fastttt.registry import load_game
     from fastttt.movetext import parse_moves
 
     c4, ttt = load_game("connect4"), load_game("tictactoe")

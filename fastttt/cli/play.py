@@ -24,40 +24,31 @@ _GAME_HELP = (
 
 
 def _load(game: str, rows: int | None, cols: int | None, k: int | None, gravity: bool | None):
-    from fastttt.games import GameSpec, load_game
-    from fastttt.match import as_game
+    from fastttt.registry import load_game
 
     try:
-        if rows is None and cols is None and k is None and gravity is None:
-            spec = as_game(game)
-        else:
-            spec = load_game(game, rows=rows, cols=cols, k=k, gravity=gravity)
+        return load_game(game, rows=rows, cols=cols, k=k, gravity=gravity)
     except FastTTTError as err:
         raise click.BadParameter(str(err), param_hint="GAME") from None
-    if not isinstance(spec, GameSpec) and not hasattr(spec, "initial"):
-        raise click.BadParameter(f"{game!r} is not a game that can be played", param_hint="GAME")
-    return spec
 
 
 def _players(game: Any, x: str, o: str) -> tuple[Any, Any]:
-    from fastttt.players import make_player
-
     out = []
     for flag, name in (("--x", x), ("--o", o)):
         try:
-            out.append(make_player(name, game))
+            out.append(game.make_player(name))
         except FastTTTError as err:
             raise click.BadParameter(str(err), param_hint=flag) from None
     return out[0], out[1]
 
 
 def _prepare_table(spec: Any, needed: bool) -> None:
-    """Solve the table up front (with a note on stderr) when perfect play or hints need it;
-    warn, on stderr, when they are a long exact search instead."""
-    from fastttt.games import GameSpec
+    """Solve the table up front (with a note on stderr) when perfect play or hints need it
+    (m,n,k boards: the only ones with ``perfect`` and hints); warn, on stderr, when they are a
+    long exact search instead."""
     from fastttt.players import perfect_play_cost, solution_for, uses_table
 
-    if not needed or not isinstance(spec, GameSpec):
+    if not needed:
         return
     warning = perfect_play_cost(spec)
     if warning:
@@ -94,15 +85,13 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
 
     Players: human, random, heuristic:P, alphabeta:P, perfect.
     """
-    from fastttt.games import GameSpec
-    from fastttt.match import initial_state
     from fastttt.play import game_ui, play_game
-    from fastttt.players import default_player, perfect_play_reach
+    from fastttt.players import perfect_play_reach
 
     spec = _load(game, rows, cols, k, gravity)
-    px, po = _players(spec, x_name, default_player(spec) if o_name is None else o_name)
-    if hints and not isinstance(spec, GameSpec):
-        raise click.BadParameter("hints are only available on m,n,k boards", param_hint="--hints")
+    px, po = _players(spec, x_name, spec.default_player() if o_name is None else o_name)
+    if hints and not spec.supports_hints:
+        raise click.BadParameter(f"hints are not available on {spec.name}", param_hint="--hints")
     if seed is not None and all(getattr(p, "is_human", False) for p in (px, po)):
         raise click.BadParameter("seeds the engines' choices, and both players are human",
                                  param_hint="--seed")
@@ -117,11 +106,10 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
         color = sys.stdout.isatty()
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    desc = spec.describe() if isinstance(spec, GameSpec) else str(spec)
-    click.echo(f"{getattr(spec, 'name', spec)}: {desc}. X = {px.name}, O = {po.name}, seed {seed}.")
+    click.echo(f"{spec.name}: {spec.describe()}. X = {px.name}, O = {po.name}, seed {seed}.")
     try:
         record = play_game(
-            initial_state(spec),
+            spec.initial(),
             (px, po),
             rng=random.Random(seed),
             read=input,
@@ -154,13 +142,12 @@ def match(game, rows, cols, k, gravity, x_name, o_name, games, seed, swap, as_js
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from fastttt.match import run_match
-    from fastttt.players import default_player
 
     if swap and games < 2:
         raise click.BadParameter("alternates who starts: give --games 2 or more",
                                  param_hint="--swap")
     spec = _load(game, rows, cols, k, gravity)
-    x_name = default_player(spec) if x_name is None else x_name
+    x_name = spec.default_player() if x_name is None else x_name
     px, po = _players(spec, x_name, o_name)
     for flag, p in (("--x", px), ("--o", po)):
         if getattr(p, "is_human", False):

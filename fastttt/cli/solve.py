@@ -11,7 +11,8 @@ import time
 import click
 
 from fastttt.errors import FastTTTError, GameSpecError, MemoryBudgetError
-from fastttt.games import GameSpec, load_game
+from fastttt.games import GameSpec
+from fastttt.registry import load_game
 
 PROGRESS_MIN_SLOTS = 20_000_000  # show a progress bar above ~1 s of work
 

@@ -45,14 +45,16 @@ opponent threatens once, none when twice; with gravity never under an opponent's
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from fastttt.config import JIT
-from fastttt.kernels.bits import popcount
+from fastttt.kernels.bits import ctz, popcount
 
 # work array (uint64) offsets: geometry fields ...
 G_W, G_H, G_K, G_GRAV, G_CELLS, G_BASE, G_SYMPLY, G_MIRROR, G_KEYMODE, G_TTBITS, G_NSYM = range(11)
@@ -75,57 +77,75 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@intrinsic
-def lowbit_index(typingctx, x):
-    """Index of the lowest set bit of a non-zero uint64 (LLVM cttz)."""
-    sig = types.uint64(types.uint64)
+if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: the same kernels as plain Python (debugging)
 
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    def lowbit_index(x):
+        """Index of the lowest set bit of a non-zero uint64."""
+        return np.uint64(ctz(x))
 
-    return sig, codegen
+    def ld(addr, idx):
+        """``addr[idx]`` for the address of a uint64 array."""
+        return np.uint64(ctypes.c_uint64.from_address(int(addr) + 8 * int(idx)).value)
 
+    def st(addr, idx, value):
+        """``addr[idx] = value`` for the address of a uint64 array."""
+        ctypes.c_uint64.from_address(int(addr) + 8 * int(idx)).value = int(value)
 
-@intrinsic
-def ld(typingctx, addr, idx):
-    """``addr[idx]`` for the address of a uint64 array."""
-    sig = types.uint64(types.uint64, types.int64)
+    def prefetch(addr):
+        """A cache hint: nothing to do in plain Python."""
 
-    def codegen(context, builder, signature, args):
-        ptr = builder.inttoptr(args[0], ir.PointerType(ir.IntType(64)))
-        return builder.load(builder.gep(ptr, [args[1]]))
+else:
+    @intrinsic
+    def lowbit_index(typingctx, x):
+        """Index of the lowest set bit of a non-zero uint64 (LLVM cttz)."""
+        sig = types.uint64(types.uint64)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
-
-@intrinsic
-def st(typingctx, addr, idx, value):
-    """``addr[idx] = value`` for the address of a uint64 array."""
-    sig = types.void(types.uint64, types.int64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        ptr = builder.inttoptr(args[0], ir.PointerType(ir.IntType(64)))
-        builder.store(args[2], builder.gep(ptr, [args[1]]))
-        return context.get_dummy_value()
-
-    return sig, codegen
+        return sig, codegen
 
 
-@intrinsic
-def prefetch(typingctx, addr):
-    """Hint the CPU to start loading the cache line at ``addr`` (LLVM prefetch, read)."""
-    sig = types.void(types.uint64)
+    @intrinsic
+    def ld(typingctx, addr, idx):
+        """``addr[idx]`` for the address of a uint64 array."""
+        sig = types.uint64(types.uint64, types.int64)
 
-    def codegen(context, builder, signature, args):
-        ptr_t = ir.PointerType(ir.IntType(8))
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [ptr_t, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        ptr = builder.inttoptr(args[0], ptr_t)
-        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
+        def codegen(context, builder, signature, args):
+            ptr = builder.inttoptr(args[0], ir.PointerType(ir.IntType(64)))
+            return builder.load(builder.gep(ptr, [args[1]]))
 
-    return sig, codegen
+        return sig, codegen
+
+
+    @intrinsic
+    def st(typingctx, addr, idx, value):
+        """``addr[idx] = value`` for the address of a uint64 array."""
+        sig = types.void(types.uint64, types.int64, types.uint64)
+
+        def codegen(context, builder, signature, args):
+            ptr = builder.inttoptr(args[0], ir.PointerType(ir.IntType(64)))
+            builder.store(args[2], builder.gep(ptr, [args[1]]))
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+
+    @intrinsic
+    def prefetch(typingctx, addr):
+        """Hint the CPU to start loading the cache line at ``addr`` (LLVM prefetch, read)."""
+        sig = types.void(types.uint64)
+
+        def codegen(context, builder, signature, args):
+            ptr_t = ir.PointerType(ir.IntType(8))
+            i32 = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [ptr_t, i32, i32, i32])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            ptr = builder.inttoptr(args[0], ptr_t)
+            builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+            return context.get_dummy_value()
+
+        return sig, codegen
 
 
 @njit(**JIT)

@@ -2,12 +2,17 @@
 (:mod:`fastttt.interrupt`)."""
 
 from llvmlite import ir
-from numba import types
+from numba import config, types
 from numba.extending import intrinsic
 
 
+def _is_stopped_python(stop):
+    """``stop[0] != 0`` (NUMBA_DISABLE_JIT=1: kernels run as plain Python)."""
+    return stop[0] != 0
+
+
 @intrinsic
-def is_stopped(typingctx, stop):
+def _is_stopped(typingctx, stop):
     """``stop[0] != 0``, read from memory at every call: an atomic (monotonic) load, which the
     compiler may not hoist out of a loop whose body never writes ``stop`` (a plain load would
     be read once per loop, and the kernel would never see the word change)."""
@@ -21,3 +26,6 @@ def is_stopped(typingctx, stop):
         return builder.icmp_unsigned("!=", value, ir.Constant(value.type, 0))
 
     return sig, codegen
+
+
+is_stopped = _is_stopped_python if config.DISABLE_JIT else _is_stopped

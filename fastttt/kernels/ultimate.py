@@ -51,9 +51,6 @@ TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
 C_NODES, C_LIMIT, C_ABORTED, C_PRUNE, C_DELTA, C_STOP, C_HORIZON, C_BEST, C_LOOK = range(9)
 NCTL = 9
 
-# evaluation coefficient slots (see fastttt.ultimate.engine.Coeffs)
-NCOEFFS = 8
-
 LINES = (0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)
 
 

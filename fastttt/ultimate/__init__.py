@@ -17,9 +17,8 @@ from fastttt.ultimate.engine import (
     SearchResult,
     evaluate,
     solve_exact,
-    warmup,
 )
-from fastttt.ultimate.players import PLAYER_NAMES, make_player
+from fastttt.ultimate.players import PLAYER_NAMES, make_player, warmup
 from fastttt.ultimate.render import MOVE_HELP, format_move, parse_move, render
 from fastttt.ultimate.spec import ULTIMATE, ULTIMATE_OPEN, UltimateSpec
 from fastttt.ultimate.state import UltimateState

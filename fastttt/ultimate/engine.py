@@ -8,7 +8,7 @@ other score is a heuristic estimate (``|score| < MATE_BOUND``). Verdicts: ``"win
 ``"draw"``, ``"loss in N"`` (N in plies, proven) or ``"estimate"``.
 
 Compilation of the kernels takes several seconds on a cold Numba cache (about 0.5 s to load a
-warm one): call :func:`warmup` before timing anything.
+warm one): call :func:`fastttt.ultimate.players.warmup` before timing anything.
 """
 
 from __future__ import annotations
@@ -238,17 +238,3 @@ def solve_exact(state: UltimateState, node_budget: int | None = DEFAULT_NODE_BUD
         return ("draw" if state.is_draw() else "loss in 0", 0 if state.is_draw() else -MATE, -1, 0)
     res = Engine(tt_bits=22).search(state, nodes=node_budget)
     return res.verdict, res.score, res.move, res.nodes
-
-
-def warmup() -> None:
-    """Compile (or load from the Numba cache) every Ultimate kernel on a tiny input."""
-    from fastttt.ultimate.players import make_player
-
-    state = UltimateState.from_moves([40, 36])
-    Engine(tt_bits=8).search(state, max_depth=2)
-    rng = np.array([12345], dtype=np.uint64)
-    K.random_playouts(state.array(), 1, rng)
-    import random
-
-    make_player("mcts:10").choose(state, random.Random(0))
-    make_player("minimax:1").choose(state, random.Random(0))

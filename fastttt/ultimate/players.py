@@ -13,6 +13,7 @@ import numpy as np
 
 from fastttt.errors import UnknownPlayerError
 from fastttt.interrupt import new_stop, run
+from fastttt.players import HumanPlayer
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate.engine import DEFAULT_COEFFS, Coeffs, Engine, two_table
 from fastttt.ultimate.state import UltimateState
@@ -114,7 +115,7 @@ def _positive(text: str, what: str, name: str, most: int) -> int:
 
 
 def make_player(spec: str):
-    """A player from its name: ``random``; ``engine`` (200 ms a move), ``engine:MS`` (time
+    """A player from its name: ``human`` (typed moves); ``random``; ``engine`` (200 ms a move), ``engine:MS`` (time
     budget in ms), ``engine:nNODES`` (node budget); ``mcts:N`` (N playouts a move);
     ``minimax:P`` (plain depth-P minimax). Raises UnknownPlayerError (a ValueError) with a
     one-line message for an unknown name or a parameter out of range."""
@@ -122,6 +123,8 @@ def make_player(spec: str):
         raise UnknownPlayerError(f"a player name must be a string, got {spec!r}")
     key = spec.strip().lower()
     kind, sep, arg = key.partition(":")
+    if key == "human":
+        return HumanPlayer()
     if kind == "random" and not sep:
         return RandomPlayer()
     if kind == "engine":
@@ -135,4 +138,13 @@ def make_player(spec: str):
     if kind == "minimax" and sep:
         return MinimaxPlayer(_positive(arg, "the depth", spec, MAX_DEPTH))
     raise UnknownPlayerError(
-        f"unknown Ultimate player {spec!r}; choose from {', '.join(PLAYER_NAMES)}")
+        f"unknown Ultimate player {spec!r}; choose from human, {', '.join(PLAYER_NAMES)}")
+
+
+def warmup() -> None:
+    """Compile (or load from the Numba cache) every Ultimate kernel on a tiny input."""
+    state = UltimateState.from_moves([40, 36])
+    Engine(tt_bits=8).search(state, max_depth=2)
+    K.random_playouts(state.array(), 1, np.array([12345], dtype=np.uint64))
+    make_player("mcts:10").choose(state, random.Random(0))
+    make_player("minimax:1").choose(state, random.Random(0))

@@ -1,8 +1,11 @@
-"""The Ultimate tic-tac-toe game object that ``fastttt.games.load_game("ultimate")`` returns."""
+"""The Ultimate tic-tac-toe games that ``fastttt.registry.load_game("ultimate")`` and
+``load_game("ultimate-open")`` return; they implement :class:`fastttt.registry.Game`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from fastttt.ultimate.state import UltimateState
 
@@ -13,6 +16,7 @@ class UltimateSpec:
     playable until full."""
 
     open_won_boards: bool = False
+    supports_hints = False
 
     @property
     def name(self) -> str:
@@ -25,9 +29,55 @@ class UltimateSpec:
         extra = ", play goes on in claimed boards until full" if self.open_won_boards else ""
         return f"Ultimate tic-tac-toe: nine 3x3 boards in a 3x3 frame, moves 0..80{extra}"
 
+    @property
+    def move_help(self) -> str:
+        from fastttt.ultimate.render import MOVE_HELP
+
+        return MOVE_HELP
+
     def initial(self) -> UltimateState:
         """The empty board (crosses to move, free choice of board)."""
         return UltimateState(self.open_won_boards)
+
+    def state_from_text(self, text: str) -> UltimateState:
+        state = UltimateState.from_text(text)
+        if state.open_won_boards != self.open_won_boards:
+            from fastttt.errors import InvalidPositionError
+
+            raise InvalidPositionError(
+                f"position text {text!r} is a position of {state.spec.name}, not {self.name}")
+        return state
+
+    def state_from_moves(self, moves: Iterable[int]) -> UltimateState:
+        return UltimateState.from_moves(moves, self.open_won_boards)
+
+    def parse_move(self, text: str, state: Any) -> int:
+        from fastttt.ultimate.render import parse_move
+
+        return parse_move(text, state)
+
+    def format_move(self, state: Any, move: int) -> str:
+        from fastttt.ultimate.render import format_move
+
+        return format_move(state, move)
+
+    def render(self, state: Any, last_cell: int | None = None, *, color: bool = False) -> str:
+        from fastttt.ultimate.render import render
+
+        return render(state, last_move=last_cell, color=color)
+
+    def player_names(self) -> tuple[str, ...]:
+        from fastttt.ultimate.players import PLAYER_NAMES
+
+        return ("human", *PLAYER_NAMES)
+
+    def make_player(self, name: str) -> Any:
+        from fastttt.ultimate.players import make_player
+
+        return make_player(name)
+
+    def default_player(self) -> str:
+        return "engine"
 
 
 ULTIMATE = UltimateSpec()

@@ -75,6 +75,13 @@ class UltimateState:
         return bool(self._s[K.VARIANT])
 
     @property
+    def spec(self):
+        """The game (``ultimate`` or ``ultimate-open``), :class:`fastttt.ultimate.spec.UltimateSpec`."""
+        from fastttt.ultimate.spec import ULTIMATE, ULTIMATE_OPEN
+
+        return ULTIMATE_OPEN if self.open_won_boards else ULTIMATE
+
+    @property
     def to_move(self) -> int:
         """0 when crosses (X, first player) move, 1 when circles (O) move."""
         return self._s[K.SIDE]
@@ -89,10 +96,6 @@ class UltimateState:
         """The board (0..8) the side to move must play in, or None for a free choice."""
         f = self._s[K.FORCED]
         return None if f < 0 or self.is_over() else f
-
-    def board_masks(self, player: int) -> tuple[int, ...]:
-        """The nine 9-bit masks of ``player``'s stones (0 = X, 1 = O), board by board."""
-        return self._s[player * 9 : player * 9 + 9]
 
     def frame_mask(self, player: int) -> int:
         """Bit b set when ``player`` has claimed board b."""
@@ -123,6 +126,10 @@ class UltimateState:
 
     def is_over(self) -> bool:
         return self._s[K.RESULT] != K.ONGOING
+
+    def move_cell(self, move: int) -> int:
+        """The cell ``move`` fills: the move itself (0..80)."""
+        return int(move)
 
     def is_draw(self) -> bool:
         return self._s[K.RESULT] == K.DRAWN
@@ -158,10 +165,6 @@ class UltimateState:
     def array(self) -> np.ndarray:
         """The kernel state (int32 array, layout in :mod:`fastttt.kernels.ultimate`)."""
         return np.array(self._s, dtype=np.int32)
-
-    @classmethod
-    def from_array(cls, slots) -> UltimateState:
-        return cls._from_slots(slots)
 
     @classmethod
     def from_moves(cls, moves: Iterable[int], open_won_boards: bool = False) -> UltimateState:

@@ -41,7 +41,8 @@ from starlette.staticfiles import StaticFiles
 from fastttt import svg
 from fastttt.board import Position
 from fastttt.errors import FastTTTError, IllegalMoveError
-from fastttt.games import GameSpec, load_game
+from fastttt.games import GameSpec
+from fastttt.registry import load_game
 from fastttt.move_values import move_values
 from fastttt.movetext import format_moves, load_state, parse_moves
 from fastttt.web.jobs import Halted, Job, Jobs
@@ -133,16 +134,6 @@ def _status(state: Any) -> str:
     return f"{SYMBOLS[state.to_move]} to move"
 
 
-def _move_label(state: Any, move: int) -> str:
-    if isinstance(state, Position):
-        from fastttt.render import format_move
-
-        return format_move(state, move)
-    from fastttt.ultimate.render import format_move
-
-    return format_move(state, move)
-
-
 def state_json(spec: Any, state: Any, moves: list[int] | None) -> dict:
     """Everything the page shows of a position, but the move values (a job)."""
     last = moves[-1] if moves else None
@@ -159,7 +150,7 @@ def state_json(spec: Any, state: Any, moves: list[int] | None) -> dict:
         "winner": None if state.winner() is None else SYMBOLS[state.winner()],
         "status": _status(state),
         "legal": legal,
-        "labels": {str(m): _move_label(state, m) for m in legal},
+        "labels": {str(m): spec.format_move(state, m) for m in legal},
         "ultimate": not isinstance(spec, GameSpec),
         "gravity": isinstance(spec, GameSpec) and spec.gravity,
         "players": players_for(spec),
@@ -238,10 +229,8 @@ def player_caps(spec: Any) -> dict[str, int]:
 
 
 def check_player(spec: Any, name: Any) -> str:
-    """A player name the server will run: known to :func:`fastttt.players.make_player`, not
+    """A player name the server will run: known to the game's ``make_player``, not
     ``human``, its parameter within :func:`player_caps`."""
-    from fastttt.players import make_player
-
     if not isinstance(name, str) or len(name) > 40:
         raise BadRequest(f"a player is a short name such as 'perfect', got {name!r}")
     key = name.strip().lower()
@@ -255,7 +244,7 @@ def check_player(spec: Any, name: Any) -> str:
             raise BadRequest(f"player {name!r}: at most {what} on {spec.name} here "
                              "(a move must answer within seconds)")
     try:
-        make_player(key, spec)
+        spec.make_player(key)
     except FastTTTError as err:
         raise BadRequest(str(err)) from None
     return key
@@ -268,7 +257,7 @@ def choose_move(
     (players with a ``stop`` method). ``perfect`` on boards without a table searches every
     move exactly within ``seconds``; when that budget runs out it plays ``alphabeta:P``
     (:func:`fastttt.players.bounded_depth`) instead, and the note says so."""
-    from fastttt.players import Outcome, best_outcome_moves, bounded_depth, make_player, uses_table
+    from fastttt.players import Outcome, best_outcome_moves, bounded_depth, uses_table
 
     rng = random.Random(seed)
     note = None
@@ -281,7 +270,7 @@ def choose_move(
             return rng.choice(best_outcome_moves(outcomes)), None
         name = f"alphabeta:{bounded_depth(spec)}"
         note = f"perfect play was not proven within {seconds:g} s: {name} moved"
-    player = make_player(name, spec)
+    player = spec.make_player(name)
     stop = getattr(player, "stop", None)
     with job.stopping(stop) if stop else contextlib.nullcontext():
         return int(player.choose(state, rng)), note
@@ -368,7 +357,7 @@ async def post_move(request: Request) -> JSONResponse:
     def work(job) -> dict:
         job.progress = f"{name} is thinking"
         move, note = choose_move(spec, state, name, seconds, seed, job)
-        return {"position": str(state), "move": move, "label": _move_label(state, move),
+        return {"position": str(state), "move": move, "label": spec.format_move(state, move),
                 "note": note}
 
     limit = seconds + request.app.state.move_seconds

@@ -1,4 +1,5 @@
-"""Plain-Python Ultimate tic-tac-toe rules and exhaustive minimax: slow, obviously correct.
+"""Plain-Python Ultimate tic-tac-toe rules and exhaustive minimax: slow, obviously correct (the
+tests' oracle for the bitboard rules, kept out of the package).
 
 Written independently of the bitboards, in the handout's terms: ``grid[b][c]`` is ``"."``,
 ``"X"`` or ``"O"`` for board b, cell c (both 0..8 row by row); ``claims[b]`` is ``"X"``, ``"O"``

@@ -1,0 +1,166 @@
+"""Every game by name, and the Game/State protocol that every family implements.
+
+``load_game(name)`` returns a :class:`Game`: an m,n,k :class:`~fastttt.games.GameSpec` (free or
+gravity) or Ultimate tic-tac-toe (``ultimate``, ``ultimate-open``). Families other than m,n,k
+are loaded on first use, so importing this module does not import them. The game loop, matches,
+players, hints and the CLI go through the protocol and never ask which family a game is.
+
+Conventions shared by every family: the first player (0, drawn X) moves first; moves are
+integers in API form (0-based: a cell, a column with gravity, ``board * 9 + cell`` in Ultimate);
+people type and read them through ``parse_move`` / ``format_move`` (1-based, see the README).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, runtime_checkable
+
+from fastttt.errors import GameSpecError
+from fastttt.games import ALIASES, COMPACT_HELP, GameSpec, spec_from_name
+
+
+@runtime_checkable
+class State(Protocol):
+    """A position of some game. Never mutated: ``play`` returns a new state."""
+
+    @property
+    def spec(self) -> Game: ...
+
+    @property
+    def to_move(self) -> int:
+        """0 when the first player (X) moves, 1 for the second (O)."""
+
+    @property
+    def ply(self) -> int: ...
+
+    def legal_moves(self) -> list[int]:
+        """Moves in API form, increasing; empty once the game is over."""
+
+    def play(self, move: int) -> State: ...
+
+    def is_over(self) -> bool: ...
+
+    def winner(self) -> int | None:
+        """0 or 1 for the side that completed a line, None otherwise (ongoing or drawn)."""
+
+    def move_cell(self, move: int) -> int:
+        """The cell that ``move`` fills (what a drawing highlights)."""
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, state: Any, rng: random.Random) -> int: ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game: its rules' entry points, its text forms and the players it offers."""
+
+    @property
+    def name(self) -> str:
+        """The name ``load_game`` takes back."""
+
+    move_help: str  # what a person types for a move
+    supports_hints: bool  # whether perfect-play hints exist for it
+
+    def describe(self) -> str: ...
+
+    def initial(self) -> State: ...
+
+    def state_from_text(self, text: str) -> State:
+        """Inverse of ``str(state)``."""
+
+    def state_from_moves(self, moves: Iterable[int]) -> State: ...
+
+    def parse_move(self, text: str, state: Any) -> int:
+        """A typed move (people's numbering) in API form; raises a FastTTTError or
+        IndexError saying what is wrong."""
+
+    def format_move(self, state: Any, move: int) -> str:
+        """``move`` (API form, ``state`` before it) in people's numbering."""
+
+    def render(self, state: Any, last_cell: int | None = None, *, color: bool = False) -> str: ...
+
+    def player_names(self) -> tuple[str, ...]: ...
+
+    def make_player(self, name: str) -> Player:
+        """The player called ``name``; raises UnknownPlayerError."""
+
+    def default_player(self) -> str:
+        """The strongest engine that answers a move within about a second."""
+
+
+def _ultimate() -> Game:
+    from fastttt.ultimate.spec import ULTIMATE
+
+    return ULTIMATE
+
+
+def _ultimate_open() -> Game:
+    from fastttt.ultimate.spec import ULTIMATE_OPEN
+
+    return ULTIMATE_OPEN
+
+
+# Games other than m,n,k-games, by normalised name; loaded on first use.
+_LOADERS: dict[str, Callable[[], Game]] = {"ultimate": _ultimate, "ultimateopen": _ultimate_open}
+_DISPLAY = {"ultimate": "ultimate", "ultimateopen": "ultimate-open"}
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "").replace("_", "")
+
+
+def register(name: str, loader: Callable[[], Game]) -> None:
+    """Make ``load_game(name)`` return ``loader()``."""
+    _LOADERS[_key(name)] = loader
+    _DISPLAY[_key(name)] = name
+
+
+def game_names() -> list[str]:
+    """Every name ``load_game`` accepts, besides the compact m,n,k forms (``4x4k3``)."""
+    return sorted([*ALIASES, "mnk", "connect", *_DISPLAY.values()])
+
+
+def load_game(
+    name: str = "tictactoe",
+    *,
+    rows: int | None = None,
+    cols: int | None = None,
+    k: int | None = None,
+    gravity: bool | None = None,
+) -> Any:
+    """The game called ``name``: ``tictactoe``, ``connect4``, ``mnk`` / ``connect`` (with
+    rows, cols and k), the compact form ``RxC[kK][g]`` (``4x5k4g``: rows x cols, k in a row,
+    ``g`` = gravity), ``ultimate``, ``ultimate-open``, or a registered extra. Size overrides
+    apply to m,n,k-games only. Raises :class:`~fastttt.errors.GameSpecError`."""
+    if not isinstance(name, str):
+        raise GameSpecError(f"a game name is a string, got {name!r}")
+    loader = _LOADERS.get(_key(name))
+    if loader is not None:
+        if any(v is not None for v in (rows, cols, k, gravity)):
+            raise GameSpecError(f"game {name!r} takes no --rows/--cols/-k/--gravity")
+        return loader()
+    try:
+        return spec_from_name(name, rows=rows, cols=cols, k=k, gravity=gravity)
+    except GameSpecError as err:
+        if "unknown game" not in str(err):
+            raise
+        raise GameSpecError(
+            f"unknown game {name!r}; known: {', '.join(game_names())}, or {COMPACT_HELP}"
+        ) from None
+
+
+def as_game(game: Any) -> Any:
+    """A game object from itself or its name."""
+    if isinstance(game, str):
+        return load_game(game)
+    if isinstance(game, Game):
+        return game
+    raise GameSpecError(f"expected a game or a game name, got {game!r}")
+
+
+__all__ = ["Game", "GameSpec", "Player", "State", "as_game", "game_names", "load_game",
+           "register"]

@@ -1,0 +1,170 @@
+"""One conformance test over every registered game (OpenSpiel's habit): random playouts through
+the :class:`fastttt.registry.Game` protocol, checked move by move against plain references."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from fastttt.registry import Game, State, game_names, load_game
+from ultimate_reference import RefState
+
+# the generic names need a size; compact m,n,k forms stand for them
+GAMES = [n for n in game_names() if n not in ("mnk", "connect")] + ["4x4k3", "3x4k3g", "5x4k4g"]
+
+
+class PlainMnk:
+    """m,n,k rules on a list of cells, written without bitboards (cells row by row)."""
+
+    def __init__(self, rows: int, cols: int, k: int, gravity: bool):
+        self.rows, self.cols, self.k, self.gravity = rows, cols, k, gravity
+        self.cells = [None] * (rows * cols)
+        self.player = 0
+
+    def winner(self):
+        for r in range(self.rows):
+            for c in range(self.cols):
+                who = self.cells[r * self.cols + c]
+                if who is None:
+                    continue
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    run = [(r + i * dr, c + i * dc) for i in range(self.k)]
+                    if all(0 <= rr < self.rows and 0 <= cc < self.cols
+                           and self.cells[rr * self.cols + cc] == who for rr, cc in run):
+                        return who
+        return None
+
+    def legal_moves(self):
+        if self.winner() is not None:
+            return []
+        if self.gravity:
+            return [c for c in range(self.cols) if self.cells[c] is None]
+        return [i for i, v in enumerate(self.cells) if v is None]
+
+    def play(self, move):
+        cell = move
+        if self.gravity:
+            cell = max(r * self.cols + move for r in range(self.rows)
+                       if self.cells[r * self.cols + move] is None)
+        self.cells[cell] = self.player
+        self.player = 1 - self.player
+        return cell
+
+
+class PlainUltimate:
+    """The Ultimate oracle of ``tests/ultimate_reference.py`` behind the same three calls."""
+
+    def __init__(self, open_won_boards: bool):
+        self.ref = RefState(open_won_boards=open_won_boards)
+
+    def winner(self):
+        w = self.ref.winner()
+        return None if w is None else "XO".index(w)
+
+    def legal_moves(self):
+        return self.ref.legal_moves()
+
+    def play(self, move):
+        self.ref = self.ref.play(move)
+        return move
+
+
+def plain_rules(game: Game):
+    """The plain reference of ``game``'s family (the only place the tests tell them apart)."""
+    if game.name.startswith("ultimate"):
+        return PlainUltimate(game.name == "ultimate-open")
+    return PlainMnk(game.rows, game.cols, game.k, game.gravity)
+
+
+def engine_names(game: Game) -> list[str]:
+    """Each engine the game offers, with a small parameter where it takes one."""
+    small = {"P": "2", "MS": "20", "nNODES": "n2000", "N": "30"}
+    names = []
+    for name in game.player_names():
+        kind, _, param = name.partition(":")
+        if kind == "human" or (kind == "perfect" and game.default_player() != "perfect"):
+            continue  # people type; perfect play is exact search for hours on big boards
+        names.append(f"{kind}:{small[param]}" if param else kind)
+    return names
+
+
+def playout(game: Game, rng: random.Random) -> list[State]:
+    """One random game, checked at every ply; returns its states."""
+    state = game.initial()
+    plain = plain_rules(game)
+    states = [state]
+    while True:
+        moves = state.legal_moves()
+        assert moves == sorted(plain.legal_moves())
+        assert state.winner() == plain.winner()
+        assert state.is_over() == (not moves)
+        assert game.state_from_text(str(state)) == state
+        assert state.spec == game
+        if not moves:
+            return states
+        for move in moves:
+            assert game.parse_move(game.format_move(state, move), state) == move
+        move = rng.choice(moves)
+        text, ply, to_move = str(state), state.ply, state.to_move
+        child = state.play(move)
+        assert (str(state), state.ply, state.to_move) == (text, ply, to_move)  # never mutates
+        assert (child.ply, child.to_move) == (ply + 1, 1 - to_move)
+        assert state.move_cell(move) == plain.play(move)
+        state = child
+        states.append(state)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_playouts_follow_the_rules(name):
+    game = load_game(name)
+    assert isinstance(game, Game) and isinstance(game.initial(), State)
+    assert load_game(game.name) == game  # the name round-trips
+    assert game.describe() and game.move_help
+    rng = random.Random(name)
+    lengths = [len(playout(game, rng)) - 1 for _ in range(4)]
+    assert all(length >= 1 for length in lengths)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_player_returns_a_legal_move(name):
+    game = load_game(name)
+    rng = random.Random(7)
+    states = [s for s in playout(game, rng) if not s.is_over()]
+    picks = [states[0], states[len(states) // 2], states[-1]]
+    for player_name in engine_names(game):
+        player = game.make_player(player_name)
+        for state in picks:
+            assert player.choose(state, random.Random(1)) in state.legal_moves(), player_name
+    assert game.make_player("human").is_human
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pictures_draw_every_state(name):
+    game = load_game(name)
+    states = playout(game, random.Random(3))
+    for before, after in zip(states, states[1:], strict=False):
+        moved = next(m for m in before.legal_moves() if before.play(m) == after)
+        assert isinstance(game.render(after, before.move_cell(moved)), str)
+
+
+def test_the_registry_does_not_import_ultimate():
+    code = ("import sys, fastttt, fastttt.registry; fastttt.registry.game_names(); "
+            "fastttt.registry.load_game('connect4'); "
+            "print(any(m.startswith('fastttt.ultimate') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    code = "import sys, fastttt.registry as r; r.load_game('ultimate-open'); " \
+           "print('fastttt.ultimate.spec' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("name, expected", [("ultimate-open", "ultimate-open"),
+                                            ("Ultimate_Open", "ultimate-open"),
+                                            ("ultimate", "ultimate"), ("4x5k4g", "mnk")])
+def test_every_variant_loads_by_name(name, expected):
+    game = load_game(name)
+    assert game.name.startswith(expected)
