@@ -28,6 +28,8 @@ COMMANDS = {
                "Draw a position as SVG or PNG, optionally with move values."),
     "serve": ("fastttt.cli.serve:serve",
               "Local web explorer: click to play, moves coloured by value."),
+    "prove": ("fastttt.cli.prove:prove",
+              "Ultimate tic-tac-toe by proof-number search: values and checkable proofs."),
 }
 
 

@@ -89,9 +89,9 @@ def two_table() -> np.ndarray:
 
 def zobrist_keys(seed: int = 20261122) -> np.ndarray:
     """Random keys: [0, 162) stones (side * 81 + move), [162, 172) forced board + 1,
-    172 side to move, 173 variant."""
+    172 side to move, 173 variant, [174, 192) claimed boards (side * 9 + board)."""
     rng = np.random.default_rng(seed)
-    return rng.integers(1, 2**63, size=174, dtype=np.int64).astype(np.uint64)
+    return rng.integers(1, 2**63, size=192, dtype=np.int64).astype(np.uint64)
 
 
 # --- rules ------------------------------------------------------------------------------
@@ -561,13 +561,17 @@ def negamax(depth, alpha, beta, tt, work, ctx):
             for i in range(NS):
                 child[i] = s[i]
             apply_move(child, m)
-            hashes[ply + 1] = (
+            h = (
                 hashes[ply]
                 ^ zob[s[SIDE] * 81 + m]
                 ^ zob[163 + s[FORCED]]
                 ^ zob[163 + child[FORCED]]
                 ^ zob[172]
             )
+            claimed = (child[FX] | child[FO]) & ~(s[FX] | s[FO])
+            if s[VARIANT] and claimed:  # see state_hash: the variant hashes its claims
+                h ^= zob[174 + s[SIDE] * 9 + m // 9]
+            hashes[ply + 1] = h
             fr[ply + 1, F_DEPTH] = fr[ply, F_DEPTH] - 1
             fr[ply + 1, F_ALPHA] = -fr[ply, F_BETA]
             fr[ply + 1, F_BETA] = -fr[ply, F_ALPHA]
@@ -577,7 +581,9 @@ def negamax(depth, alpha, beta, tt, work, ctx):
 
 @njit(**JIT)
 def state_hash(s, zob):
-    """Zobrist hash of a state (stones, forced board, side to move, variant)."""
+    """Zobrist hash of a state (stones, forced board, side to move, variant; in the variant
+    also the claimed boards, which the stones do not tell there: a board may hold a line of
+    each side, and it belongs to the first)."""
     h = np.uint64(0)
     for p in range(2):
         for b in range(9):
@@ -589,6 +595,11 @@ def state_hash(s, zob):
         h ^= zob[172]
     if s[VARIANT]:
         h ^= zob[173]
+        for b in range(9):
+            if (s[FX] >> b) & 1:
+                h ^= zob[174 + b]
+            if (s[FO] >> b) & 1:
+                h ^= zob[183 + b]
     return h
 
 

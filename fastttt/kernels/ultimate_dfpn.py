@@ -1,0 +1,151 @@
+"""Depth-first proof-number search (df-pn, Nagai 2002) for Ultimate tic-tac-toe.
+
+The question is always "does ``attacker`` (0 = X, 1 = O) win?": a node where the attacker moves
+is an OR node, one where the defender moves an AND node. Proof and disproof numbers ``pn, dn``
+are stored from that question's side; inside the search each node works with its mover's
+``phi, delta`` (OR: pn, dn; AND: dn, pn), so that ``phi(n) = min delta(child)`` and
+``delta(n) = sum phi(child)``. ``pn == 0``: the attacker wins; ``dn == 0``: it does not (the
+defender wins or the game is drawn). Numbers saturate at :data:`INF`.
+
+A child's thresholds use the 1 + epsilon trick (Pawlewicz and Lew 2007): the best child is
+searched until its delta passes ``(1 + EPS)`` times the second best, which cuts the
+re-expansions of plain df-pn. Transposition table: direct-mapped, keyed by the Zobrist hash of
+:func:`fastttt.kernels.ultimate.state_hash`, always replaced. State layout and rules:
+:mod:`fastttt.kernels.ultimate`. Kernels never raise; the stop word and the node budget end a
+search early (the root's numbers are then bounds, not a result).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fastttt.config import JIT
+from fastttt.kernels import ultimate as K
+from fastttt.kernels.stop import is_stopped
+
+INF = np.int64(1 << 40)
+EPS = 0.25
+# ctl slots (int64)
+D_NODES, D_LIMIT, D_ABORTED, D_ATTACKER = range(4)
+NCTL = 4
+
+
+@njit(**JIT)
+def tt_lookup(tt_keys, tt_pn, tt_dn, h):
+    """(pn, dn, found) of the state with hash ``h``; (1, 1, False) when not stored."""
+    i = h & np.uint64(tt_keys.shape[0] - 1)
+    if tt_keys[i] == h:
+        return tt_pn[i], tt_dn[i], True
+    return np.int64(1), np.int64(1), False
+
+
+@njit(**JIT)
+def _tt_store(tt_keys, tt_pn, tt_dn, h, pn, dn):
+    i = h & np.uint64(tt_keys.shape[0] - 1)
+    tt_keys[i] = h
+    tt_pn[i] = pn
+    tt_dn[i] = dn
+
+
+@njit(**JIT)
+def _sat(a):
+    return a if a < INF else INF
+
+
+@njit(**JIT)
+def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker):
+    """Generate the children of ``stack[ply]`` and read their numbers; returns their count."""
+    s = stack[ply]
+    n = K.gen_moves(s, moves[ply])
+    child = stack[ply + 1]
+    for i in range(n):
+        for j in range(K.NS):
+            child[j] = s[j]
+        K.apply_move(child, moves[ply, i])
+        h = K.state_hash(child, zob)
+        chash[ply, i] = h
+        if child[K.RESULT] == K.ONGOING:
+            pn, dn, _ = tt_lookup(tt_keys, tt_pn, tt_dn, h)
+        elif child[K.RESULT] == 1 + attacker:
+            pn, dn = np.int64(0), INF
+        else:
+            pn, dn = INF, np.int64(0)
+        cpn[ply, i] = pn
+        cdn[ply, i] = dn
+    return n
+
+
+@njit(**JIT)
+def dfpn_root(start, tt_keys, tt_pn, tt_dn, zob, ctl, stop):
+    """Prove or disprove "``ctl[D_ATTACKER]`` wins" from ``start`` (an ongoing state) within
+    ``ctl[D_LIMIT]`` nodes; returns the root's (pn, dn). ``ctl[D_NODES]`` counts the nodes
+    (expansions), ``ctl[D_ABORTED]`` is 1 when the budget or the stop word ended it.
+
+    Nagai's recursive MID, unrolled onto per-ply arrays (a recursive kernel does not survive
+    Numba's cache): a node is searched until its phi reaches ``thphi[ply]`` or its delta
+    ``thdelta[ply]``; then its numbers go to the table and to its parent's child slot."""
+    rows = K.MAXPLY + 2
+    stack = np.zeros((rows, K.NS), dtype=np.int32)
+    hashes = np.zeros(rows, dtype=np.uint64)
+    moves = np.zeros((rows, 81), dtype=np.int32)
+    cpn = np.zeros((rows, 81), dtype=np.int64)
+    cdn = np.zeros((rows, 81), dtype=np.int64)
+    chash = np.zeros((rows, 81), dtype=np.uint64)
+    count = np.zeros(rows, dtype=np.int64)
+    chosen = np.zeros(rows, dtype=np.int64)
+    thphi = np.zeros(rows, dtype=np.int64)
+    thdelta = np.zeros(rows, dtype=np.int64)
+    attacker = ctl[D_ATTACKER]
+    for j in range(K.NS):
+        stack[0, j] = start[j]
+    hashes[0] = K.state_hash(start, zob)
+    ctl[D_ABORTED] = 0
+    thphi[0] = INF
+    thdelta[0] = INF
+    ply = 0
+    ctl[D_NODES] += 1
+    count[0] = _enter(0, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker)
+    while True:
+        or_node = stack[ply, K.SIDE] == attacker
+        phi = INF
+        delta = np.int64(0)
+        best = -1
+        best_phi = INF
+        second = INF
+        for i in range(count[ply]):
+            # the child is the other kind of node: its phi/delta, from its mover's side
+            c_phi = cdn[ply, i] if or_node else cpn[ply, i]
+            c_delta = cpn[ply, i] if or_node else cdn[ply, i]
+            delta = _sat(delta + c_phi)
+            if c_delta < phi:
+                second = phi
+                phi = c_delta
+                best = i
+                best_phi = c_phi
+            elif c_delta < second:
+                second = c_delta
+        aborted = ctl[D_NODES] >= ctl[D_LIMIT] or is_stopped(stop)
+        if phi >= thphi[ply] or delta >= thdelta[ply] or aborted:
+            if aborted:
+                ctl[D_ABORTED] = 1
+            pn, dn = (phi, delta) if or_node else (delta, phi)
+            _tt_store(tt_keys, tt_pn, tt_dn, hashes[ply], pn, dn)
+            if ply == 0:
+                return pn, dn
+            ply -= 1
+            cpn[ply, chosen[ply]] = pn
+            cdn[ply, chosen[ply]] = dn
+            continue
+        grown = np.int64(second * (1.0 + EPS)) + 1 if second < INF else INF
+        thphi[ply + 1] = _sat(thdelta[ply] + best_phi - delta)
+        thdelta[ply + 1] = min(thphi[ply], grown)
+        chosen[ply] = best
+        for j in range(K.NS):
+            stack[ply + 1, j] = stack[ply, j]
+        K.apply_move(stack[ply + 1], moves[ply, best])
+        hashes[ply + 1] = chash[ply, best]
+        ply += 1
+        ctl[D_NODES] += 1
+        count[ply] = _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob,
+                            attacker)

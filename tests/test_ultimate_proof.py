@@ -1,0 +1,217 @@
+"""Ultimate proofs: df-pn values against the alpha-beta engine and the plain minimax, proof
+trees replayed against the plain rules reference, the proof file."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from fastttt.errors import InvalidArgumentError, TableFileError
+from fastttt.ultimate import UltimateState
+from fastttt.ultimate import proof as P
+from fastttt.ultimate.engine import solve_exact
+from ultimate_reference import RefState, TreeTooLarge, minimax
+
+
+def late_position(seed: int, ply: int, open_won_boards: bool = False):
+    """(state, its RefState twin) after ``ply`` random moves, or None when the game ended."""
+    rng = random.Random(seed)
+    state, ref = UltimateState(open_won_boards), RefState(open_won_boards=open_won_boards)
+    while state.ply < ply:
+        if state.is_over():
+            return None
+        move = rng.choice(state.legal_moves())
+        state, ref = state.play(move), ref.play(move)
+    return (state, ref) if not state.is_over() else None
+
+
+def positions(count: int, ply: int, open_won_boards: bool = False):
+    found = (late_position(seed, ply, open_won_boards) for seed in range(200))
+    return [p for p in found if p is not None][:count]
+
+
+def reference_rules(ref: RefState) -> P.Rules:
+    """The plain reference behind the verifier's interface: an independent replay."""
+    return P.Rules(lambda text: ref, lambda s: s.legal_moves(), lambda s, m: s.play(m),
+                   lambda s: None if s.winner() is None else "XO".index(s.winner()),
+                   lambda s: "XO".index(s.player))
+
+
+ENGINE_WINNER = {"win": 0, "loss": 1}  # from the side to move
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True])
+def test_values_equal_the_alpha_beta_engine(open_won_boards):
+    seen = set()
+    for state, _ in positions(8, 58, open_won_boards):
+        value = P.solve(state, max_nodes=5_000_000)
+        assert value.proved
+        verdict = solve_exact(state, node_budget=50_000_000)[0]
+        if verdict == "draw":
+            assert value.winner is None
+        else:
+            side = ENGINE_WINNER[verdict.split()[0]]
+            assert value.winner == (state.to_move + side) % 2
+        seen.add(value.verdict)
+    assert len(seen) >= 2  # the sample has more than one kind of result
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True])
+def test_values_equal_the_plain_minimax(open_won_boards):
+    compared = 0
+    for state, ref in positions(12, 66, open_won_boards):
+        try:
+            v, _ = minimax(ref, limit=5_000)
+        except TreeTooLarge:
+            continue
+        assert P.solve(state).winner == {1: 0, 0: None, -1: 1}[v]
+        compared += 1
+    assert compared >= 3
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True])
+def test_proof_trees_replay_against_the_plain_rules(open_won_boards):
+    checked = {"proven": 0, "disproven": 0}
+    for state, ref in positions(6, 58, open_won_boards):
+        prover = P.Prover(tt_bits=18)
+        result = prover.prove(state, max_nodes=5_000_000)
+        assert result.status != "unknown"
+        tree = P.proof_tree(result, prover)
+        assert P.verify(tree) == P.verify(tree, reference_rules(ref)) >= 1
+        checked[tree.claim] += 1
+        if tree.moves:  # a wrong move somewhere in the strategy is caught
+            bad = list(tree.moves)
+            bad[-1] = next(m for m in range(81) if m != bad[-1])
+            with pytest.raises(InvalidArgumentError):
+                P.verify(P.ProofTree(tree.position, tree.attacker, tree.claim, tuple(bad)),
+                         reference_rules(ref))
+        flipped = "disproven" if tree.claim == "proven" else "proven"
+        with pytest.raises(InvalidArgumentError):  # the same moves do not prove the opposite
+            P.verify(P.ProofTree(tree.position, tree.attacker, flipped, tree.moves),
+                     reference_rules(ref))
+    assert checked["proven"] and checked["disproven"]
+
+
+def test_budget_ends_with_bounds():
+    state = UltimateState.from_moves([40, 36])
+    result = P.prove(state, max_nodes=500)
+    assert result.status == "unknown" and result.pn > 0 and result.dn > 0
+    assert 500 <= result.nodes <= 600
+    value = P.solve(state, max_nodes=500)
+    assert not value.proved and value.verdict == "unknown within budget"
+    with pytest.raises(InvalidArgumentError, match="not settled"):
+        P.proof_tree(result)
+
+
+def test_proof_file_round_trip_and_damage(tmp_path):
+    state, _ = positions(1, 56)[0]
+    prover = P.Prover(tt_bits=16)
+    tree = P.proof_tree(prover.prove(state, max_nodes=5_000_000), prover)
+    path = tmp_path / "proof.json"
+    tree.save(path)
+    assert P.load(path) == tree
+    body = json.loads(path.read_text())
+    body["claim"] = "disproven" if tree.claim == "proven" else "proven"
+    path.write_text(json.dumps(body))
+    with pytest.raises(TableFileError, match="checksum"):
+        P.load(path)
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes")
+    with pytest.raises(TableFileError):
+        tree.save(other)
+    assert other.read_text() == "my notes"
+    tree.save(other, force=True)
+    assert P.load(other) == tree
+
+
+def test_finished_and_bad_inputs():
+    rng = random.Random(5)
+    state = UltimateState()
+    while not state.is_over():
+        state = state.play(rng.choice(state.legal_moves()))
+    result = P.prove(state, attacker=0)
+    assert result.status == ("proven" if state.winner() == 0 else "disproven")
+    with pytest.raises(InvalidArgumentError):
+        P.prove("not a state")
+    with pytest.raises(InvalidArgumentError):
+        P.prove(UltimateState(), attacker=2)
+    with pytest.raises(InvalidArgumentError):
+        P.prove(UltimateState(), max_nodes=0)
+
+
+def test_open_variant_hashes_tell_who_claimed_a_board_first():
+    # board 0 holds a line of each side: in the open variant it belongs to whoever made the
+    # first one, which the stones alone do not say (the search tables once mixed them up)
+    from fastttt.kernels import ultimate as K
+
+    grid = "XXX....../OOO....../" + "/".join(["........."] * 7)
+    keys = K.zobrist_keys()
+    first_x = UltimateState.from_text(f"{grid} X........ * open")
+    first_o = UltimateState.from_text(f"{grid} O........ * open")
+    assert first_x != first_o
+    assert K.state_hash(first_x.array(), keys) != K.state_hash(first_o.array(), keys)
+
+
+def _moves_to(ply: int, seed: int) -> str:
+    rng = random.Random(seed)
+    state, moves = UltimateState(), []
+    while state.ply < ply:
+        move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.play(move)
+    return ",".join(map(str, moves))
+
+
+def test_prove_command(tmp_path):
+    from click.testing import CliRunner
+
+    from fastttt.cli.prove import prove
+
+    runner = CliRunner()
+    path = tmp_path / "p.json"
+    moves = _moves_to(52, 7)
+    result = runner.invoke(prove, ["--moves", moves, "--proof", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    state = UltimateState.from_moves([int(m) for m in moves.split(",")])
+    assert out["verdict"] == P.solve(state).verdict != "unknown within budget"
+    assert out["proof"]["size"] == P.load(path).size
+    result = runner.invoke(prove, ["--check", str(path)])
+    assert result.exit_code == 0 and ": valid: " in result.output
+    body = json.loads(path.read_text())
+    body["moves"][0] = (body["moves"][0] + 1) % 81
+    body.pop("crc32")
+    import zlib
+
+    body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
+    path.write_text(json.dumps(body))  # a consistent file with a wrong strategy
+    result = runner.invoke(prove, ["--check", str(path)])
+    assert result.exit_code == 1 and "Error:" in result.output
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me")
+    result = runner.invoke(prove, ["--moves", moves, "--proof", str(notes)])
+    assert result.exit_code == 2 and "--force overwrites" in result.output
+    assert notes.read_text() == "keep me"
+    result = runner.invoke(prove, ["--moves", "40,0"])
+    assert result.exit_code == 2 and "must be in board 4" in result.output
+    result = runner.invoke(prove, ["--moves", "40,36", "--max-nodes", "300"])
+    assert result.exit_code == 0 and "unknown within budget" in result.output
+
+
+def test_prove_suite_signature_is_deterministic():
+    from click.testing import CliRunner
+
+    from fastttt.cli.prove import prove
+
+    runs = [CliRunner().invoke(prove, ["--suite", "--max-nodes", "2000", "--tt-bits", "16"])
+            for _ in range(2)]
+    assert runs[0].exit_code == 0, runs[0].output
+    bench = [line for line in runs[0].output.splitlines() if line.startswith("Bench: ")]
+
+    def without_times(output):
+        return [line.rsplit("nodes", 1)[0] for line in output.splitlines()]
+
+    assert bench and without_times(runs[0].output) == without_times(runs[1].output)
+    assert int(bench[0].split()[1]) > 20 * 2000  # every position asked twice or proved
