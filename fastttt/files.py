@@ -65,7 +65,7 @@ def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
     returns them."""
     path = Path(path)
     prefix = f"{path.name}.tmp"
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(path.parent))
     except OSError:

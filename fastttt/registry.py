@@ -62,8 +62,13 @@ class Game(Protocol):
     def name(self) -> str:
         """The name ``load_game`` takes back."""
 
-    move_help: str  # what a person types for a move
-    supports_hints: bool  # whether perfect-play hints exist for it
+    @property
+    def move_help(self) -> str:
+        """What a person types for a move."""
+
+    @property
+    def supports_hints(self) -> bool:
+        """Whether perfect-play hints exist for it."""
 
     def describe(self) -> str: ...
 

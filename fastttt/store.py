@@ -204,7 +204,7 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solutio
             raise TableFileError(f"{path}: {st.st_size} bytes, a table of {spec.name} with this "
                                  f"header has {want} ({why})")
         table = np.empty(slots, dtype=np.uint8)
-        got = f.readinto(memoryview(table))
+        got = f.readinto(table.data)
         trailer = f.read(4)
     if got != slots or len(trailer) != 4:
         raise TableFileError(f"{path}: table shorter than its header says (truncated?)")

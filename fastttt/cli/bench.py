@@ -72,7 +72,7 @@ def run_bench(*, weak: bool = False, tt_bits: int | None = None) -> dict:
         if pos.spec not in searchers:
             searchers[pos.spec] = Searcher(pos.spec, tt_bits=tt_bits)
             searchers[pos.spec].reset()  # touch the table's pages before timing
-    rows = []
+    rows: list[dict] = []
     t_total = time.perf_counter()
     cpu_total = time.process_time()
     for pos in positions:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
+from typing import Protocol
 
 import numpy as np
 
@@ -118,9 +119,15 @@ class ChunkWork:
         self.store.write_chunk("value", n, chunk, out)
         positions = np.zeros(256, dtype=np.int64)
         stored = np.zeros(256, dtype=np.int64)
-        args = (geo, lay, out, start, positions, stored)
-        self._run(kern.histogram_serial, kern.histogram_parallel, args, out.size)
+        counted = (geo, lay, out, start, positions, stored)
+        self._run(kern.histogram_serial, kern.histogram_parallel, counted, out.size)
         return np.stack([positions, stored])
+
+
+class Runner(Protocol):
+    """Runs the chunks of one layer's phase; returns their results in chunk order."""
+
+    def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list: ...
 
 
 class LocalRunner:
@@ -272,7 +279,7 @@ def solve_layered(
     chunk: int | None = None,
     progress: Progress | None = None,
     max_bytes: int | None = None,
-    runner_factory: Callable[[ChunkWork], object] | None = None,
+    runner_factory: Callable[[ChunkWork], Runner] | None = None,
     parallel: bool | None = None,
     on_plan: Callable[[Plan], None] | None = None,
 ):

@@ -170,6 +170,15 @@ class _Layers:
     def _where(self) -> str:
         raise NotImplementedError
 
+    def prepare(self, kind: str, layer: int) -> None:
+        raise NotImplementedError
+
+    def write_chunk(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def read_chunk(self, kind: str, layer: int, chunk_index: int) -> np.ndarray:
+        raise NotImplementedError
+
     def _save_manifest(self) -> None:
         raise NotImplementedError
 

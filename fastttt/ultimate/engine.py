@@ -188,7 +188,7 @@ class Engine:
             return SearchResult(-1, 0, 0, 0, 0.0, verdict_of(0, True) if state.is_over() else "")
         top = remaining if max_depth is None else min(max_depth, remaining)
         total = 0
-        best = None
+        best: tuple[int, int, int, bool] | None = None
         self.searched = 0
         for depth in range(1, top + 1):
             limit = 2**62
@@ -214,6 +214,7 @@ class Engine:
                 break
             if nodes is not None and total >= nodes:
                 break
+        assert best is not None  # depth 1 always finishes
         move, score, depth, proven = best
         return SearchResult(
             move, score, depth, total, time.perf_counter() - t0, verdict_of(score, proven)

@@ -15,7 +15,7 @@ from fastttt.errors import UnknownPlayerError
 from fastttt.interrupt import new_stop, run
 from fastttt.players import HumanPlayer
 from fastttt.kernels import ultimate as K
-from fastttt.ultimate.engine import DEFAULT_COEFFS, Coeffs, Engine, two_table
+from fastttt.ultimate.engine import DEFAULT_COEFFS, Coeffs, Engine, SearchResult, two_table
 from fastttt.ultimate.state import UltimateState
 
 PLAYER_NAMES = ("random", "engine", "engine:MS", "engine:nNODES", "mcts:N", "minimax:P")
@@ -37,7 +37,7 @@ class EnginePlayer:
         self.nodes = nodes
         self.name = f"engine:n{nodes}" if nodes is not None else f"engine:{time_ms}"
         self.engine = Engine()
-        self.last = None
+        self.last: SearchResult | None = None
 
     def choose(self, state: UltimateState, rng: random.Random) -> int:
         self.last = self.engine.search(state, time_ms=self.time_ms, nodes=self.nodes)

@@ -266,7 +266,8 @@ def choose_move(
         if job.halt.is_set():
             raise Halted
         if found.complete:
-            outcomes = {m: Outcome(v.result, v.plies) for m, v in found.values.items()}
+            outcomes = {m: Outcome(v.result, v.plies) for m, v in found.values.items()
+                        if v.result is not None and v.plies is not None}  # all, when complete
             return rng.choice(best_outcome_moves(outcomes)), None
         name = f"alphabeta:{bounded_depth(spec)}"
         note = f"perfect play was not proven within {seconds:g} s: {name} moved"
@@ -376,7 +377,8 @@ async def get_job(request: Request) -> JSONResponse:
     return JSONResponse(job.as_json())
 
 
-async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)  # Starlette's handler signature takes Exception
     return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
 
 

@@ -88,8 +88,10 @@ class Job:
             stop()
 
     def as_json(self) -> dict:
-        running = self.state == "running" and self.started is not None
-        elapsed = time.monotonic() - self.started if running else self.seconds
+        if self.state == "running" and self.started is not None:
+            elapsed = time.monotonic() - self.started
+        else:
+            elapsed = self.seconds
         out: dict[str, Any] = {"id": self.id, "kind": self.kind, "state": self.state,
                                "progress": self.progress, "seconds": round(elapsed, 3)}
         if self.result is not None:
