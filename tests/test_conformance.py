@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from fastttt.registry import Game, State, game_names, load_game
+
 from ultimate_reference import RefState
 
 # the generic names need a size; compact m,n,k forms stand for them

@@ -12,6 +12,7 @@ from fastttt.errors import InvalidArgumentError, TableFileError
 from fastttt.ultimate import UltimateState
 from fastttt.ultimate import proof as P
 from fastttt.ultimate.engine import solve_exact
+
 from ultimate_reference import RefState, TreeTooLarge, minimax
 
 

@@ -13,8 +13,8 @@ import numpy as np
 
 from fastttt.errors import UnknownPlayerError
 from fastttt.interrupt import new_stop, run
-from fastttt.players import HumanPlayer
 from fastttt.kernels import ultimate as K
+from fastttt.players import HumanPlayer
 from fastttt.ultimate.engine import DEFAULT_COEFFS, Coeffs, Engine, SearchResult, two_table
 from fastttt.ultimate.state import UltimateState
 
@@ -115,8 +115,9 @@ def _positive(text: str, what: str, name: str, most: int) -> int:
 
 
 def make_player(spec: str):
-    """A player from its name: ``human`` (typed moves); ``random``; ``engine`` (200 ms a move), ``engine:MS`` (time
-    budget in ms), ``engine:nNODES`` (node budget); ``mcts:N`` (N playouts a move);
+    """A player from its name: ``human`` (typed moves); ``random``; ``engine`` (200 ms a
+    move), ``engine:MS`` (time budget in ms), ``engine:nNODES`` (node budget); ``mcts:N`` (N
+    playouts a move);
     ``minimax:P`` (plain depth-P minimax). Raises UnknownPlayerError (a ValueError) with a
     one-line message for an unknown name or a parameter out of range."""
     if not isinstance(spec, str):

@@ -76,7 +76,7 @@ class UltimateState:
 
     @property
     def spec(self):
-        """The game (``ultimate`` or ``ultimate-open``), :class:`fastttt.ultimate.spec.UltimateSpec`."""
+        """The game, ``ultimate`` or ``ultimate-open`` (an :class:`~.spec.UltimateSpec`)."""
         from fastttt.ultimate.spec import ULTIMATE, ULTIMATE_OPEN
 
         return ULTIMATE_OPEN if self.open_won_boards else ULTIMATE

@@ -42,9 +42,9 @@ from fastttt import svg
 from fastttt.board import Position
 from fastttt.errors import FastTTTError, IllegalMoveError
 from fastttt.games import GameSpec
-from fastttt.registry import load_game
 from fastttt.move_values import move_values
 from fastttt.movetext import format_moves, load_state, parse_moves
+from fastttt.registry import load_game
 from fastttt.web.jobs import Halted, Job, Jobs
 
 STATIC = Path(__file__).parent / "static"
