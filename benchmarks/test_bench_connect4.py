@@ -4,9 +4,11 @@ Run: ``.venv/bin/pytest benchmarks/test_bench_connect4.py --benchmark-enable -s`
 project's default options disable benchmarks). ``FASTTTT_C4_LIMIT=N`` caps the positions per
 set (default: every position, except Begin-Hard: first 20, ``FASTTTT_C4_HARD=N`` to change).
 Each set is searched once from an empty table (2**23 entries), after a warm-up that compiles
-or loads the kernels; the printed line gives CPU us per position and its ratio to the C++
-solver measured on this machine kind (``shared/PERFORMANCE.md``). Every score must be exact;
-time is reported, never asserted.
+or loads the kernels, exact then weak; the printed line gives CPU us per position and its
+ratio to the C++ solver measured on this machine kind (``shared/PERFORMANCE.md``; exact
+mode), and for weak mode its ratio to exact mode in the same run. Every score must be exact
+(its sign in weak mode); time is reported, never asserted. The filter against the C++ solver
+run as a filter in the same run: ``test_bench_filter.py``.
 """
 
 from __future__ import annotations
@@ -39,9 +41,15 @@ def _limit(name: str) -> int | None:
     return int(value) if value else None
 
 
+_EXACT_CPU: dict[str, float] = {}  # exact-mode CPU per position, by set, in this run
+
+
+@pytest.mark.parametrize("weak", [False, True], ids=["exact", "weak"])
 @pytest.mark.parametrize("filename, name, cpp_us", SETS, ids=[s[1] for s in SETS])
-def test_connect4_set(benchmark, connect4_data, filename, name, cpp_us):
+def test_connect4_set(benchmark, connect4_data, filename, name, cpp_us, weak):
     moves, expected = read_benchmark(connect4_data / filename)
+    if weak:
+        expected = np.sign(expected)
     limit = _limit(name)
     if limit is not None:
         moves, expected = moves[:limit], expected[:limit]
@@ -58,7 +66,7 @@ def test_connect4_set(benchmark, connect4_data, filename, name, cpp_us):
 
     def run():
         t0 = time.process_time()
-        scores, nodes = solve_batch(s, batch)
+        scores, nodes = solve_batch(s, batch, weak=weak)
         figures["cpu"] = time.process_time() - t0
         figures["scores"], figures["nodes"] = scores, nodes
 
@@ -67,18 +75,25 @@ def test_connect4_set(benchmark, connect4_data, filename, name, cpp_us):
     cpu_us = figures["cpu"] / n * 1e6
     nodes = int(figures["nodes"].sum())
     wrong = int((figures["scores"] != expected).sum())
+    if not weak:
+        _EXACT_CPU[name] = cpu_us
+    versus = (f"x{cpu_us / _EXACT_CPU[name]:.2f} of exact" if weak and name in _EXACT_CPU
+              else "" if weak else f"x{cpu_us / cpp_us:.2f} of C++")
     benchmark.extra_info.update(
         positions=n,
+        weak=weak,
         cpu_us_per_position=round(cpu_us, 2),
-        ratio_to_cpp=round(cpu_us / cpp_us, 3),
+        ratio_to_cpp=None if weak else round(cpu_us / cpp_us, 3),
+        ratio_to_exact=round(cpu_us / _EXACT_CPU[name], 3) if weak and name in _EXACT_CPU
+        else None,
         nodes=nodes,
         nodes_per_position=round(nodes / n, 1),
         mnodes_per_cpu_second=round(nodes / figures["cpu"] / 1e6, 2),
         warmup_seconds=round(compile_s, 2),
     )
     print(
-        f"\n{name:<13} {n:>4} positions  {cpu_us:12.1f} us CPU/position  "
-        f"x{cpu_us / cpp_us:.2f} of C++  {nodes / n:12.1f} nodes/position  "
+        f"\n{name:<13} {'weak' if weak else 'exact':<5} {n:>4} positions  {cpu_us:12.1f} us "
+        f"CPU/position  {versus:<15} {nodes / n:12.1f} nodes/position  "
         f"{nodes / figures['cpu'] / 1e6:5.2f} M nodes/s  wrong {wrong}"
     )
     assert wrong == 0

@@ -23,7 +23,7 @@ from functools import cache
 
 import numpy as np
 
-from fastttt.errors import IllegalMoveError, InvalidPositionError
+from fastttt.errors import GameSpecError, IllegalMoveError, InvalidPositionError
 from fastttt.games import GameSpec, as_spec
 
 FIRST, SECOND = 0, 1
@@ -31,7 +31,7 @@ SYMBOLS = ("X", "O")
 EMPTY = "."
 
 
-MAX_MOVE_DIGITS = 4  # a move number has at most this many digits (boards have < 100 cells)
+MAX_MOVE_DIGITS = 4  # a move number has at most this many digits (games.MAX_CELLS)
 
 
 def numbers_from_move_text(text: str, *, digits: bool = False) -> list[int]:
@@ -75,22 +75,40 @@ def numbers_from_move_text(text: str, *, digits: bool = False) -> list[int]:
     return numbers
 
 
+BITBOARD_CELLS = 64  # boards up to this many cells have uint64 masks (win_masks, cell_lines)
+
+
 @cache
-def win_masks(spec: GameSpec) -> np.ndarray:
-    """Bitmask (uint64) of every line of ``spec.k`` cells: rows, columns, both diagonals."""
+def line_cells(spec: GameSpec) -> tuple[tuple[int, ...], ...]:
+    """The cells of every line of ``spec.k`` cells (rows, columns, both diagonals), each in
+    increasing order, every line once, in the order of :func:`line_masks`."""
     rows, cols, k = spec.rows, spec.cols, spec.k
-    masks = []
+    lines = set()
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
         for r in range(rows):
             for c in range(cols):
                 end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
                 if 0 <= end_r < rows and 0 <= end_c < cols:
-                    mask = 0
-                    for i in range(k):
-                        mask |= 1 << ((r + dr * i) * cols + c + dc * i)
-                    masks.append(mask)
-    # k == 1 counts each cell once per direction; keep distinct lines only.
-    return np.array(sorted(set(masks)), dtype=np.uint64)
+                    lines.add(tuple(sorted((r + dr * i) * cols + c + dc * i for i in range(k))))
+    # k == 1 counts each cell once per direction: the set keeps distinct lines only.
+    return tuple(sorted(lines, key=lambda cells: sum(1 << x for x in cells)))
+
+
+@cache
+def line_masks(spec: GameSpec) -> tuple[int, ...]:
+    """Bitmask (a Python int, any board size) of every line of ``spec.k`` cells: rows,
+    columns, both diagonals; distinct and in increasing order."""
+    return tuple(sum(1 << x for x in cells) for cells in line_cells(spec))
+
+
+@cache
+def win_masks(spec: GameSpec) -> np.ndarray:
+    """:func:`line_masks` as uint64 (boards of at most :data:`BITBOARD_CELLS` cells; raises
+    :class:`~fastttt.errors.GameSpecError` on bigger ones, whose masks need more bits)."""
+    if spec.cells > BITBOARD_CELLS:
+        raise GameSpecError(f"{spec.describe()}: {spec.cells} cells do not fit the uint64 "
+                            f"bitboards of this feature (at most {BITBOARD_CELLS} cells)")
+    return np.array(line_masks(spec), dtype=np.uint64)
 
 
 @cache
@@ -107,14 +125,9 @@ def cell_lines(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     return start, np.array(through, dtype=np.uint64)
 
 
-@cache
-def _int_masks(spec: GameSpec) -> tuple[int, ...]:
-    return tuple(int(m) for m in win_masks(spec))
-
-
 def has_line(spec: GameSpec, stones: int) -> bool:
     """True when ``stones`` (a bitboard) contains a full line of the game."""
-    return any(m & stones == m for m in _int_masks(spec))
+    return any(m & stones == m for m in line_masks(spec))
 
 
 def full_mask(spec: GameSpec) -> int:

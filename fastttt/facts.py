@@ -1,4 +1,10 @@
-"""Known facts about solved boards (``fastttt/data/known_boards.txt``) and checking them."""
+"""Known facts about solved boards (``fastttt/data/known_boards.txt``) and checking them.
+
+Two kinds of lines: facts about a board's strong solution (reachable positions, values by
+class, ...), checked against a table solve (:func:`known_boards`), and values from the
+literature checked by search (``by=search``, :func:`known_values`), each with its ``source``:
+a key defined on a ``# @key citation`` comment line (:func:`sources`).
+"""
 
 from __future__ import annotations
 
@@ -36,15 +42,75 @@ class KnownBoard:
         return problems
 
 
-def known_boards() -> list[KnownBoard]:
-    text = resources.files("fastttt").joinpath("data/known_boards.txt").read_text()
-    boards = []
-    for line in text.splitlines():
+def _text() -> str:
+    return resources.files("fastttt").joinpath("data/known_boards.txt").read_text()
+
+
+def _lines() -> list[tuple[str, dict]]:
+    """``(game, fields)`` of every fact line."""
+    out = []
+    for line in _text().splitlines():
         line = line.split("#", 1)[0].strip()
-        if not line:
+        if line:
+            game, *fields = line.split()
+            out.append((game, dict(f.split("=", 1) for f in fields)))
+    return out
+
+
+def known_boards() -> list[KnownBoard]:
+    """The lines checked against a table solve (not ``by=search``)."""
+    boards = []
+    for game, facts in _lines():
+        if facts.get("by") == "search":
             continue
-        game, *fields = line.split()
-        facts = dict(f.split("=", 1) for f in fields)
+        facts.pop("source", None)
         slow = facts.pop("slow", "0") == "1"
         boards.append(KnownBoard(game, facts, slow))
     return boards
+
+
+@dataclass(frozen=True)
+class KnownValue:
+    """A game's value from the literature, checked by search (:func:`fastttt.prove.prove`):
+    ``value`` of the empty board (``first``, ``draw`` or ``second``); ``source``: a key of
+    :func:`sources`; ``slow``: minutes (``-m slow``); ``reach``: False when beyond this
+    project's reach (kept for the record: the test skips it); ``budget``: the seconds the
+    check may take."""
+
+    game: str
+    value: str
+    source: str
+    slow: bool = False
+    reach: bool = True
+    budget: float = 60.0
+
+    @property
+    def spec(self) -> GameSpec:
+        return load_game(self.game)
+
+
+def known_values() -> list[KnownValue]:
+    """The ``by=search`` lines of the facts file."""
+    values = []
+    for game, facts in _lines():
+        if facts.get("by") != "search":
+            continue
+        values.append(KnownValue(game, facts["value"], facts["source"],
+                                 facts.get("slow", "0") == "1", facts.get("reach") != "no",
+                                 float(facts.get("budget", 60))))
+    return values
+
+
+def sources() -> dict[str, str]:
+    """``key -> citation`` from the ``# @key citation`` lines (continued on ``#   `` lines)."""
+    found: dict[str, str] = {}
+    key = None
+    for line in _text().splitlines():
+        if line.startswith("# @"):
+            key, _, text = line[3:].partition(" ")
+            found[key] = text.strip()
+        elif key and line.startswith("#   "):
+            found[key] += " " + line[4:].strip()
+        else:
+            key = None
+    return found

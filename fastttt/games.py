@@ -18,12 +18,13 @@ The first player moves first and is drawn ``X``; the second player is drawn ``O`
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from fastttt.errors import GameSpecError
 
-MAX_CELLS = 64  # positions are two uint64 bitboards
+MAX_CELLS = 1024  # positions are Python-int bitboards; the tables and the 64-bit search
+# take boards of at most 64 cells, exact search (fastttt.search.WideSearcher) any up to this
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,11 @@ from typing import Any
 
 from fastttt.board import Position, numbers_from_move_text
 from fastttt.errors import InvalidPositionError
-from fastttt.games import GameSpec
+from fastttt.games import MAX_CELLS, GameSpec
 from fastttt.registry import load_game
 
-MAX_TEXT = 2000  # longer inputs are refused before parsing
+MAX_TEXT = 6 * MAX_CELLS  # longer inputs are refused before parsing (a whole game of the
+# biggest board fits: up to 4 digits and a comma a move)
 
 
 def parse_moves(spec: Any, text: str) -> list[int]:

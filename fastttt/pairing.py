@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastttt.board import win_masks
+from fastttt.board import line_masks
 from fastttt.errors import GameSpecError
 from fastttt.games import GameSpec, as_spec
 
@@ -55,7 +55,7 @@ class PairingResult:
 
 
 def _lines(spec: GameSpec) -> list[int]:
-    return [int(m) for m in win_masks(spec)]
+    return list(line_masks(spec))
 
 
 def _bits(mask: int) -> list[int]:

@@ -31,8 +31,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from fastttt.board import FIRST, Position
-from fastttt.errors import GameSpecError, UnknownPlayerError
+from fastttt.board import BITBOARD_CELLS, FIRST, Position
+from fastttt.errors import UnknownPlayerError
 from fastttt.games import GameSpec
 from fastttt.registry import Player
 from fastttt.values import relative
@@ -104,9 +104,12 @@ def table_ready(spec: GameSpec) -> bool:
 
 
 def uses_table(spec: GameSpec) -> bool:
-    """True when perfect play and hints for ``spec`` come from a solved table, not search."""
+    """True when perfect play and hints for ``spec`` come from a solved table, not search
+    (never over 64 cells: the tables index uint64 bitboards)."""
     from fastttt.solver import fits_in_memory
 
+    if spec.cells > BITBOARD_CELLS:
+        return False
     if table_ready(spec):
         return True
     if spec.gravity:
@@ -123,17 +126,15 @@ def perfect_play_reach(spec: GameSpec, what: str = "perfect play", verb: str = "
                        ) -> str | None:
     """Why perfect play (and hints) cannot be had on ``spec``: no table is built for it and
     exact search does not take its board; None when they can. ``what`` (and its ``verb``)
-    begin the sentence."""
-    from fastttt.search import _geometry
+    begin the sentence. Exact search takes every board a :class:`GameSpec` allows (over 64
+    bits, :class:`fastttt.search.WideSearcher`), so this is None today; how long it takes is
+    :func:`perfect_play_cost`'s warning."""
+    from fastttt.kernels.wide import MAX_CELLS as SEARCH_MAX_CELLS
 
-    if uses_table(spec):
+    if uses_table(spec) or spec.cells <= SEARCH_MAX_CELLS:
         return None
-    try:
-        _geometry(spec)
-    except GameSpecError as err:
-        return (f"{what} on {spec.name} {verb} exact search, and {err}; "
-                f"alphabeta:{bounded_depth(spec)} plays it")
-    return None
+    return (f"{what} on {spec.name} {verb} exact search, which takes at most "
+            f"{SEARCH_MAX_CELLS} cells; {default_player(spec)} plays it")
 
 
 def _score_outcome(pos: Position, score: int) -> Outcome:
@@ -285,8 +286,13 @@ def is_perfect_quick(spec: GameSpec) -> bool:
 
 def default_player(spec: GameSpec) -> str:
     """The name of the strongest engine that answers within seconds on ``spec``: ``perfect``
-    when a table or a quick search serves it, else ``alphabeta:P``."""
-    return "perfect" if is_perfect_quick(spec) else f"alphabeta:{bounded_depth(spec)}"
+    when a table or a quick search serves it, else ``alphabeta:P``; ``random`` on boards over
+    64 cells, where the heuristic players (uint64 bitboards) do not play."""
+    if is_perfect_quick(spec):
+        return "perfect"
+    if spec.cells > BITBOARD_CELLS:
+        return "random"
+    return f"alphabeta:{bounded_depth(spec)}"
 
 
 def perfect_play_cost(spec: GameSpec) -> str | None:
@@ -296,7 +302,7 @@ def perfect_play_cost(spec: GameSpec) -> str | None:
         return None
     return (f"perfect play on {spec.name} ({spec.describe()}) is exact search: "
             f"a move near the empty board can take minutes to hours; "
-            f"alphabeta:{bounded_depth(spec)} answers within a second")
+            f"{default_player(spec)} answers within a second")
 
 
 def make_player(name: str, spec: GameSpec | None = None) -> Player:
@@ -318,6 +324,11 @@ def make_player(name: str, spec: GameSpec | None = None) -> Player:
         return PerfectPlayer()
     kind, sep, depth = key.partition(":")
     if kind in ("heuristic", "alphabeta", "minimax"):
+        if spec is not None and spec.cells > BITBOARD_CELLS:
+            raise UnknownPlayerError(
+                f"player {name!r}: the heuristic search takes boards of at most "
+                f"{BITBOARD_CELLS} cells; {spec.name} has {spec.cells} (random and perfect "
+                "play it)")
         most = MAX_DEPTH if spec is None else spec.cells
         if not sep or not depth.strip().isdigit() or not 1 <= int(depth) <= most:
             raise UnknownPlayerError(

@@ -14,6 +14,13 @@ are exact bounds on exact scores, true whatever position is searched next. Ctrl-
 search within milliseconds (:mod:`fastttt.interrupt`) and raises ``KeyboardInterrupt``; the
 table keeps only entries finished before it, so the searcher stays usable.
 
+Boards whose search layout does not fit 64 bits (``cols * (rows + 1) > 64``, and for free
+boards also ``rows * (cols + 1) > 64``), up to :data:`fastttt.games.MAX_CELLS` cells, are
+searched by :class:`WideSearcher` (kernels :mod:`fastttt.kernels.wide`: per-line counters
+updated move by move, a Zobrist-keyed table): ``Searcher(spec)`` and :func:`searcher` return
+one for them, with the same scores and the same API. Both take a node and a time budget
+(``solve(pos, max_nodes=..., seconds=...)``, :class:`~fastttt.errors.SearchBudgetError`).
+
 Compilation: :func:`warmup` compiles the kernels (about 4 s from a cold Numba cache) or loads
 them (about 0.2 s); benchmark figures exclude it. Connect Four 7 x 6, CPU per position on the
 public sets (this machine kind, shared): End-Easy 3.8 us, Middle-Easy 30 us, Middle-Medium
@@ -24,19 +31,31 @@ k=5 a draw (29 M nodes, 10 s).
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from fastttt.board import Position
-from fastttt.errors import GameSpecError, InvalidPositionError, require_int, require_type
+from fastttt.board import Position, line_cells
+from fastttt.errors import (
+    GameSpecError,
+    InvalidArgumentError,
+    InvalidPositionError,
+    SearchBudgetError,
+    require_int,
+    require_type,
+)
 from fastttt.games import GameSpec, as_spec
 from fastttt.interrupt import run
 from fastttt.kernels import negamax as nk
+from fastttt.kernels import wide as wk
 
 DEFAULT_TT_BITS = 23  # 2**23 entries x 8 bytes = 64 MiB
+WIDE_TT_BITS = 22  # 2**22 entries x 16 bytes = 64 MiB (WideSearcher)
+STOP_BUDGET = 3  # stop-word value a budget's watcher writes (Ctrl-C writes 1)
+ZOBRIST_SEED = 20240611  # fixed keys: node counts repeat from run to run
 
 
 def score_base(spec: GameSpec) -> int:
@@ -70,6 +89,16 @@ class SearchResult:
     nodes: int
     seconds: float
     weak: bool = False
+
+
+def fits_64(spec: GameSpec) -> bool:
+    """True when the 64-bit kernels take ``spec`` (its padded layout fits one uint64); the
+    other boards go to :class:`WideSearcher`."""
+    try:
+        _geometry(spec)
+    except GameSpecError:
+        return False
+    return True
 
 
 def _geometry(spec: GameSpec) -> tuple[int, int, bool]:
@@ -120,7 +149,17 @@ class Searcher:
     with at most this many stones (default half the cells; 5 x 5 k=4: 2.3 M nodes at 12,
     2.0 M but slower at 25; -1 disables). ``tt_bits``: 2**bits table entries of 8 bytes
     (default 23, 64 MiB, on boards of 21 cells or more; smaller below).
+
+    ``Searcher(spec)`` on a board the 64-bit layout cannot hold returns a
+    :class:`WideSearcher` (same scores and API).
     """
+
+    wide = False  # True for WideSearcher: no 64-bit layout (internal, batches)
+
+    def __new__(cls, spec: GameSpec | str, **options):
+        if cls is Searcher and not fits_64(as_spec(spec)):
+            cls = WideSearcher
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -253,17 +292,32 @@ class Searcher:
         if pos.is_over():
             raise InvalidPositionError(f"the game is already over in {pos!r}")
 
-    def solve(self, pos: Position, *, weak: bool = False) -> SearchResult:
-        """Score of a live position (see the module docstring for the convention)."""
+    def solve(
+        self,
+        pos: Position,
+        *,
+        weak: bool = False,
+        max_nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> SearchResult:
+        """Score of a live position (see the module docstring for the convention).
+
+        ``max_nodes``, ``seconds``: a budget; when it runs out the search stops within a
+        millisecond or so (the 64-bit kernels' node count is watched from another thread, so
+        it may pass ``max_nodes`` by that much; :class:`WideSearcher` stops at it exactly) and
+        :class:`~fastttt.errors.SearchBudgetError` is raised; the table keeps only entries
+        finished before, so the searcher stays usable."""
         self.check_live(pos)
         cur, mask, ply = self.internal(pos)
         before = self.nodes
         t0 = time.perf_counter()
-        score = self._run(
-            nk.solve_kernel, np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt
-        )
-        seconds = time.perf_counter() - t0
-        return SearchResult(int(score), self.nodes - before, seconds, weak)
+        args = (np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt)
+        if max_nodes is None and seconds is None:
+            score = self._run(nk.solve_kernel, *args)
+        else:
+            with _Budget(self, max_nodes, seconds):
+                score = self._run(nk.solve_kernel, *args)
+        return SearchResult(int(score), self.nodes - before, time.perf_counter() - t0, weak)
 
     def solve_internal(self, cur: int, mask: int, ply: int, *, weak: bool = False) -> int:
         """Score of a live position already in the search layout (no checks: the caller
@@ -288,6 +342,240 @@ class Searcher:
         return result
 
 
+class _Budget:
+    """``with _Budget(searcher, max_nodes, seconds):`` around one search: a watcher thread
+    writes the stop word (:data:`STOP_BUDGET`) once the time (or, for the 64-bit kernels, the
+    node count, read every millisecond) passes the budget; :class:`WideSearcher` also gives
+    its kernel the node limit, which it checks at every node. Raises SearchBudgetError on
+    leaving when the budget stopped the search."""
+
+    POLL = 0.001
+
+    def __init__(self, s: Searcher, max_nodes: int | None, seconds: float | None):
+        self.s = s
+        self.limit = None
+        if max_nodes is not None:
+            self.limit = s.nodes + require_int(max_nodes, "max_nodes", 1, 2**62)
+        if seconds is not None:
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
+                    0 < seconds < float("inf")):
+                raise InvalidArgumentError(
+                    f"seconds must be a positive number, got {seconds!r}")
+        self.seconds = seconds
+        self.max_nodes = max_nodes
+        self.done = threading.Event()
+        self.fired = False
+        self.thread: threading.Thread | None = None
+
+    def _watch(self, deadline: float, poll_nodes: bool) -> None:
+        """Until the search ends: once the budget is spent, write the stop word, again every
+        POLL seconds (the search may clear it as it starts)."""
+        work = self.s.work
+        wait = self.POLL
+        while not self.done.wait(wait):
+            if not self.fired and (time.perf_counter() >= deadline or (
+                    poll_nodes and int(work[nk.S_NODES]) >= self.limit)):
+                self.fired = True
+            if self.fired:
+                work[nk.S_STOP] = STOP_BUDGET
+            else:
+                wait = self.POLL if poll_nodes else max(deadline - time.perf_counter(), 0.0)
+
+    def __enter__(self) -> _Budget:
+        if self.s.wide:
+            self.s.work[wk.S_LIMIT] = wk.NO_LIMIT if self.limit is None else self.limit
+        poll_nodes = self.limit is not None and not self.s.wide
+        if self.seconds is not None or poll_nodes:
+            deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1e18)
+            self.thread = threading.Thread(target=self._watch, args=(deadline, poll_nodes),
+                                           daemon=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join()
+        if self.s.wide:
+            self.s.work[wk.S_LIMIT] = wk.NO_LIMIT
+        stopped = self.s.wide and int(self.s.work[nk.S_STOP]) == wk.STOP_NODES
+        if exc_type is None and (self.fired or stopped):
+            self.s.work[nk.S_STOP] = 0
+            spent = []
+            if self.max_nodes is not None:
+                spent.append(f"{self.max_nodes:,} nodes")
+            if self.seconds is not None:
+                spent.append(f"{self.seconds:g} s")
+            raise SearchBudgetError(f"the search ran out of its budget ({' or '.join(spent)})")
+
+
+class WideSearcher(Searcher):
+    """Exact search of boards of any size (up to :data:`fastttt.games.MAX_CELLS` cells), free
+    or gravity: the kernels of :mod:`fastttt.kernels.wide` (per-line counters updated move by
+    move, threats as multi-word bitboards, a Zobrist-keyed transposition table whose entries
+    hold the whole 64-bit key). Same scores, rules and move ordering as :class:`Searcher`
+    (most own threats after the move first, then centre first), without symmetry keys; on the
+    boards both take, the scores are identical (tests compare them). ``tt_bits``: 2**bits
+    entries of 16 bytes (default 22, 64 MiB; smaller on boards under 20 cells). ``potential``:
+    order moves of equal threats by the lines they open or block before centre-first (default:
+    on free boards over 64 cells, where it saves nodes; see
+    :func:`fastttt.kernels.wide._order_score`). ``mirror``, ``sym_ply``, ``mirror_ply`` are
+    accepted and ignored. ``Searcher(spec)`` returns one when
+    the 64-bit layout cannot hold ``spec``; ``WideSearcher(spec)`` takes any board (tests
+    and benchmarks compare it with the 64-bit kernels).
+
+    Kernels: :func:`fastttt.kernels.wide.solve_kernel` behind :meth:`solve`,
+    :func:`fastttt.kernels.wide.solve_many` behind :meth:`solve_batch`.
+    """
+
+    wide = True
+
+    def __init__(
+        self,
+        spec: GameSpec | str,
+        *,
+        tt_bits: int | None = None,
+        mirror: bool | None = None,
+        sym_ply: int | None = None,
+        mirror_ply: int | None = None,
+        potential: bool | None = None,
+    ):
+        spec = as_spec(spec)
+        self.spec = spec
+        if potential is None:
+            potential = not spec.gravity and spec.cells > 64
+        self.potential = bool(potential)
+        if spec.cells > wk.MAX_CELLS:
+            raise GameSpecError(f"{spec.describe()}: exact search takes at most "
+                                f"{wk.MAX_CELLS} cells")
+        if tt_bits is None:
+            tt_bits = min(WIDE_TT_BITS, max(17, spec.cells + 2))
+        self.tt_bits = require_int(tt_bits, "tt_bits", 17, 32)
+        cells, cols = spec.cells, spec.cols
+        lines = line_cells(spec)
+        through: list[list[int]] = [[] for _ in range(cells)]
+        for i, line in enumerate(lines):
+            for c in line:
+                through[c].append(i)
+        if spec.gravity:
+            centre = (cols - 1) / 2
+            order = sorted(range(cols), key=lambda c: (abs(c - centre), c))
+        else:
+            cr, cc = (spec.rows - 1) / 2, (cols - 1) / 2
+            order = sorted(range(cells),
+                           key=lambda x: (abs(x // cols - cr) + abs(x % cols - cc), x))
+        words = (cells + 63) // 64
+        sizes = [  # the parts of the work array, in the order of their offset fields
+            (wk.O_CLSTART, cells + 1), (wk.O_CLLINES, sum(map(len, through))),
+            (wk.O_LTOT, len(lines)), (wk.O_LSTATE, len(lines)), (wk.O_BOARD, cells),
+            (wk.O_WINCNT, 2 * cells), (wk.O_WINBITS, 2 * words), (wk.O_NWIN, 2),
+            (wk.O_TOP, cols), (wk.O_ORDER, len(order)), (wk.O_ZOB, 2 * cells),
+            (wk.O_MBUF, (cells + 1) * len(order)),
+        ]
+        offsets, at = {}, wk.HEADER
+        for field, size in sizes:
+            offsets[field] = at
+            at += size
+        work = np.zeros(at, dtype=np.uint64)
+        head = work[: wk.HEADER].view(np.int64)
+        head[wk.H_CELLS], head[wk.H_K], head[wk.H_GRAV] = cells, spec.k, int(spec.gravity)
+        head[wk.H_BASE], head[wk.H_ROWS], head[wk.H_COLS] = score_base(spec), spec.rows, cols
+        head[wk.H_NLINES], head[wk.H_WORDS], head[wk.H_TTBITS] = len(lines), words, self.tt_bits
+        head[wk.H_NORDER], head[wk.H_POTENTIAL] = len(order), int(self.potential)
+        for field, offset in offsets.items():
+            head[field] = offset
+
+        def put(field: int, values) -> None:
+            values = np.asarray(values, dtype=np.uint64)
+            work[offsets[field] : offsets[field] + values.size] = values
+
+        put(wk.O_CLSTART, np.cumsum([0] + [len(t) for t in through]))
+        put(wk.O_CLLINES, [i for t in through for i in t])
+        put(wk.O_LTOT, [sum(line) for line in lines])
+        put(wk.O_ORDER, order)
+        rng = np.random.default_rng(ZOBRIST_SEED)
+        put(wk.O_ZOB, rng.integers(1, 2**64, size=2 * cells, dtype=np.uint64, endpoint=False))
+        work[wk.S_LIMIT] = wk.NO_LIMIT
+        self.work = work
+        self.tt = np.zeros(2 << self.tt_bits, dtype=np.uint64)  # 2 words an entry
+
+    def internal(self, pos: Position):
+        raise GameSpecError(f"{self.spec.name}: the wide search has no 64-bit layout")
+
+    def batch_from_codes(self, codes: np.ndarray) -> Batch:
+        raise GameSpecError(f"{self.spec.name}: the wide search has no 64-bit layout")
+
+    def solve_internal(self, cur: int, mask: int, ply: int, *, weak: bool = False) -> int:
+        raise GameSpecError(f"{self.spec.name}: the wide search has no 64-bit layout")
+
+    @staticmethod
+    def stones(pos: Position) -> np.ndarray:
+        """The cells of ``pos``'s stones, X's and O's alternately from X (the kernel's form
+        of a position, :func:`fastttt.kernels.wide.load_position`)."""
+        xs = [c for c in range(pos.first.bit_length()) if pos.first >> c & 1]
+        os = [c for c in range(pos.second.bit_length()) if pos.second >> c & 1]
+        out = np.empty(len(xs) + len(os), dtype=np.int64)
+        out[0::2], out[1::2] = xs, os
+        return out
+
+    def solve(
+        self,
+        pos: Position,
+        *,
+        weak: bool = False,
+        max_nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> SearchResult:
+        """Score of a live position (module convention; budgets as :meth:`Searcher.solve`)."""
+        self.check_live(pos)
+        stones = self.stones(pos)
+        before = self.nodes
+        t0 = time.perf_counter()
+        if self.spec.k == 1:  # the first stone wins (the kernels' threats start at k = 2)
+            score = 1 if weak else score_base(self.spec) - 1
+        else:
+            args = (self.work, self.tt, stones, 0, stones.size, weak)
+            if max_nodes is None and seconds is None:
+                score = self._run(wk.solve_kernel, *args)
+            else:
+                with _Budget(self, max_nodes, seconds):
+                    score = self._run(wk.solve_kernel, *args)
+        return SearchResult(int(score), self.nodes - before, time.perf_counter() - t0, weak)
+
+    def batch(self, positions: list[Position]) -> WideBatch:
+        """Live positions (checked) in the kernel's form, for :meth:`solve_batch`."""
+        for pos in positions:
+            self.check_live(pos)
+        parts = [self.stones(p) for p in positions]
+        starts = np.zeros(len(parts) + 1, dtype=np.int64)
+        np.cumsum([p.size for p in parts], out=starts[1:])
+        stones = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        return WideBatch(stones, starts)
+
+    def solve_batch(self, batch: WideBatch, *, weak: bool = False
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """Scores and node counts of the positions of ``batch``, in order, sharing the table
+        (one kernel call, :func:`fastttt.kernels.wide.solve_many`: benchmarks compare it with
+        :func:`solve_batch` of the 64-bit kernels)."""
+        n = batch.starts.size - 1
+        scores = np.zeros(n, dtype=np.int64)
+        nodes = np.zeros(n, dtype=np.int64)
+        if self.spec.k == 1:
+            scores[:] = 1 if weak else score_base(self.spec) - 1
+            return scores, nodes
+        self._run(wk.solve_many, self.work, self.tt, batch.stones, batch.starts, weak, scores,
+                  nodes)
+        return scores, nodes
+
+
+class WideBatch(NamedTuple):
+    """Live positions in the wide kernels' form: position i is ``stones[starts[i]:starts[i +
+    1]]``, the cells of X's and O's stones alternately from X."""
+
+    stones: np.ndarray
+    starts: np.ndarray
+
+
 def solve_batch(s: Searcher, batch: Batch, *, weak: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Scores and node counts of every position of ``batch`` (all live), in order, sharing the
     searcher's table. Kernel: :func:`fastttt.kernels.negamax.solve_many`."""
@@ -302,7 +590,8 @@ _SEARCHERS: dict[tuple[GameSpec, int | None], Searcher] = {}
 
 
 def searcher(spec: GameSpec | str, tt_bits: int | None = None) -> Searcher:
-    """The shared :class:`Searcher` of a game (its table persists between calls)."""
+    """The shared :class:`Searcher` of a game (its table persists between calls): the 64-bit
+    kernels when the board's layout fits a uint64, else a :class:`WideSearcher`."""
     spec = as_spec(spec)
     key = (spec, tt_bits)
     if key not in _SEARCHERS:
@@ -343,9 +632,11 @@ def best_moves(pos: Position) -> list[int]:
     return [m for m, s in scores.items() if s == top]
 
 
-def warmup() -> float:
+def warmup(wide: bool = False) -> float:
     """Compile (or load from the Numba cache) the search kernels; returns the seconds taken.
-    Measured here: about 4 s from a cold cache, 0.2 s from a warm one."""
+    Measured here: about 4 s from a cold cache, 0.2 s from a warm one. ``wide``: also those of
+    :class:`WideSearcher` (about 10 s cold, 0.07 s warm; off by default, so that the 64-bit
+    path, the Connect Four filter's start-up included, pays nothing for them)."""
     t0 = time.perf_counter()
     from fastttt.games import mnk
 
@@ -357,4 +648,8 @@ def warmup() -> float:
         batch = Batch(np.array([cur], np.uint64), np.array([mask], np.uint64), np.array([ply]))
         solve_batch(s, batch)
         nk.play_columns(np.zeros(1, dtype=np.int64), 1, s.work)
+        if wide:
+            w = WideSearcher(spec, tt_bits=17)
+            w.solve(pos)
+            w.solve_batch(w.batch([pos]))
     return time.perf_counter() - t0

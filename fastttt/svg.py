@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
-from fastttt.board import FIRST, Position, win_masks
+from fastttt.board import FIRST, Position, line_masks
 from fastttt.errors import InvalidArgumentError
 
 CELL = 40  # pixels per cell
@@ -322,7 +322,7 @@ class _Board(_Canvas):
             return set()
         stones = pos.first if winner == FIRST else pos.second
         cells: set[int] = set()
-        for mask in win_masks(pos.spec):
+        for mask in line_masks(pos.spec):
             mask = int(mask)
             if stones & mask == mask:
                 cells.update(c for c in range(pos.spec.cells) if mask >> c & 1)
@@ -334,7 +334,7 @@ class _Board(_Canvas):
         spec, s = self.pos.spec, self.s
         winner = self.pos.winner()
         stones = self.pos.first if winner == FIRST else self.pos.second
-        for mask in win_masks(spec):
+        for mask in line_masks(spec):
             mask = int(mask)
             if stones & mask != mask:
                 continue

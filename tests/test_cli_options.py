@@ -28,6 +28,7 @@ OPTION_ARGS = {
     "max_nodes": ["--max-nodes", "10"], "search": ["--search"], "engine": ["--engine", "dense"],
     "out_dir": ["--out", "{tmp}/o"], "resume": ["--resume"], "symmetry": ["--no-symmetry"],
     "workers": ["--workers", "2"], "scheduler": ["--scheduler", "tcp://127.0.0.1:1"],
+    "budget": ["--budget", "1s"], "method": ["--method", "dfpn"],
 }
 
 

@@ -160,16 +160,15 @@ def test_ultimate_through_the_same_commands():
     assert res.exit_code == 2 and "hints are not available on ultimate" in res.output
 
 
-@pytest.mark.parametrize(
-    "args",
-    [["play", "8x8k5", "--x", "perfect"], ["match", "8x8k5", "--o", "perfect", "-n", "1"],
-     ["play", "8x8k5", "--hints"]],
-    ids=["play", "match", "hints"],
-)
-def test_perfect_play_out_of_reach_is_refused_up_front(args):
-    """No table and no exact search for 8x8 k=5 (over 64 bits): refused before the game
-    starts, naming the player that does play it (issue 10, item 3)."""
-    res = invoke(args)
-    assert res.exit_code == 2, res.output
-    assert "64 bits" in res.output and "alphabeta:4 plays it" in res.output
-    assert "+---" not in res.output  # no board was drawn
+@pytest.mark.parametrize("game", ["8x8k5", "9x9k5", "19x19k5g"])
+def test_perfect_play_over_64_bits_is_exact_search_with_a_warning(game):
+    """Exact search takes boards over 64 bits (fastttt.search.WideSearcher), so perfect play
+    and hints are offered there, with the warning that a move may take hours (they were
+    refused before, issue 10, item 3). A game is not started: it would search for hours."""
+    from fastttt.players import make_player, perfect_play_cost, perfect_play_reach
+    from fastttt.registry import load_game
+
+    spec = load_game(game)
+    assert perfect_play_reach(spec) is None
+    assert "minutes to hours" in perfect_play_cost(spec)
+    assert make_player("perfect", spec).name == "perfect"

@@ -40,7 +40,7 @@ def test_default_is_tictactoe_json():
         (["--rows", "abc"], "'abc' is not a valid integer"),
         (["--position", "XXX/..."], "has 6 cells"),
         (["--weak"], "drop --weak (--weak goes with --stdin)"),
-        (["8x8g", "--search"], "the search needs columns x (rows + 1) <= 64 bits"),
+        (["8x8g", "--search", "--moves", "9"], "move 1: column 9 is off the board (1..8)"),
         (["--search", "--position", "XXX/OO./..."], "the game is already over"),
         (["--max-memory", "nan"], "must be a number of GiB"),
         (["--max-memory", "-1"], "is not in the range"),
@@ -119,7 +119,7 @@ def test_search_gives_the_empty_board_score():
     result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert out["score"] > 0  # 4x4 k=3 is a first-player win
+    assert out["value"] == "win" and out["winner"] == "first"  # 4x4 k=3: a first-player win
 
 
 def test_gravity_moves_accept_commas_for_wide_boards():

@@ -150,3 +150,28 @@ def test_filter_other_gravity_board():
     first = out.getvalue().splitlines()[0]
     assert first == f"33 {solve_position(from_move_string(spec, '33')).score}"
     assert "not a column 1..5" in err.getvalue()
+
+
+# file, positions checked by default (Begin-Hard: seconds each; FASTTTT_C4_HARD=1000 for all)
+PUBLIC_SETS = [("Test_L3_R1", None), ("Test_L2_R1", None), ("Test_L2_R2", None),
+               ("Test_L1_R1", None), ("Test_L1_R2", None), ("Test_L1_R3", "FASTTTT_C4_HARD")]
+
+
+@pytest.mark.slow
+@needs_data
+@pytest.mark.parametrize("weak", [False, True], ids=["exact", "weak"])
+@pytest.mark.parametrize("name, limit", PUBLIC_SETS, ids=[s[0] for s in PUBLIC_SETS])
+def test_public_sets_through_the_filter(name, limit, weak):
+    # the six sets, whole lines ("<moves> <score>") through the filter as a stream
+    text = (DATA / name).read_text()
+    if limit:
+        text = "".join(text.splitlines(keepends=True)[: int(os.environ.get(limit, "50"))])
+    out, err = io.StringIO(), io.StringIO()
+    source = io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8")
+    assert run_filter(connect4, source, out, err, weak=weak) == 0 and err.getvalue() == ""
+    answers = out.getvalue().splitlines()
+    assert len(answers) == len(text.splitlines())
+    for line, answer in zip(text.splitlines(), answers, strict=True):
+        moves, score = line.split()
+        expected = int(np.sign(int(score))) if weak else int(score)
+        assert answer == f"{moves} {expected}", line

@@ -84,7 +84,7 @@ def assert_interrupted(rc, err, seconds, folder: Path):
 @pytest.mark.parametrize(
     "args, stdin",
     [
-        (["solve", "5x5k5", "--search", "--moves", "0"], None),  # 10 s to minutes of search
+        (["solve", "connect4", "--search"], None),  # hours of search
         (["solve", "connect4", "--stdin"], "4\n"),  # the filter, one stone played: minutes
         (["solve", "ultimate", "--max-nodes", "1000000000"], None),  # alpha-beta, minutes
         (["match", "ultimate", "--x", "minimax:9", "-n", "100"], None),  # minutes a move

@@ -112,8 +112,8 @@ def test_solve_search_proves_pairing_draws_at_once():
     result = CliRunner().invoke(main, ["solve", "7x7k7", "--search", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
-    assert out["score"] == 0 and out["method"] == "pairing"
+    assert out["value"] == "draw" and out["method"] == "pairing + strategy-stealing"
     check_certificate(7, 7, 7, [tuple(p) for p in out["pairs"]])
     result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--json"])
     out = json.loads(result.stdout)
-    assert out["method"] == "alphabeta" and out["score"] > 0  # a first-player win
+    assert out["value"] == "win" and out["winner"] == "first" and "pairs" not in out

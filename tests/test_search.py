@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from fastttt.board import Position
-from fastttt.errors import GameSpecError, InvalidPositionError
+from fastttt.errors import InvalidPositionError
 from fastttt.games import GameSpec, connect4, mnk, tictactoe
 from fastttt.search import (
     Batch,
@@ -245,9 +245,10 @@ def test_finished_positions_are_rejected():
         solve_position("X../.../...")  # type: ignore[arg-type]
 
 
-def test_board_too_wide_for_the_layout():
-    with pytest.raises(GameSpecError, match="64 bits"):
-        Searcher(mnk(8, 8, 4, gravity=True))
+def test_board_too_wide_for_the_layout_goes_to_the_wide_search():
+    from fastttt.search import WideSearcher
+
+    assert isinstance(Searcher(mnk(8, 8, 4, gravity=True), tt_bits=17), WideSearcher)
 
 
 def test_result_carries_nodes_and_time():
@@ -284,8 +285,7 @@ def test_transposed_layout_for_wide_free_boards():
     assert s.transposed
     for p in random_positions(spec, 4, spec.cells - 4, seed=12):
         assert s.solve(p).score == reference_score(p), p
-    with pytest.raises(GameSpecError):
-        Searcher(mnk(4, 14, 4, gravity=True))  # gravity boards cannot be transposed
+    assert Searcher(mnk(4, 14, 4, gravity=True), tt_bits=17).wide  # gravity: not transposed
 
 
 def test_bench_command_json():

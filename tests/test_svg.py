@@ -210,7 +210,6 @@ def test_render_command_svg(tmp_path):
     (["tictactoe", "--moves", "4", "--position", "........."], "not both"),
     (["nope"], "unknown game"),
     (["connect4", "--moves", "9"], "off the board"),
-    (["8x8k5", "--values"], "--values: 8 rows x 8 cols, 5 in a row: the search needs"),
 ])
 def test_render_command_errors(tmp_path, args, message):
     result = CliRunner().invoke(render_command, [*args, "-o", str(tmp_path / "x.svg")])

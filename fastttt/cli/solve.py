@@ -48,7 +48,7 @@ _LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler"}
 MODE_OPTIONS = {
     "ultimate": {"moves", "as_json", "max_nodes"},
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes"},
-    "--search": _GAME | {"search", "position", "moves", "as_json"},
+    "--search": _GAME | {"search", "position", "moves", "as_json", "budget", "method"},
     "--load": _GAME | {"load_path", "save_path", "force", "position", "moves", "as_json"},
     "a table solve": _GAME | _LAYERED | {"save_path", "force", "position", "moves", "as_json",
                                          "max_memory"},
@@ -373,7 +373,14 @@ def _query(solution, spec, position, moves) -> dict:
 @click.option("--max-nodes", type=click.IntRange(min=1), default=5_000_000, show_default=True,
               help="ultimate: node budget of the exact search before it settles for an estimate.")
 @click.option("--search", is_flag=True,
-              help="Value of the empty board (or --position/--moves) by search, no table.")
+              help="Value of the empty board (or --position/--moves) by search, no table: "
+              "pairing, threat-space, df-pn and alpha-beta under one budget.")
+@click.option("--budget", help="With --search: stop with the bounds proven so far after this "
+              "much work: a time (30s, 2m, 1.5h), a node count (1e7nodes), or both "
+              "(60s,1e8nodes: whichever comes first). Default: until solved.")
+@click.option("--method", type=click.Choice(["auto", "pairing", "threats", "dfpn", "alphabeta"]),
+              default="auto", show_default=True,
+              help="With --search: the portfolio (auto) or one method alone.")
 @click.option("--engine", type=click.Choice(["auto", "dense", "layered"]), default="auto",
               show_default=True, help="dense: one table in RAM (small free boards); layered: "
               "layer by layer (gravity, bigger boards, --out); auto picks.")
@@ -389,7 +396,7 @@ def _query(solution, spec, position, moves) -> dict:
               "(needs --out on a folder every worker sees).")
 def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, position, moves,
           max_memory, stdin, all_moves, weak, nodes, max_nodes, search, engine, out_dir, resume,
-          symmetry, workers, scheduler):
+          symmetry, workers, scheduler, budget, method):
     """Solve GAME (default tictactoe): value and depth of every reachable position.
 
     GAME is tictactoe, connect4, mnk or connect (with --rows/--cols/-k), a compact form such as
@@ -416,7 +423,7 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, po
     if position is not None and moves is not None:
         raise click.UsageError("give --position or --moves, not both")
     if search:
-        return _solve_by_search(spec, position, moves, as_json)
+        return _solve_by_search(spec, position, moves, as_json, budget, method)
     if not load_path and (position is not None or moves is not None):
         _query_position(spec, position, moves)  # a bad query is refused before the solve
 
@@ -493,56 +500,142 @@ def solve(game, rows, cols, k, gravity, as_json, save_path, force, load_path, po
                    f"in {q['depth']} plies, best moves {q['best_moves']}")
 
 
-def _solve_by_search(spec, position, moves, as_json):
-    from fastttt.players import QUICK_SEARCH_CELLS
-    from fastttt.search import searcher
+_BUDGET_UNITS = {"s": 1.0, "sec": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+_BUDGET_HELP = ("a time (30s, 2m, 1.5h), a node count (1e7nodes) or both, comma-separated "
+                "(60s,1e8nodes)")
+PROGRESS_AFTER = 2.0  # seconds: a search that runs longer reports each step on stderr
 
+
+def parse_budget(text: str | None) -> tuple[int | None, float | None]:
+    """``--budget`` as ``(nodes, seconds)`` (None: no limit of that kind). Accepts times
+    ``30s``, ``2m``, ``1.5h``, node counts ``1e7nodes`` (or ``1e7n``), and both joined by a
+    comma; raises click.BadParameter naming what is wrong."""
+    import math
+    import re
+
+    if text is None:
+        return None, None
+    nodes = seconds = None
+    parts = [p.strip() for p in text.split(",")]
+    if not text.strip() or any(not p for p in parts) or len(parts) > 2:
+        raise click.BadParameter(f"expected {_BUDGET_HELP}, got {text!r}", param_hint="--budget")
+    for part in parts:
+        match = re.fullmatch(r"([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]+)", part)
+        unit = match.group(2).lower() if match else ""
+        if not match or unit not in (*_BUDGET_UNITS, "n", "nodes"):
+            raise click.BadParameter(f"{part!r} is not {_BUDGET_HELP}", param_hint="--budget")
+        value = float(match.group(1))
+        if unit in ("n", "nodes"):
+            if nodes is not None or not 1 <= value <= 1e15 or value != math.floor(value):
+                raise click.BadParameter(f"{part!r}: a node count is a whole number from 1 to "
+                                         "1e15, given once", param_hint="--budget")
+            nodes = int(value)
+        else:
+            value *= _BUDGET_UNITS[unit]
+            if seconds is not None or not 0 < value <= 1e9:
+                raise click.BadParameter(f"{part!r}: a time is more than 0 and given once",
+                                         param_hint="--budget")
+            seconds = value
+    return nodes, seconds
+
+
+def _move_words(spec, moves) -> list[int]:
+    """Moves as the command line writes them: 1-based columns with gravity, else cells."""
+    return [m + 1 for m in moves] if spec.gravity else list(moves)
+
+
+class _SearchProgress:
+    """A line on stderr after each step of the portfolio, once the search has run for
+    PROGRESS_AFTER seconds (at once on a terminal)."""
+
+    def __init__(self, player: str):
+        self.start = time.perf_counter()
+        self.eager = sys.stderr.isatty()
+        self.player = player
+
+    def __call__(self, step, bounds) -> None:
+        from fastttt.prove import VALUE_WORDS
+
+        elapsed = time.perf_counter() - self.start
+        if not self.eager and elapsed < PROGRESS_AFTER:
+            return
+        low, high = VALUE_WORDS[bounds[0]], VALUE_WORDS[bounds[1]]
+        span = low if low == high else f"{low} .. {high}"
+        click.echo(f"{elapsed:8.1f} s  {step.method:<17} {step.question}: {step.answer} "
+                   f"({step.nodes:,} nodes, {step.seconds:.2f} s); {self.player}: {span}",
+                   err=True)
+
+
+def _solve_by_search(spec, position, moves, as_json, budget, method):
+    """``solve --search``: the value of one position by the portfolio of
+    :func:`fastttt.prove.prove` (or one of its methods), within ``--budget``."""
+    from fastttt.players import QUICK_SEARCH_CELLS
+    from fastttt.prove import VALUE_WORDS, prove
+
+    budget_nodes, budget_seconds = parse_budget(budget)
     pos = _query_position(spec, position, moves)
     if pos.is_over():
         raise click.UsageError(f"the game is already over in {pos}: nothing to search")
-    if pos.ply == 0 and not spec.gravity:
-        if _pairing_proof(spec, pos, as_json):
-            return
-    try:
-        search = searcher(spec)
-    except FastTTTError as err:  # a board the search cannot hold
-        raise click.UsageError(str(err)) from None
+    methods = None
+    if method != "auto":
+        if spec.gravity and method in ("pairing", "threats"):
+            raise click.UsageError(f"--method {method} needs a free board (no gravity)")
+        methods = ("strategy-stealing", method) if method == "pairing" else (method,)
     empty = spec.cells - pos.ply
-    if empty > QUICK_SEARCH_CELLS[spec.gravity]:
+    quick = QUICK_SEARCH_CELLS[spec.gravity]
+    if budget is None and empty > quick:
         click.echo(f"Warning: exact search with {empty} empty cells can take minutes to hours "
-                   f"(quick up to about {QUICK_SEARCH_CELLS[spec.gravity]}); Ctrl-C stops it",
+                   f"(quick up to about {quick}); Ctrl-C stops it, --budget bounds it",
                    err=True)
-    start = time.perf_counter()
+    player = "first player (X)" if pos.to_move == 0 else "second player (O)"
     try:
-        result = search.solve(pos)
+        result = prove(pos, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
+                       methods=methods, progress=_SearchProgress(f"{player} to move"))
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
-    out = {"game": spec.name, "position": str(pos), "score": int(result.score),
-           "method": "alphabeta", "nodes": int(result.nodes),
-           "seconds": round(time.perf_counter() - start, 6)}
-    _print_fields(out, as_json)
-
-
-PAIRING_NODES = 20_000  # a pairing search of a fraction of a second before alpha-beta
-
-
-def _pairing_proof(spec, pos, as_json) -> bool:
-    """Print the draw of the empty free board when a pairing strategy proves it (the second
-    player cannot lose; nor can the first, who may always play an extra stone); False when
-    no pairing was found within PAIRING_NODES."""
-    from fastttt.pairing import find_pairing
-
-    start = time.perf_counter()
-    proof = find_pairing(spec, node_budget=PAIRING_NODES)
-    if not proof.found:
-        return False
-    out = {"game": spec.name, "position": str(pos), "score": 0, "method": "pairing",
-           "nodes": proof.nodes, "seconds": round(time.perf_counter() - start, 6),
-           "pairs": [list(p) for p in proof.pairs]}
-    if not as_json:
-        out["pairs"] = " ".join(f"{a}-{b}" for a, b in proof.pairs)
-    _print_fields(out, as_json)
-    return True
+    low, high = (VALUE_WORDS[b] for b in result.bounds)
+    out = {
+        "game": spec.name, "position": str(pos),
+        "to_move": "first" if pos.to_move == 0 else "second",
+        "value": VALUE_WORDS[result.value] if result.value is not None else "unknown",
+        "winner": result.winner, "method": result.method,
+        "nodes": result.nodes, "seconds": round(result.seconds, 6),
+        "proof_size": result.proof_size,
+        "line": _move_words(spec, result.line) if result.line is not None else None,
+        "bounds": {"low": low, "high": high, "low_by": result.lower_by,
+                   "high_by": result.upper_by},
+        "budget": {"nodes": budget_nodes, "seconds": budget_seconds},
+        "steps": [{"method": st.method, "question": st.question, "answer": st.answer,
+                   "nodes": st.nodes, "seconds": round(st.seconds, 6)} for st in result.steps],
+    }
+    if result.pairs is not None:
+        out["pairs"] = [list(p) for p in result.pairs]
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    if result.value is None:
+        verdict = f"unknown within budget: {low} .. {high} for the {player}"
+    else:
+        verdict = f"{VALUE_WORDS[result.value]} for the {player}"
+        if result.winner in ("first", "second"):
+            verdict += f" ({result.winner} player wins)"
+    rows = [
+        ("game", f"{spec.name}  ({spec.describe()})"),
+        ("position", f"{pos}  ({player} to move)"),
+        ("value", verdict),
+        ("method", result.method or "none proved it (bounds by "
+         f"{result.lower_by or '-'} / {result.upper_by or '-'})"),
+        ("nodes", f"{result.nodes:,}"),
+        ("seconds", f"{result.seconds:.3f}"),
+    ]
+    if result.proof_size:  # 0: arguments only (pairing, strategy stealing), no search graph
+        rows.append(("proof size", f"{result.proof_size:,} positions"))
+    if out["line"] is not None:
+        rows.append(("line", ",".join(str(m) for m in out["line"])))
+    if result.pairs is not None:
+        rows.append(("pairs", " ".join(f"{a}-{b}" for a, b in result.pairs)))
+    for label, text in rows:
+        click.echo(f"{label:>12}  {text}")
 
 
 def _print_fields(out: dict, as_json: bool) -> None:

@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable
 from functools import cache, lru_cache
 
+from fastttt.board import BITBOARD_CELLS as MAX_CELLS  # the handout grids: uint64 masks
 from fastttt.board import win_masks
 from fastttt.errors import (
     IllegalMoveError,
@@ -31,7 +32,7 @@ from fastttt.errors import (
     InvalidPositionError,
     UnknownPlayerError,
 )
-from fastttt.games import MAX_CELLS, mnk
+from fastttt.games import mnk
 
 # The handout's game loop and AIs, by the names this module gives them.
 __all__ = [

@@ -69,6 +69,9 @@ SBUF = MBUF + 66 * 64  # 66 x 64 slots: their ordering scores
 WORK_SIZE = SBUF + 66 * 64
 # key modes
 KEY_SUM, KEY_CONCAT, KEY_HASH = 0, 1, 2
+# weak mode probes for a quick outcome first when hi - lo exceeds this (7 x 6: more than
+# 17 empty cells; fewer, and the probes cost more than they save: End-Easy)
+WEAK_PROBE_SPAN = 16
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -434,18 +437,44 @@ def solve_kernel(cur, mask, ply, weak, work, tt):
     """Exact score of a live position (not finished, not full) from the side to move; with
     ``weak`` only its sign (-1, 0 or +1). Iterated null-window searches narrow [lo, hi] until
     it closes (kernel behind :func:`fastttt.search.solve_position`). ``work[G_TTADDR]`` must
-    hold ``tt``'s address (set here). Returns a meaningless 0 once ``work[S_STOP]`` is set."""
+    hold ``tt``'s address (set here). Returns a meaningless 0 once ``work[S_STOP]`` is set.
+
+    Weak mode, when the score range is wider than :data:`WEAK_PROBE_SPAN`, first asks the two
+    questions the exact mode starts with, "a win scoring above half the best?" and "a loss
+    scoring below half the worst?": their windows cut every line that cannot end that soon, so a
+    quick outcome is proven without the whole-game (0, 1) search, which may wander into slow
+    wins and deep refutations (Begin-Easy: 2,750 nodes a position instead of 21,000, and the
+    exact mode's 3,760). Only then the windows (0, 1) and (-1, 0)."""
     w = np.uint64(work.ctypes.data)
     work[G_TTADDR] = np.uint64(tt.ctypes.data)
     base = gi(w, G_BASE)
     possible = possible_mask(mask, w)
     if winning_cells_mask(cur, mask, w) & possible:
         return 1 if weak else base - (ply // 2 + 1)
+    lo = -(base - ((ply + 1) // 2 + 1))
+    hi = base - (ply // 2 + 2)
     if weak:
-        lo, hi = -1, 1
-    else:
-        lo = -(base - ((ply + 1) // 2 + 1))
-        hi = base - (ply // 2 + 2)
+        if hi - lo > WEAK_PROBE_SPAN:
+            med = _half(hi)  # a quick win?
+            r = negamax(cur, mask, ply, med, med + 1, w)
+            if work[S_STOP]:
+                return 0
+            if r > med:
+                return 1
+            hi = r
+            med = _half(lo)  # a quick loss?
+            if med < hi:
+                r = negamax(cur, mask, ply, med, med + 1, w)
+                if work[S_STOP]:
+                    return 0
+                if r <= med:
+                    return -1
+                lo = r
+            if lo > 0:
+                return 1
+            if hi < 0:
+                return -1
+        lo, hi = max(lo, -1), min(hi, 1)
     while lo < hi:
         med = lo + (hi - lo) // 2
         if med <= 0 and _half(lo) < med:
@@ -500,10 +529,14 @@ def play_columns(cols, n, work):
 @njit(**JIT)
 def solve_many(curs, masks_in, plies, weak, work, tt, out_scores, out_nodes):
     """Solve a batch of live positions in order, sharing the table (benchmarks, filter);
-    stops early, the rest unsolved, once ``work[S_STOP]`` is set."""
+    stops early once ``work[S_STOP]`` is set: the position being searched then and the rest
+    are left unsolved (their ``out_scores`` and ``out_nodes`` slots untouched)."""
     for i in range(curs.shape[0]):
         if work[S_STOP]:
             return
         before = work[S_NODES]
-        out_scores[i] = solve_kernel(curs[i], masks_in[i], plies[i], weak, work, tt)
+        score = solve_kernel(curs[i], masks_in[i], plies[i], weak, work, tt)
+        if work[S_STOP]:
+            return
+        out_scores[i] = score
         out_nodes[i] = np.int64(work[S_NODES] - before)

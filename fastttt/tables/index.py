@@ -21,8 +21,8 @@ from math import comb
 
 import numpy as np
 
-from fastttt.board import bottom_row_mask, full_mask
-from fastttt.errors import InvalidPositionError
+from fastttt.board import BITBOARD_CELLS, bottom_row_mask, full_mask
+from fastttt.errors import GameSpecError, InvalidPositionError
 from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 
@@ -200,6 +200,10 @@ class LayerIndex:
 
     def __init__(self, spec: GameSpec | str, symmetry: bool = True):
         self.spec = spec = as_spec(spec)
+        if spec.cells > BITBOARD_CELLS:
+            raise GameSpecError(
+                f"{spec.describe()}: the tables take boards of at most {BITBOARD_CELLS} cells "
+                f"(uint64 bitboards), this one has {spec.cells}; exact search (--search) takes it")
         self.kind = INDEX_GRAVITY if spec.gravity else INDEX_FREE
         self.symmetry, maps = _cell_maps(spec, symmetry)
         colex = _colex_tables(spec.cells)

@@ -1,0 +1,656 @@
+"""Depth-first proof-number search (df-pn) on a line-count board: kernels.
+
+The question asked is binary: "does the attacker ``a`` win?" (``ctl[C_ATTACKER]``, 0 the
+first player, 1 the second). Proof and disproof numbers are kept from the side to move s, in
+the negamax form of Nagai's df-pn: at every node ``phi`` is the cost of proving that s reaches
+its goal and ``delta`` the cost of disproving it, where the goal of s is "a wins" when s is the
+attacker and "a does not win" (a draw or a win of the defender) otherwise::
+
+    phi(n) = min over children c of delta(c)         delta(n) = sum over children of phi(c)
+    proven: phi = 0, delta = INF                     disproven: phi = INF, delta = 0
+
+Leaves: s can complete a line now (proven); the opponent holds two winning cells that s
+cannot both block, or every move loses at once (disproven); a full board (a draw: proven for
+the defender, disproven for the attacker). Moves pruned before search, all sound on the rules
+(:mod:`fastttt.kernels.threats`): an opponent's single winning cell must be blocked; with
+gravity never play under an opponent's winning cell; on free boards, against double-threat
+cells only their defences and the mover's fours; and (``ctl[C_PAIRING]``) a position where a
+pairing blocks every line of the attacker is a leaf that the attacker does not win (a greedy
+pass at every node, then at the attacker's nodes a search of ``ctl[C_PAIR_BUDGET]`` nodes;
+a position found without one is flagged in the table and not tried again). Up to
+``DEDUP_PLY`` stones, children that are one position under a symmetry are searched once.
+
+Threat-space mode (``ctl[C_MODE] == MODE_THREATS``, free boards): the attacker plays only
+fours and threes (and the defences that the defender's threats force), and a defender's node
+where the attacker threatens nothing is a leaf that the attacker fails. The proof is still a
+proof of the real game (every defender reply that is not searched loses in three plies); a
+disproof only says that no threat sequence wins. Each mode and attacker has its own key tag,
+so one table serves every question.
+
+Thresholds: the child searched is the one of least ``delta``; it gets ``thphi = thdelta(n) -
+delta(n) + phi(c)`` and ``thdelta = min(thphi(n), delta2 * (1 + eps) + 1)`` with ``delta2`` the
+second least ``delta`` (the 1 + epsilon trick of Pawlewicz and Lew, 2007: fewer switches
+between siblings; ``eps = C_EPS_NUM / C_EPS_DEN``). The search is iterative (an explicit
+stack, one row per ply) so that it unwinds at once on a node budget or a stop word.
+
+Transposition table: int64 ``tt[2**bits, 4]`` rows ``(key, phi, delta, work)``, in buckets of
+4 rows; a new position replaces the row of least work (nodes searched below it). Keys are the
+canonical Zobrist keys of :mod:`fastttt.kernels.lines` with the question's tag. A lookup
+could match another position sharing all 64 bits and corrupt a result: odds about 4 in 2**64
+a lookup (2e-10 over a billion lookups).
+
+Stack rows (``stk[depth]``, int64): ``NF`` frame fields, then the children's cells, their phi,
+their delta (N slots each).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fastttt.config import INLINE_JIT, JIT
+from fastttt.kernels.lines import (
+    H_BOARD,
+    H_CELLS,
+    H_CLINES,
+    H_CLSTART,
+    H_CNT,
+    H_COLS,
+    H_EMPTY,
+    H_GRAV,
+    H_LINES,
+    H_PLY,
+    H_TC,
+    H_WC,
+    canonical_key,
+    child_key,
+    is_playable,
+    place,
+    playable_wins,
+    take_back,
+)
+from fastttt.kernels.stop import is_stopped
+from fastttt.kernels.threats import defences, is_four, is_three, pairing_holds
+
+INF = 1 << 40  # an infinite proof or disproof number
+DEDUP_PLY = 8  # up to this many stones, symmetric siblings are searched once
+
+# ctl (int64) slots
+C_NODES, C_MAXNODES, C_ATTACKER, C_MODE, C_TAG, C_PAIRING, C_EPS_NUM, C_EPS_DEN = range(8)
+C_PHI, C_DELTA, C_STATUS, C_TTBITS, C_DEEPEST, C_THPHI, C_THDELTA = range(8, 15)
+C_SIZE, C_SIZE_CAP, C_LINE_LEN, C_ROOT_MOVES, C_ROOT_SOLVED = 15, 16, 17, 18, 19
+C_PAIR_BUDGET = 20  # nodes of the pairing search after the greedy pass fails
+CTL_SIZE = 24
+
+MODE_FULL, MODE_THREATS = 0, 1
+# statuses
+ST_DONE, ST_BUDGET, ST_STOPPED, ST_CAP = 0, 1, 2, 3
+# stack frame fields
+F_N, F_THPHI, F_THDELTA, F_SEL, F_NODES0, F_KEY, F_I, F_WANT, F_FLAGS = range(9)
+NF = 10
+# table flags, above the work count in a row's last column
+WORK_MASK = (1 << 48) - 1
+FLAG_NO_PAIRING = 1 << 48  # expanded before and no pairing was found
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_LEAF, _INNER = 0, 1
+_ENTER, _RETURN, _LOOP = 0, 1, 2
+
+
+@njit(**INLINE_JIT)
+def _bucket(tt, key, bits):
+    return np.int64((key * _GOLDEN) >> np.uint64(64 - bits)) & ~np.int64(3)
+
+
+@njit(**INLINE_JIT)
+def tt_get(tt, key, bits):
+    """``(found, phi, delta, work, flags)`` of ``key``."""
+    b = _bucket(tt, key, bits)
+    ik = np.int64(key)
+    for j in range(4):
+        if tt[b + j, 0] == ik:
+            w = tt[b + j, 3]
+            return True, tt[b + j, 1], tt[b + j, 2], w & WORK_MASK, w & ~WORK_MASK
+    return False, np.int64(1), np.int64(1), np.int64(0), np.int64(0)
+
+
+@njit(**INLINE_JIT)
+def tt_put(tt, key, bits, phi, delta, work, flags):
+    """Store ``key``'s numbers in its bucket: over its own row, else over the row of least
+    work."""
+    b = _bucket(tt, key, bits)
+    ik = np.int64(key)
+    victim = b
+    least = tt[b, 3] & WORK_MASK
+    for j in range(4):
+        if tt[b + j, 0] == ik:
+            victim = b + j
+            break
+        if tt[b + j, 3] & WORK_MASK < least:
+            least = tt[b + j, 3] & WORK_MASK
+            victim = b + j
+    tt[victim, 0] = ik
+    tt[victim, 1] = phi
+    tt[victim, 2] = delta
+    tt[victim, 3] = min(work, np.int64(WORK_MASK)) | flags
+
+
+@njit(**INLINE_JIT)
+def move_score(B, s, c):
+    """Static order of a move of ``s`` on ``c``: its own fours first, then blocks of the
+    opponent's, then the open lines through ``c`` (fuller lines weigh more)."""
+    n = B[H_CELLS]
+    nl = B[H_LINES]
+    mine = B[H_CNT] + s * nl
+    theirs = B[H_CNT] + (1 - s) * nl
+    cl = B[H_CLINES]
+    score = np.int64(0)
+    for i in range(B[B[H_CLSTART] + c], B[B[H_CLSTART] + c + 1]):
+        line = B[cl + i]
+        a = B[mine + line]
+        b = B[theirs + line]
+        if b == 0:
+            score += np.int64(1) << min(2 * a, 40)
+        if a == 0:
+            score += np.int64(1) << min(2 * b, 40)
+    if B[B[H_TC] + s * n + c] >= 1:
+        score += np.int64(1) << 52
+    if B[B[H_TC] + (1 - s) * n + c] >= 1:
+        score += np.int64(1) << 51
+    return score
+
+
+@njit(**JIT)
+def _sort_children(row, n, count):
+    """Sort ``row``'s children by the scores held in their phi slots, highest first."""
+    for i in range(1, count):
+        c = row[NF + i]
+        sc = row[NF + n + i]
+        j = i
+        while j > 0 and row[NF + n + j - 1] < sc:
+            row[NF + j] = row[NF + j - 1]
+            row[NF + n + j] = row[NF + n + j - 1]
+            j -= 1
+        row[NF + j] = c
+        row[NF + n + j] = sc
+
+
+@njit(**JIT)
+def expand(B, Z, ctl, row, covered, used):
+    """Evaluate the position on the board: ``(_LEAF, phi, delta)`` for a leaf, else
+    ``(_INNER, 0, 0)`` with its moves listed in ``row`` (``row[F_N]`` of them, in search
+    order; their phi slots hold scores, not yet numbers)."""
+    n = B[H_CELLS]
+    s = B[H_PLY] & 1
+    o = 1 - s
+    a = ctl[C_ATTACKER]
+    threats_only = ctl[C_MODE] == MODE_THREATS
+    gravity = B[H_GRAV] != 0
+    cells = row[NF:]
+    if playable_wins(B, s, cells) > 0:
+        return _LEAF, np.int64(0), np.int64(INF)
+    if B[H_EMPTY] == 0:
+        if s == a:
+            return _LEAF, np.int64(INF), np.int64(0)
+        return _LEAF, np.int64(0), np.int64(INF)
+    wins = playable_wins(B, o, cells)
+    if wins >= 2:
+        return _LEAF, np.int64(INF), np.int64(0)
+    wc_o = B[H_WC] + o * n
+    cols = B[H_COLS]
+    if wins == 1:  # block the one winning cell (already in cells[0])
+        c = cells[0]
+        if gravity and c >= cols and B[wc_o + c - cols] > 0:
+            return _LEAF, np.int64(INF), np.int64(0)  # blocking lets o win above
+        row[F_N] = 1
+        row[NF + n] = 0
+        return _INNER, np.int64(0), np.int64(0)
+    count = 0
+    if gravity:
+        for c in range(n - cols, n):  # bottom row; climb each column to its lowest free cell
+            x = c
+            while x >= 0 and B[B[H_BOARD] + x] != 0:
+                x -= cols
+            if x < 0:
+                continue
+            if x >= cols and B[wc_o + x - cols] > 0:
+                continue  # o would complete a line on top of it
+            cells[count] = x
+            row[NF + n + count] = move_score(B, s, x)
+            count += 1
+        if count == 0:
+            return _LEAF, np.int64(INF), np.int64(0)
+        _sort_children(row, n, count)
+        row[F_N] = count
+        return _INNER, np.int64(0), np.int64(0)
+    if ctl[C_PAIRING] != 0 and not threats_only and row[F_FLAGS] & FLAG_NO_PAIRING == 0:
+        if pairing_holds(B, a, covered, used, ctl[C_PAIR_BUDGET] if s == a else 0):
+            if s == a:
+                return _LEAF, np.int64(INF), np.int64(0)
+            return _LEAF, np.int64(0), np.int64(INF)
+        row[F_FLAGS] |= FLAG_NO_PAIRING
+    threats, count = defences(B, o, cells)
+    board = B[H_BOARD]
+    if threats > 0:
+        # the defences are listed; add the mover's fours not among them
+        for i in range(count):
+            used[cells[i]] = 1
+        listed = count
+        for c in range(n):
+            if B[board + c] == 0 and not used[c] and is_four(B, s, c):
+                cells[count] = c
+                count += 1
+        for i in range(listed):
+            used[cells[i]] = 0
+        if count == 0:
+            return _LEAF, np.int64(INF), np.int64(0)
+    elif threats_only:
+        if s != a:
+            return _LEAF, np.int64(0), np.int64(INF)  # the attacker threatens nothing
+        for c in range(n):
+            if B[board + c] == 0 and (is_four(B, s, c) or is_three(B, Z, s, c)):
+                cells[count] = c
+                count += 1
+        if count == 0:
+            return _LEAF, np.int64(INF), np.int64(0)
+    else:
+        for c in range(n):
+            if B[board + c] == 0:
+                cells[count] = c
+                count += 1
+    for i in range(count):
+        row[NF + n + i] = move_score(B, s, cells[i])
+    _sort_children(row, n, count)
+    row[F_N] = count
+    return _INNER, np.int64(0), np.int64(0)
+
+
+@njit(**JIT)
+def _children_numbers(B, Z, tt, ctl, row):
+    """Fill the phi and delta slots of ``row``'s children from the table (1, 1 if absent).
+    Up to :data:`DEDUP_PLY` stones, children that are one position under a symmetry of the
+    board are kept once (the empty 7 x 7 board has 10 moves, not 49): their numbers would
+    otherwise be summed several times into the parent's."""
+    n = B[H_CELLS]
+    s = B[H_PLY] & 1
+    tag = np.uint64(ctl[C_TAG])
+    bits = ctl[C_TTBITS]
+    count = row[F_N]
+    keys = NF + 2 * n  # the delta slots hold the children's keys meanwhile
+    if B[H_PLY] <= DEDUP_PLY:
+        kept = 0
+        for i in range(count):
+            key = np.int64(child_key(B, Z, tag, row[NF + i], s))
+            fresh = True
+            for j in range(kept):
+                if row[keys + j] == key:
+                    fresh = False
+                    break
+            if fresh:
+                row[NF + kept] = row[NF + i]
+                row[keys + kept] = key
+                kept += 1
+        row[F_N] = kept
+    else:
+        for i in range(count):
+            row[keys + i] = np.int64(child_key(B, Z, tag, row[NF + i], s))
+    for i in range(row[F_N]):
+        found, phi, delta, work, flags = tt_get(tt, np.uint64(row[keys + i]), bits)
+        row[NF + n + i] = phi
+        row[NF + 2 * n + i] = delta
+
+
+@njit(**JIT)
+def _unwind(B, Z, stk, d):
+    """Take back the moves of the stack rows below ``d``."""
+    while d > 0:
+        d -= 1
+        take_back(B, Z, stk[d, NF + stk[d, F_SEL]], (B[H_PLY] - 1) & 1)
+
+
+@njit(**JIT)
+def _root_report(n, ctl, stk):
+    """How far the search got: the root's moves, how many are solved, and the root's numbers
+    from its children (phi = least child delta, delta = sum of child phi), into ``ctl``."""
+    row = stk[0]
+    count = row[F_N]
+    solved = 0
+    least = np.int64(INF)
+    total = np.int64(0)
+    for i in range(count):
+        cp = row[NF + n + i]
+        cd = row[NF + 2 * n + i]
+        if cp == 0 or cd == 0:
+            solved += 1
+        least = min(least, cd)
+        total = min(total + cp, np.int64(INF))
+    ctl[C_ROOT_MOVES] = count
+    ctl[C_ROOT_SOLVED] = solved
+    if count > 0:
+        ctl[C_PHI] = least
+        ctl[C_DELTA] = total
+
+
+@njit(**JIT)
+def search(B, Z, tt, ctl, stop, stk, covered, used):
+    """df-pn from the position on the board with thresholds ``ctl[C_THPHI]``,
+    ``ctl[C_THDELTA]`` (INF, INF: until solved). Writes the root's numbers to ``ctl[C_PHI]``,
+    ``ctl[C_DELTA]`` and returns a status: ST_DONE, or ST_BUDGET (``ctl[C_NODES]`` reached
+    ``ctl[C_MAXNODES]``) or ST_STOPPED (the stop word), the board restored either way and
+    nothing stored after the stop. One node per expanded position (``ctl[C_NODES]``)."""
+    n = B[H_CELLS]
+    tag = np.uint64(ctl[C_TAG])
+    bits = ctl[C_TTBITS]
+    num = ctl[C_EPS_NUM]
+    den = ctl[C_EPS_DEN]
+    d = 0
+    stk[0, F_THPHI] = ctl[C_THPHI]
+    stk[0, F_THDELTA] = ctl[C_THDELTA]
+    rphi = np.int64(0)
+    rdelta = np.int64(0)
+    stk[0, F_N] = 0
+    ctl[C_PHI] = 1
+    ctl[C_DELTA] = 1
+    state = _ENTER
+    while True:
+        if state == _ENTER:
+            if ctl[C_NODES] >= ctl[C_MAXNODES] or is_stopped(stop):
+                _unwind(B, Z, stk, d)
+                _root_report(n, ctl, stk)
+                status = ST_BUDGET if ctl[C_NODES] >= ctl[C_MAXNODES] else ST_STOPPED
+                ctl[C_STATUS] = status
+                return status
+            ctl[C_NODES] += 1
+            if d > ctl[C_DEEPEST]:
+                ctl[C_DEEPEST] = d
+            row = stk[d]
+            key = canonical_key(B, Z, tag)
+            row[F_KEY] = np.int64(key)
+            row[F_NODES0] = ctl[C_NODES]
+            found, phi, delta, work, flags = tt_get(tt, key, bits)
+            row[F_FLAGS] = flags
+            if found and (phi >= row[F_THPHI] or delta >= row[F_THDELTA]):
+                rphi, rdelta = phi, delta
+                state = _RETURN
+                continue
+            kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+            if kind == _LEAF:
+                tt_put(tt, key, bits, phi, delta, 1, 0)
+                rphi, rdelta = phi, delta
+                state = _RETURN
+                continue
+            _children_numbers(B, Z, tt, ctl, row)
+            state = _LOOP
+        elif state == _RETURN:
+            if d == 0:
+                _root_report(n, ctl, stk)
+                ctl[C_PHI] = rphi
+                ctl[C_DELTA] = rdelta
+                ctl[C_STATUS] = ST_DONE
+                return ST_DONE
+            d -= 1
+            row = stk[d]
+            sel = row[F_SEL]
+            take_back(B, Z, row[NF + sel], (B[H_PLY] - 1) & 1)
+            row[NF + n + sel] = rphi
+            row[NF + 2 * n + sel] = rdelta
+            state = _LOOP
+        else:  # the loop of the node at depth d: stop, or search its most proving child
+            row = stk[d]
+            best = 0
+            least = np.int64(INF + 1)
+            second = np.int64(INF + 1)
+            total = np.int64(0)
+            infinite = False
+            for i in range(row[F_N]):
+                cd = row[NF + 2 * n + i]
+                if cd < least:
+                    second = least
+                    least = cd
+                    best = i
+                elif cd < second:
+                    second = cd
+                cp = row[NF + n + i]
+                if cp >= INF:
+                    infinite = True
+                else:
+                    total += cp
+            phi = min(least, np.int64(INF))
+            delta = np.int64(INF) if infinite else min(total, np.int64(INF - 1))
+            if phi >= row[F_THPHI] or delta >= row[F_THDELTA]:
+                work = ctl[C_NODES] - row[F_NODES0] + 1
+                tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, row[F_FLAGS])
+                rphi, rdelta = phi, delta
+                state = _RETURN
+                continue
+            second = min(second, np.int64(INF))
+            child_thphi = min(row[F_THDELTA] - delta + row[NF + n + best], np.int64(INF))
+            if second >= INF:
+                child_thdelta = row[F_THPHI]
+            else:
+                child_thdelta = min(row[F_THPHI], second + 1 + (second * num) // den)
+            row[F_SEL] = best
+            place(B, Z, row[NF + best], B[H_PLY] & 1)
+            d += 1
+            stk[d, F_THPHI] = child_thphi
+            stk[d, F_THDELTA] = child_thdelta
+            state = _ENTER
+
+
+@njit(**JIT)
+def _solve_here(B, Z, tt, ctl, stop, stk, covered, used):
+    """Search the position on the board until solved (INF thresholds); the root's numbers in
+    ``ctl`` are kept. Returns the status and the position's numbers."""
+    keep = (ctl[C_PHI], ctl[C_DELTA], ctl[C_THPHI], ctl[C_THDELTA])
+    ctl[C_THPHI] = INF
+    ctl[C_THDELTA] = INF
+    status = search(B, Z, tt, ctl, stop, stk, covered, used)
+    phi, delta = ctl[C_PHI], ctl[C_DELTA]
+    ctl[C_PHI], ctl[C_DELTA], ctl[C_THPHI], ctl[C_THDELTA] = keep
+    return status, phi, delta
+
+
+@njit(**JIT)
+def _child_entry(B, Z, tt, ctl, row, i):
+    """``(found, phi, delta, work)`` of child ``i`` of ``row`` in the table."""
+    s = B[H_PLY] & 1
+    key = child_key(B, Z, np.uint64(ctl[C_TAG]), row[NF + i], s)
+    return tt_get(tt, key, ctl[C_TTBITS])
+
+
+@njit(**JIT)
+def _search_child(B, Z, tt, ctl, stop, stk, covered, used, row, i):
+    """Search child ``i`` of ``row`` until solved: ``(status, phi, delta)``."""
+    s = B[H_PLY] & 1
+    c = row[NF + i]
+    place(B, Z, c, s)
+    status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used)
+    take_back(B, Z, c, s)
+    return status, phi, delta
+
+
+@njit(**JIT)
+def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, want_proven, longest):
+    """Keep in ``row`` the children a proof needs: when ``want_proven`` one child whose mover
+    fails (of those the table holds, the least work, or the most with ``longest``; else the
+    first that a new search solves so), otherwise every child (each won by its mover, searched
+    again when the table lost it), the one of most work first when ``longest``. Returns a
+    status; ST_CAP when no child fits (the table and a new search disagree: should not
+    happen)."""
+    count = row[F_N]
+    pick = -1
+    pick_work = np.int64(0)
+    for i in range(count):
+        found, phi, delta, work, flags = _child_entry(B, Z, tt, ctl, row, i)
+        if want_proven:
+            if found and delta == 0 and (
+                    pick < 0 or (work > pick_work if longest else work < pick_work)):
+                pick = i
+                pick_work = work
+            continue
+        if not found or phi != 0:
+            status, phi, delta = _search_child(B, Z, tt, ctl, stop, stk, covered, used, row, i)
+            if status != ST_DONE:
+                return status
+            if phi != 0:
+                return ST_CAP
+            work = np.int64(1)
+        if longest and (pick < 0 or work > pick_work):
+            pick = i
+            pick_work = work
+    if want_proven and pick < 0:
+        for i in range(count):
+            status, phi, delta = _search_child(B, Z, tt, ctl, stop, stk, covered, used, row, i)
+            if status != ST_DONE:
+                return status
+            if delta == 0:
+                pick = i
+                break
+        if pick < 0:
+            return ST_CAP
+    if pick < 0:
+        return ST_DONE
+    c = row[NF + pick]
+    row[NF + pick] = row[NF]
+    row[NF] = c
+    if want_proven:
+        row[F_N] = 1
+    return ST_DONE
+
+
+@njit(**JIT)
+def _node_proven(B, Z, tt, ctl, stop, stk, covered, used):
+    """``(status, proven)`` of the position on the board, from the table or a new search."""
+    found, phi, delta, work, flags = tt_get(tt, canonical_key(B, Z, np.uint64(ctl[C_TAG])),
+                                     ctl[C_TTBITS])
+    if not found or (phi != 0 and delta != 0):
+        status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used)
+        if status != ST_DONE:
+            return status, False
+    return ST_DONE, phi == 0
+
+
+@njit(**JIT)
+def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, out):
+    """The moves of a proven position's principal line into ``out`` (``ctl[C_LINE_LEN]`` of
+    them): the winner's first proving move (least work below it), the loser's reply of most
+    work, down to the move that completes the winner's line. Returns a status."""
+    row = wstk[0]
+    length = 0
+    status = ST_DONE
+    while True:
+        s = B[H_PLY] & 1
+        row[F_FLAGS] = 0
+        kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+        if kind == _LEAF:
+            if B[H_EMPTY] == 0:
+                break
+            if phi == 0:  # the winner completes its line
+                if playable_wins(B, s, row[NF:]) > 0:
+                    out[length] = row[NF]
+                    length += 1
+                break
+            # the loser: block a winning cell of the winner if it has one, else any move
+            if playable_wins(B, 1 - s, row[NF:]) == 0:
+                for c in range(B[H_CELLS]):
+                    if is_playable(B, c):
+                        row[NF] = c
+                        break
+            out[length] = row[NF]
+            length += 1
+            place(B, Z, row[NF], s)
+            continue
+        status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used)
+        if status != ST_DONE:
+            break
+        status = _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, proven,
+                                 not proven)
+        if status != ST_DONE:
+            break
+        out[length] = row[NF]
+        length += 1
+        place(B, Z, row[NF], s)
+    for i in range(length - 1, -1, -1):
+        if B[B[H_BOARD] + out[i]] != 0:
+            take_back(B, Z, out[i], B[B[H_BOARD] + out[i]] - 1)
+    ctl[C_LINE_LEN] = length
+    return status
+
+
+@njit(**JIT)
+def _seen_add(seen, key):
+    """Insert ``key`` (non-zero) into the open-addressing set ``seen``; False if present."""
+    size = seen.shape[0]
+    bits = 0
+    while (1 << bits) < size:
+        bits += 1
+    i = np.int64((key * _GOLDEN) >> np.uint64(64 - bits))
+    while True:
+        if seen[i] == key:
+            return False
+        if seen[i] == 0:
+            seen[i] = key
+            return True
+        i = (i + 1) & (size - 1)
+
+
+@njit(**JIT)
+def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, seen):
+    """Count the positions of the proof graph of a solved position (``ctl[C_SIZE]``): at a
+    node whose mover succeeds one child where the opponent fails, at a node whose mover fails
+    every child; transpositions once (``seen``, a zeroed uint64 set of a power-of-two size
+    at least twice ``ctl[C_SIZE_CAP]``). Children the table lost are searched again. Returns
+    ST_DONE, ST_CAP (over ``ctl[C_SIZE_CAP]`` positions) or the status of a stopped search;
+    the board is restored."""
+    tag = np.uint64(ctl[C_TAG])
+    cap = ctl[C_SIZE_CAP]
+    count = 0
+    d = 0
+    status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used)
+    if status != ST_DONE:
+        return status
+    wstk[0, F_WANT] = 1 if proven else 0
+    state = _ENTER
+    while True:
+        if state == _ENTER:
+            row = wstk[d]
+            state = _LOOP
+            row[F_I] = 0
+            row[F_N] = 0
+            row[F_FLAGS] = 0
+            if _seen_add(seen, canonical_key(B, Z, tag)):
+                count += 1
+                if count > cap:
+                    status = ST_CAP
+                    break
+                kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+                if kind == _INNER:
+                    status = _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row,
+                                             row[F_WANT] == 1, False)
+                    if status != ST_DONE:
+                        break
+                else:
+                    row[F_N] = 0
+        elif state == _RETURN:
+            if d == 0:
+                break
+            d -= 1
+            row = wstk[d]
+            take_back(B, Z, row[NF + row[F_I] - 1], (B[H_PLY] - 1) & 1)
+            state = _LOOP
+        else:
+            row = wstk[d]
+            if row[F_I] >= row[F_N]:
+                state = _RETURN
+                continue
+            c = row[NF + row[F_I]]
+            row[F_I] += 1
+            place(B, Z, c, B[H_PLY] & 1)
+            d += 1
+            wstk[d, F_WANT] = 1 - row[F_WANT]
+            state = _ENTER
+    while d > 0:
+        d -= 1
+        take_back(B, Z, wstk[d, NF + wstk[d, F_I] - 1], (B[H_PLY] - 1) & 1)
+    ctl[C_SIZE] = count
+    return status

@@ -1,0 +1,50 @@
+"""Helpers of the proof-search tests (df-pn, threat-space search, the portfolio): positions to
+check and a replay of principal lines against the rules."""
+
+from __future__ import annotations
+
+import random
+
+from fastttt.board import Position
+
+
+def live_positions(spec) -> list[Position]:
+    """Every live position reachable from the empty board (breadth first)."""
+    seen, frontier, found = set(), [Position.empty(spec)], []
+    while frontier:
+        nxt = []
+        for pos in frontier:
+            if pos.is_over():
+                continue
+            found.append(pos)
+            for _, child in pos.children():
+                if child.code not in seen:
+                    seen.add(child.code)
+                    nxt.append(child)
+        frontier = nxt
+    return found
+
+
+def random_positions(spec, count: int, seed: int, min_ply: int = 0) -> list[Position]:
+    """Live positions after random games of random lengths (at least ``min_ply`` stones)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        pos = Position.empty(spec)
+        for _ in range(rng.randrange(spec.cells)):
+            child = pos.play(rng.choice(pos.legal_moves()))
+            if child.is_over():
+                break
+            pos = child
+        if pos.ply >= min_ply:
+            found.append(pos)
+    return found
+
+
+def check_line(pos: Position, line, winner: int) -> None:
+    """The line is a legal game from ``pos`` that ends with ``winner``'s completed line."""
+    assert line, "a proven win comes with its line"
+    for move in line:
+        assert not pos.is_over()
+        pos = pos.play(move)
+    assert pos.winner() == winner

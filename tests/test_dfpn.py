@@ -1,0 +1,246 @@
+"""df-pn (fastttt.dfpn) and its line-count board against the dense tables and alpha-beta:
+every live position of tic-tac-toe, random samples of bigger boards (free and gravity, k from
+3 to 5: the threat and pairing prunings at work), principal lines replayed with the rules,
+budgets that stop and resume, and a table too small to keep the proof."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from fastttt.board import Position
+from fastttt.dfpn import ProofSearch
+from fastttt.errors import InvalidArgumentError, InvalidPositionError
+from fastttt.games import as_spec
+from fastttt.kernels import lines as L
+from fastttt.lineboard import Geometry, LineBoard, board_lines
+from fastttt.search import Searcher
+from fastttt.solver import solve
+
+from proving import check_line, live_positions, random_positions
+
+
+def dfpn_value(search: ProofSearch, pos: Position, **kw) -> int:
+    """Win (1), draw (0) or loss (-1) for the side to move by two df-pn questions; checks the
+    principal line of each proven win."""
+    mover = search.prove(pos, pos.to_move, proof_size=True, **kw)
+    assert mover.proven is not None
+    if mover.proven:
+        check_line(pos, mover.line, pos.to_move)
+        return 1
+    other = search.prove(pos, 1 - pos.to_move, proof_size=True, **kw)
+    assert other.proven is not None
+    if other.proven:
+        check_line(pos, other.line, 1 - pos.to_move)
+        return -1
+    return 0
+
+
+@pytest.mark.parametrize("game, live", [
+    ("tictactoe", 4520), ("3x4k3g", 4631), ("4x3k3g", 1801), ("2x5k2", 749),
+    pytest.param("3x4k3", 79563, marks=pytest.mark.slow),
+    pytest.param("4x4k3g", 23930, marks=pytest.mark.slow)])
+def test_every_position_matches_the_table(game, live):
+    spec = as_spec(game)
+    table = solve(spec)
+    search = ProofSearch(spec, tt_bits=16)
+    positions = live_positions(spec)
+    assert len(positions) == live
+    for pos in positions:
+        expected = table.value(pos) * (1 if pos.to_move == 0 else -1)
+        assert dfpn_value(search, pos) == expected, pos
+
+
+@pytest.mark.parametrize("game, count", [("3x4k3", 300), ("4x4k3", 300), ("4x4k4", 300),
+                                         ("3x5k1", 20)])
+def test_free_boards_match_the_dense_table(game, count):
+    spec = as_spec(game)
+    table = solve(spec)
+    search = ProofSearch(spec, tt_bits=18)
+    for pos in random_positions(spec, count, seed=1):
+        expected = table.value(pos) * (1 if pos.to_move == 0 else -1)
+        assert dfpn_value(search, pos) == expected, pos
+
+
+@pytest.mark.parametrize("game, count", [
+    ("3x4k3g", 200), ("4x4k3g", 200), ("4x4k4g", 100), ("5x5k4", 120), ("4x5k4", 150),
+    pytest.param("5x4k4g", 150, marks=pytest.mark.slow),
+    pytest.param("5x5k5", 60, marks=pytest.mark.slow),
+    pytest.param("6x6k5", 40, marks=pytest.mark.slow)])
+def test_samples_match_alphabeta(game, count):
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=20)
+    for pos in random_positions(spec, count, seed=2):
+        assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+
+
+def test_without_pairing_leaves_the_values_hold():
+    spec = as_spec("4x5k4")
+    plain = ProofSearch(spec, tt_bits=18, pairing=False)
+    paired = ProofSearch(spec, tt_bits=18)
+    for pos in random_positions(spec, 60, seed=3, min_ply=6):
+        assert dfpn_value(plain, pos) == dfpn_value(paired, pos), pos
+
+
+def test_a_tiny_table_keeps_proofs_right():
+    """4 buckets of 4 rows: every entry is overwritten at once, the proof walk and the line
+    search the lost children again."""
+    spec = as_spec("tictactoe")
+    table = solve(spec)
+    search = ProofSearch(spec, tt_bits=4)
+    for pos in random_positions(spec, 150, seed=4):
+        expected = table.value(pos) * (1 if pos.to_move == 0 else -1)
+        assert dfpn_value(search, pos) == expected, pos
+
+
+def test_empty_board_values_and_proof_sizes():
+    for game, attacker, proven in [("4x4k3", 0, True), ("5x5k4", 0, False),
+                                   ("5x6k4", 0, True), ("4x4k4g", 0, False)]:
+        spec = as_spec(game)
+        result = ProofSearch(spec, tt_bits=20).prove(Position.empty(spec), attacker,
+                                                     proof_size=True)
+        assert result.proven is proven, game
+        assert 0 < result.proof_size <= result.nodes
+        if proven:
+            check_line(Position.empty(spec), result.line, attacker)
+
+
+def test_a_node_budget_stops_and_a_bigger_one_resumes():
+    spec = as_spec("5x5k4")
+    search = ProofSearch(spec, tt_bits=20)
+    empty = Position.empty(spec)
+    first = search.prove(empty, 0, max_nodes=50)
+    assert first.proven is None and first.nodes == 50 and first.line is None
+    again = search.prove(empty, 0)
+    fresh = ProofSearch(spec, tt_bits=20).prove(empty, 0)
+    assert again.proven is False and fresh.proven is False
+    assert search.board.ply == 0  # the board was restored after the stop
+
+
+def test_a_time_budget_stops():
+    spec = as_spec("connect4")
+    search = ProofSearch(spec, tt_bits=18)
+    search.prove(Position.from_moves(spec, [3]), 1, max_nodes=10)  # compiled first
+    result = search.prove(Position.empty(spec), 0, seconds=0.3)
+    assert result.proven is None and result.seconds < 3
+    assert search.stop[0] == 0
+
+
+def test_bad_requests_are_refused():
+    spec = as_spec("tictactoe")
+    search = ProofSearch(spec, tt_bits=8)
+    with pytest.raises(InvalidPositionError, match="already over"):
+        search.prove(Position.from_moves(spec, [0, 3, 1, 4, 2]), 0)
+    with pytest.raises(InvalidArgumentError, match="attacker"):
+        search.prove(Position.empty(spec), 2)
+    with pytest.raises(InvalidArgumentError, match="mode"):
+        search.prove(Position.empty(spec), 0, mode="fast")
+    with pytest.raises(InvalidPositionError, match="searcher of"):
+        search.prove(Position.empty("4x4k3"), 0)
+    with pytest.raises(InvalidArgumentError, match="free board"):
+        ProofSearch("connect4", tt_bits=8).prove(Position.empty("connect4"), 0, mode="threats")
+
+
+def test_pairing_blocks_only_players_who_cannot_win():
+    for game, min_ply in (("4x4k4", 0), ("4x5k4", 4), ("5x5k5", 8)):
+        spec = as_spec(game)
+        reference = Searcher(spec)
+        search = ProofSearch(spec, tt_bits=8)
+        found = 0
+        for pos in random_positions(spec, 60, seed=5, min_ply=min_ply):
+            for attacker in (0, 1):
+                if search.pairing_blocks(pos, attacker):
+                    found += 1
+                    score = reference.solve(pos, weak=True).score
+                    assert (score if pos.to_move == attacker else -score) < 1, (pos, attacker)
+        assert found > 0, game
+
+
+# --- the line-count board -----------------------------------------------------------------
+
+
+def _expected_counts(board, geo: Geometry):
+    """wc and tc recomputed from their definitions."""
+    n = geo.cells
+    wc = np.zeros((2, n), dtype=np.int32)
+    tc = np.zeros((2, n), dtype=np.int32)
+    for first, step in board_lines(geo):
+        cells = [first + t * step for t in range(geo.k)]
+        for p in (0, 1):
+            mine = sum(board[c] == p + 1 for c in cells)
+            theirs = sum(board[c] == 2 - p for c in cells)
+            empty = [c for c in cells if board[c] == 0]
+            if theirs == 0 and mine == geo.k - 1:
+                wc[p, empty[0]] += 1
+            if theirs == 0 and mine == geo.k - 2:
+                for c in empty:
+                    tc[p, c] += 1
+    return wc, tc
+
+
+@pytest.mark.parametrize("geo", [Geometry(3, 3, 3), Geometry(4, 5, 4), Geometry(4, 4, 2),
+                                 Geometry(2, 3, 1), Geometry(6, 7, 4, True),
+                                 Geometry(15, 15, 5)])
+def test_line_board_counts_follow_the_moves(geo):
+    lb = LineBoard(geo)
+    n = geo.cells
+    rng = random.Random(6)
+    for _ in range(4):
+        lb.load(0, 0)
+        start = (lb.B.copy(), lb.Z.copy())
+        cells = list(range(n))
+        rng.shuffle(cells)
+        played = []
+        for c in cells[: rng.randrange(min(n, 40) + 1)]:
+            p = lb.ply & 1
+            L.place(lb.B, lb.Z, c, p)
+            played.append((c, p))
+            wc, tc = _expected_counts(lb.board, geo)
+            assert (lb.B[lb.B[L.H_WC]:lb.B[L.H_WC] + 2 * n].reshape(2, n) == wc).all()
+            assert (lb.B[lb.B[L.H_TC]:lb.B[L.H_TC] + 2 * n].reshape(2, n) == tc).all()
+            assert lb.B[L.H_NWIN] == (wc[0] > 0).sum()
+            incremental = (lb.B.copy(), lb.Z.copy())
+            L.recount(lb.B, lb.Z)
+            assert (incremental[0] == lb.B).all() and (incremental[1] == lb.Z).all()
+        for c, p in reversed(played):
+            L.take_back(lb.B, lb.Z, c, p)
+        assert (lb.B == start[0]).all() and (lb.Z == start[1]).all()
+
+
+def test_symmetric_positions_share_a_key():
+    spec = as_spec("5x5k4")
+    lb = LineBoard(spec)
+    keys = set()
+    for first, second in [(1 << 0 | 1 << 7, 1 << 12), (1 << 4 | 1 << 7, 1 << 12),
+                          (1 << 20 | 1 << 17, 1 << 12), (1 << 24 | 1 << 17, 1 << 12)]:
+        lb.load(first, second)
+        keys.add(int(L.canonical_key(lb.B, lb.Z, np.uint64(0))))
+    assert len(keys) == 1
+    lb.load(1 << 0 | 1 << 6, 1 << 12)
+    assert int(L.canonical_key(lb.B, lb.Z, np.uint64(0))) not in keys
+
+
+def test_boards_beyond_64_cells():
+    """A line board has no 64-bit limit: an open four on 15 x 15 is a win for its owner."""
+
+    class Wide:
+        def __init__(self, first, second):
+            self.spec = Geometry(15, 15, 5)
+            self.first, self.second = first, second
+            n = self.spec.cells
+            self.to_move = 0 if first.bit_count() == second.bit_count() else 1
+            self.ply = first.bit_count() + second.bit_count()
+            assert not (first | second) >> n
+
+        def is_over(self):
+            return False
+
+    row = 7 * 15
+    x = sum(1 << (row + c) for c in (5, 6, 7))  # X: three in the middle of row 7
+    o = (1 << 0) | (1 << 14) | (1 << 224)  # O: three far corners
+    search = ProofSearch(Geometry(15, 15, 5), tt_bits=16)
+    result = search.prove(Wide(x, o), 0, proof_size=True)  # X to move
+    assert result.proven and len(result.line) == 3  # an open four, a block, the five

@@ -1,0 +1,48 @@
+"""Values from the literature (the ``by=search`` lines of fastttt/data/known_boards.txt) against
+the portfolio prover: every value the code can reach, within the budget its line allows;
+the slow ones behind ``-m slow``; the ones beyond reach are listed, skipped, never dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastttt.board import Position
+from fastttt.facts import known_boards, known_values, sources
+from fastttt.prove import prove
+
+WORDS = {1: "first", 0: "draw", -1: "second"}  # the empty board: the first player moves
+
+
+def _params():
+    for known in known_values():
+        marks = [pytest.mark.slow] if known.slow else []
+        if not known.reach:
+            marks.append(pytest.mark.skip(reason=f"{known.game}: beyond reach here "
+                                                 f"({known.source})"))
+        yield pytest.param(known, id=known.game, marks=marks)
+
+
+@pytest.mark.parametrize("known", list(_params()))
+def test_literature_value(known):
+    result = prove(Position.empty(known.spec), budget_seconds=known.budget, proof_size=False)
+    assert result.value is not None, (
+        f"{known.game}: {result.verdict()} after {result.seconds:.0f} s ({known.source})")
+    assert WORDS[result.value] == known.value, (known, result.method)
+
+
+def test_every_value_names_a_defined_source():
+    defined = sources()
+    values = known_values()
+    assert {"allis1994", "hsu2020", "charatsidis2017", "tromp"} <= set(defined)
+    for known in values:
+        assert known.source in defined, known
+        assert known.value in ("first", "draw", "second"), known
+        known.spec  # the game loads
+    assert any(not v.reach for v in values) and any(v.slow for v in values)
+
+
+def test_table_facts_are_unchanged_by_the_search_lines():
+    games = {board.game for board in known_boards()}
+    assert "tictactoe" in games and "7x7k5" not in games
+    for board in known_boards():
+        assert "by" not in board.facts and "source" not in board.facts

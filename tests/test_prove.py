@@ -1,0 +1,186 @@
+"""The portfolio prover (fastttt.prove) and ``fastttt solve --search``: values equal to the
+tables and alpha-beta, each value with the method that proved it, budgets that end with
+"unknown within budget" and the bounds found, and the command line's outputs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from fastttt.board import Position
+from fastttt.cli import main
+from fastttt.cli.solve import parse_budget
+from fastttt.errors import InvalidArgumentError, InvalidPositionError
+from fastttt.games import as_spec
+from fastttt.prove import METHODS, prove
+from fastttt.search import Searcher
+from fastttt.solver import solve
+
+from proving import check_line, random_positions
+
+
+def _methods_named(result) -> set[str]:
+    return set(result.method.split(" + "))
+
+
+@pytest.mark.parametrize("game, count", [("tictactoe", 150), ("4x4k3", 60), ("4x4k4", 60),
+                                         ("3x4k3g", 60)])
+def test_values_match_the_tables(game, count):
+    spec = as_spec(game)
+    table = solve(spec)
+    for pos in random_positions(spec, count, seed=21):
+        result = prove(pos)
+        expected = table.value(pos) * (1 if pos.to_move == 0 else -1)
+        assert result.value == expected, pos
+        assert result.bounds == (expected, expected)
+        assert _methods_named(result) <= set(METHODS)
+        assert result.winner == {1: "first" if pos.to_move == 0 else "second", 0: "draw",
+                                 -1: "second" if pos.to_move == 0 else "first"}[expected]
+        if expected != 0:
+            check_line(pos, result.line, pos.to_move if expected == 1 else 1 - pos.to_move)
+
+
+@pytest.mark.parametrize("game", ["5x5k4", "4x5k4g"])
+def test_values_match_alphabeta(game):
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    for pos in random_positions(spec, 40, seed=22, min_ply=3):
+        assert prove(pos).value == reference.solve(pos, weak=True).score, pos
+
+
+@pytest.mark.parametrize("game, value, methods", [
+    ("tictactoe", 0, {"dfpn", "strategy-stealing"}),
+    ("4x4k3", 1, {"threats"}),
+    ("5x5k5", 0, {"pairing", "strategy-stealing"}),
+    ("8x8k7", 0, {"pairing", "strategy-stealing"}),
+    ("5x6k4", 1, None),  # df-pn or alpha-beta: whichever slice ends first (time slices)
+    ("4x4k4g", 0, None),
+])
+def test_empty_boards_say_who_proved_them(game, value, methods):
+    spec = as_spec(game)
+    result = prove(Position.empty(spec))
+    assert result.value == value and result.bounds == (value, value)
+    if methods is not None:
+        assert _methods_named(result) == methods
+    assert {result.lower_by, result.upper_by} - {None} == _methods_named(result)
+    if value == 1:
+        check_line(Position.empty(spec), result.line, 0)
+    if "pairing" in _methods_named(result):
+        assert result.pairs
+    assert result.nodes == sum(step.nodes for step in result.steps)
+
+
+def test_one_method_alone():
+    pos = Position.from_moves("4x4k3", [5, 6])
+    for method in ("dfpn", "alphabeta", "threats"):
+        result = prove(pos, methods=(method,))
+        assert result.value == 1 and result.method == method
+        assert {s.method for s in result.steps} <= {method, "dfpn"}  # dfpn: the line
+    assert prove(Position.empty("4x4k4"), methods=("threats",),
+                 budget_seconds=5).value is None
+
+
+def test_a_node_budget_ends_with_bounds():
+    pos = Position.empty("connect4")
+    result = prove(pos, budget_nodes=60_000)
+    assert result.value is None and result.method is None
+    assert result.bounds == (-1, 1) and result.verdict() == "unknown within budget (loss .. win)"
+    assert result.nodes <= 60_000 + 5_000  # alpha-beta's watcher reads the count every ms
+
+
+def test_a_time_budget_ends_with_the_bounds_proven():
+    # 7 x 7 k = 5: the first player cannot lose (strategy stealing) but its draw takes longer
+    result = prove(Position.empty("7x7k5"), budget_seconds=0.5)
+    assert result.value is None and result.bounds == (0, 1)
+    assert result.lower_by == "strategy-stealing" and result.upper_by is None
+    assert result.seconds < 5
+    assert "unknown within budget (draw .. win)" == result.verdict()
+
+
+def test_bad_requests():
+    with pytest.raises(InvalidPositionError, match="already over"):
+        prove(Position.from_moves("tictactoe", [0, 3, 1, 4, 2]))
+    with pytest.raises(InvalidArgumentError, match="budget_nodes"):
+        prove(Position.empty("tictactoe"), budget_nodes=0)
+    with pytest.raises(InvalidArgumentError, match="budget_seconds"):
+        prove(Position.empty("tictactoe"), budget_seconds=float("nan"))
+    with pytest.raises(InvalidArgumentError, match="unknown method"):
+        prove(Position.empty("tictactoe"), methods=("magic",))
+
+
+# --- the command line -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("30s", (None, 30.0)), ("2m", (None, 120.0)), ("1.5h", (None, 5400.0)),
+    ("1e7nodes", (10_000_000, None)), ("500n", (500, None)),
+    ("60s,1e8nodes", (100_000_000, 60.0)), (" 2min , 10nodes ", (10, 120.0)), (None, (None, None)),
+])
+def test_budgets_parse(text, expected):
+    assert parse_budget(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "10", "x", "10 parsecs", "0s", "-1s", "1.5nodes",
+                                  "1s,2s", "1s,,", "1e99nodes", "nan s", "1s,1n,1h"])
+def test_bad_budgets_are_one_line_usage_errors(text):
+    result = CliRunner().invoke(main, ["solve", "tictactoe", "--search", "--budget", text])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: Invalid value for --budget")
+
+
+def test_search_json_fields():
+    result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["value"] == "win" and out["winner"] == "first" and out["method"] == "threats"
+    assert out["to_move"] == "first" and out["bounds"]["low"] == out["bounds"]["high"] == "win"
+    assert isinstance(out["nodes"], int) and isinstance(out["seconds"], float)
+    assert out["proof_size"] >= 1 and out["steps"][-1]["method"] == "threats"
+    check_line(Position.empty("4x4k3"), out["line"], 0)
+
+
+def test_search_text_gravity_line_in_columns():
+    result = CliRunner().invoke(main, ["solve", "4x4k3g", "--search"])
+    assert result.exit_code == 0, result.output
+    rows = dict(line.strip().split("  ", 1) for line in result.stdout.splitlines())
+    assert rows["value"].startswith("win for the first player (X)")
+    moves = [int(m) - 1 for m in rows["line"].split(",")]  # 1-based columns
+    check_line(Position.empty("4x4k3g"), moves, 0)
+
+
+def test_search_unknown_within_budget():
+    result = CliRunner().invoke(main, ["solve", "connect4", "--search", "--budget",
+                                       "20000nodes", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["value"] == "unknown" and out["winner"] is None and out["method"] is None
+    assert out["bounds"] == {"low": "loss", "high": "win", "low_by": None, "high_by": None}
+    assert out["budget"] == {"nodes": 20000, "seconds": None} and out["line"] is None
+    result = CliRunner().invoke(main, ["solve", "connect4", "--search", "--budget", "0.3s"])
+    assert result.exit_code == 0, result.output
+    assert "unknown within budget: loss .. win for the first player (X)" in result.stdout
+    assert result.stderr.startswith("Warning: exact search") is False
+
+
+def test_search_method_option():
+    result = CliRunner().invoke(main, ["solve", "tictactoe", "--search", "--method", "alphabeta",
+                                       "--json"])
+    out = json.loads(result.stdout)
+    assert out["value"] == "draw" and out["method"] == "alphabeta"
+    result = CliRunner().invoke(main, ["solve", "connect4", "--search", "--method", "threats"])
+    assert result.exit_code == 2 and "needs a free board" in result.stderr
+
+
+def test_a_long_search_reports_progress(monkeypatch):
+    import fastttt.cli.solve as cli_solve
+
+    monkeypatch.setattr(cli_solve, "PROGRESS_AFTER", 0.0)
+    result = CliRunner().invoke(main, ["solve", "5x5k4", "--search"])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("Warning: exact search with 25 empty cells")
+    assert any("dfpn" in line and "mover wins: disproven" in line for line in lines[1:])
+    assert "draw for the first player (X)" in result.stdout
