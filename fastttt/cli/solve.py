@@ -588,6 +588,17 @@ def _solve_by_search(spec, position, moves, as_json, budget, method):
                    f"(quick up to about {quick}); Ctrl-C stops it, --budget bounds it",
                    err=True)
     player = "first player (X)" if pos.to_move == 0 else "second player (O)"
+    if budget_seconds is not None:  # a first run compiles the provers: not on the budget
+        from fastttt import dfpn, search
+
+        if sys.stderr.isatty():
+            sys.stderr.write("Loading the search kernels (the first run on a machine compiles "
+                             "them: a minute or two)...")
+            sys.stderr.flush()
+        dfpn.warmup()
+        search.warmup(wide=not search.fits_64(spec))
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\x1b[K")
     try:
         result = prove(pos, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
                        methods=methods, progress=_SearchProgress(f"{player} to move"))
