@@ -63,15 +63,16 @@ class Step:
 @dataclass(frozen=True)
 class ProofResult:
     """The value of a position from its side to move: ``value`` +1 win, 0 draw, -1 loss (the
-    weak search scores of :mod:`fastttt.values`), or None (unknown within the budget); ``bounds``: the least and greatest values still
-    possible (equal when the value is known); ``lower_by``, ``upper_by``: the methods that
-    proved each bound (None while open); ``method``: the method that proved the value (two,
-    joined by " + ", when the bounds came from two); ``nodes`` and ``seconds`` of all the
-    work; ``proof_size``: positions in the df-pn or threat-space proof graphs that closed the
-    bounds (None when another method did, or when not counted); ``line``: for a win (or a
-    loss), the principal line, moves in API form (cells, or 0-based columns with gravity),
-    ending on the winner's completed line; ``pairs``: a pairing certificate when a pairing
-    closed a bound on the empty board; ``steps``: every piece of work, in order."""
+    weak search scores of :mod:`fastttt.values`), or None (unknown within the budget);
+    ``bounds``: the least and greatest values still possible (equal when the value is
+    known); ``lower_by``, ``upper_by``: the methods that proved each bound (None while open);
+    ``method``: the method that proved the value (two, joined by " + ", when the bounds came
+    from two); ``nodes`` and ``seconds`` of all the work; ``proof_size``: positions in the
+    df-pn or threat-space proof graphs that closed the bounds (0 for arguments: pairing,
+    strategy stealing; None when alpha-beta closed one, or when not counted); ``line``: for a
+    win (or a loss), the principal line, moves in API form (cells, or 0-based columns with
+    gravity), ending on the winner's completed line; ``pairs``: a pairing certificate when a
+    pairing closed a bound on the empty board; ``steps``: every piece of work, in order."""
 
     value: int | None
     bounds: tuple[int, int]

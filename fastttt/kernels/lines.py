@@ -30,8 +30,9 @@ position's hashes), built by :class:`fastttt.lineboard.LineBoard`::
 
 The hash under symmetry ``s`` is the plain Zobrist hash of the board mapped by ``s``; the
 canonical key (:func:`canonical_key`) is their minimum, xor a tag that names the question
-asked, so symmetric positions share transposition-table entries. Kernels here validate nothing (the wrapper builds consistent
-arrays); :func:`recount` rebuilds every derived counter from ``board``.
+asked, so symmetric positions share transposition-table entries. Kernels here validate
+nothing (the wrapper builds consistent arrays); :func:`recount` rebuilds every derived
+counter from ``board``.
 """
 
 from __future__ import annotations
