@@ -336,6 +336,8 @@ def test_play_shows_a_thinking_line_only_for_slow_moves(monkeypatch):
     text = status.getvalue()
     assert "O (slow) is thinking... 0." in text and ", depth 3" in text
     assert text.endswith("\r\x1b[K")  # erased once the move came
+    # A move well inside the delay draws nothing (the delay is generous: CI machines stall).
+    monkeypatch.setattr("fastttt.play.THINKING_DELAY", 5.0)
     status = io.StringIO()
     play_game(pos, (SlowPlayer(0), SlowPlayer(0)), show=False, status=status, write=print)
     assert status.getvalue() == ""
