@@ -46,7 +46,7 @@ class PairingResult:
         return self.pairs is not None
 
     def verdict(self) -> str:
-        if self.found:
+        if self.pairs is not None:
             return (f"draw: a pairing of {len(self.pairs)} pairs covers all "
                     f"{len(_lines(self.spec))} lines (the second player cannot lose)")
         if self.complete:
@@ -106,7 +106,7 @@ def _private_pairs(lines: list[int]) -> tuple[tuple[int, int], ...] | None:
     held: dict[int, list[int]] = {}
     for cell, slot in owner.items():
         held.setdefault(slot // 2, []).append(cell)
-    return tuple(sorted(tuple(sorted(cells)) for cells in held.values()))
+    return tuple(sorted((min(cells), max(cells)) for cells in held.values()))
 
 
 def _search(spec: GameSpec, lines: list[int], node_budget: int) -> PairingResult:

@@ -29,13 +29,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastttt.board import BITBOARD_CELLS, FIRST, Position
 from fastttt.errors import UnknownPlayerError
 from fastttt.games import GameSpec
 from fastttt.registry import Player
 from fastttt.values import relative
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -206,7 +209,7 @@ class HeuristicPlayer:
         self.depth = depth
         self.method = method
         self.name = f"{'heuristic' if method == 'minimax' else 'alphabeta'}:{depth}"
-        self._stats = None  # the running search's counters and stop word
+        self._stats: np.ndarray | None = None  # the running search's counters and stop word
 
     def choose(self, state: Position, rng: random.Random) -> int:
         import numpy as np

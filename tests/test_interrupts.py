@@ -81,28 +81,48 @@ def assert_interrupted(rc, err, seconds, folder: Path):
     assert list(folder.iterdir()) == []  # nothing written, not even a temporary file
 
 
+def warm(args, stdin: str | None = None) -> None:
+    """Run ``fastttt ARGS`` on short work to its end, so that the kernels the interrupted
+    command runs are compiled and cached first: a SIGINT that lands while Numba compiles is
+    held back until the compilation ends (tens of seconds on a cold cache under load)."""
+    subprocess.run([*FASTTTT, *args], input=stdin, capture_output=True, text=True, timeout=600,
+                   check=True)
+
+
+EASY = "2252576253462244111563365343671351441"  # the first End-Easy position
+
+
 @pytest.mark.parametrize(
-    "args, stdin",
+    "args, stdin, warm_args, warm_stdin",
     [
-        (["solve", "connect4", "--search"], None),  # hours of search
-        (["solve", "connect4", "--stdin"], "4\n"),  # the filter, one stone played: minutes
-        (["solve", "ultimate", "--max-nodes", "1000000000"], None),  # alpha-beta, minutes
-        (["match", "ultimate", "--x", "minimax:9", "-n", "100"], None),  # minutes a move
+        # hours of search
+        (["solve", "connect4", "--search"], None, ["solve", "4x4k4g", "--search"], None),
+        # the filter, one stone played: minutes
+        (["solve", "connect4", "--stdin"], "4\n", ["solve", "connect4", "--stdin"], EASY + "\n"),
+        # alpha-beta, minutes
+        (["solve", "ultimate", "--max-nodes", "1000000000"], None,
+         ["solve", "ultimate", "--max-nodes", "1000"], None),
+        # minutes a move
+        (["match", "ultimate", "--x", "minimax:9", "-n", "100"], None,
+         ["match", "ultimate", "--x", "minimax:1", "--o", "minimax:1", "-n", "1"], None),
     ],
     ids=["search", "filter", "ultimate", "match"],
 )
-def test_cli_interrupted_exits_130_with_one_line(tmp_path, args, stdin):
+def test_cli_interrupted_exits_130_with_one_line(tmp_path, args, stdin, warm_args, warm_stdin):
+    warm(warm_args, warm_stdin)
     rc, _out, err, seconds = interrupt_cli(args, tmp_path, stdin=stdin)
     assert_interrupted(rc, err, seconds, tmp_path)
 
 
 def test_cli_dense_solve_interrupted_leaves_no_file(tmp_path):
+    warm(["solve", "3x3k3"])
     target = tmp_path / "t.ttt"
     rc, _out, err, seconds = interrupt_cli(["solve", "5x4k4", "--save", str(target)], tmp_path)
     assert_interrupted(rc, err, seconds, tmp_path)
 
 
 def test_cli_heuristic_match_interrupted(tmp_path):
+    warm(["match", "3x3k3", "--x", "alphabeta:2", "--o", "alphabeta:2", "-n", "1"])
     rc, _out, err, seconds = interrupt_cli(
         ["match", "5x5k4", "--x", "alphabeta:9", "-n", "10"], tmp_path
     )
@@ -111,6 +131,7 @@ def test_cli_heuristic_match_interrupted(tmp_path):
 
 def test_cli_play_interrupted_while_the_engine_thinks(tmp_path):
     """Ctrl-C while ``perfect`` searches Connect Four's first move: the game is abandoned."""
+    warm(["solve", "4x4k4g", "--search"])
     rc, out, err, seconds = interrupt_cli(
         ["play", "connect4", "--x", "perfect", "--o", "perfect"], tmp_path
     )

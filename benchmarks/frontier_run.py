@@ -1,0 +1,71 @@
+"""How far the provers get on an open board in a long run: df-pn on the empty board, its table
+kept across checkpoints, one JSON line per checkpoint (append-only, so a killed run keeps what
+it measured). Issue 13 asks for an hour on 8 x 8 k=5 and 15 x 15 k=5::
+
+    .venv/bin/python benchmarks/frontier_run.py 8x8k5 --hours 1 --log frontier-8x8k5.jsonl
+    .venv/bin/python benchmarks/frontier_run.py 15x15k5 --hours 1 --log frontier-15x15k5.jsonl
+
+Each line: ``wall`` and ``cpu`` seconds since the start (compile excluded), ``nodes`` expanded
+in all, the root's proof and disproof numbers for the attacker's question (``phi``/``delta``
+from the side to move; 0 closes it), root moves searched and solved, the deepest ply reached,
+and the load average. First a threat-space pass (a fast prover of forced wins), then df-pn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+from fastttt.board import Position
+from fastttt.dfpn import ProofSearch, warmup
+from fastttt.games import as_spec
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="an m,n,k board name, e.g. 8x8k5")
+    parser.add_argument("--hours", type=float, default=1.0, help="CPU time to spend")
+    parser.add_argument("--checkpoint", type=float, default=300.0, help="seconds between lines")
+    parser.add_argument("--attacker", type=int, default=0, help="0: does X win? 1: does O?")
+    parser.add_argument("--tt-bits", type=int, default=25, help="2**bits rows of 32 bytes")
+    parser.add_argument("--threat-seconds", type=float, default=120.0)
+    parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
+    args = parser.parse_args()
+
+    spec = as_spec(args.game)
+    compile_seconds = warmup()
+    search = ProofSearch(spec, tt_bits=args.tt_bits)
+    root = Position.empty(spec)
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    budget = args.hours * 3600
+
+    def record(phase: str, r) -> bool:
+        line = {
+            "game": spec.name, "phase": phase, "attacker": args.attacker,
+            "wall": round(time.perf_counter() - wall0, 1),
+            "cpu": round(time.process_time() - cpu0, 1), "nodes": search.nodes,
+            "proven": r.proven, "phi": r.phi, "delta": r.delta, "root_moves": r.root_moves,
+            "root_solved": r.root_solved, "deepest": r.deepest, "load": os.getloadavg()[0],
+            "tt_bits": args.tt_bits, "compile_seconds": round(compile_seconds, 1),
+        }
+        with open(args.log, "a") as out:
+            out.write(json.dumps(line) + "\n")
+        print(json.dumps(line), flush=True)
+        return r.proven is not None
+
+    if not spec.gravity:  # a threat-space "no" is only "no winning threat sequence"
+        r = search.prove(root, args.attacker, mode="threats", seconds=args.threat_seconds,
+                         line=False)
+        if record("threats", r) and r.proven:
+            return
+    while time.process_time() - cpu0 < budget:
+        left = budget - (time.process_time() - cpu0)
+        r = search.prove(root, args.attacker, seconds=min(args.checkpoint, left), line=False)
+        if record("dfpn", r):
+            return
+
+
+if __name__ == "__main__":
+    main()
