@@ -3,7 +3,8 @@
 Encodings (geometry and cell numbering are defined in :mod:`fastttt.games`)::
 
     bitboards   first, second: ints, bit c set when cell c holds that player's stone
-    base-3 code sum(d_c * 3**c) with d_c = 0 empty, 1 first player (X), 2 second player (O)
+    base-3 code sum(d_c * 3**c) with d_c = 0 empty, 1 first player (X), 2 second player (O);
+                every conversion between the forms is in :mod:`fastttt.codes`
     text        rows top to bottom joined by '/', cells '.', 'X', 'O':  "X.O/.X./..O"
     moves       non-gravity: cell numbers; gravity: column numbers (0-based in the API,
                 1-based in the command line and in Connect Four move strings)
@@ -18,11 +19,18 @@ or on a full board.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 
 import numpy as np
 
+from fastttt.codes import (
+    bitboards_of_cells,
+    bitboards_of_code,
+    cells_of,
+    code_count,
+    code_of_bitboards,
+)
 from fastttt.errors import GameSpecError, IllegalMoveError, InvalidPositionError
 from fastttt.games import GameSpec, as_spec
 
@@ -125,9 +133,20 @@ def cell_lines(spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     return start, np.array(through, dtype=np.uint64)
 
 
+def completed_lines(masks: Iterable[int], stones: int) -> Iterator[int]:
+    """The line ``masks`` that ``stones`` (a bitboard) covers, in order: THE line test of the
+    Python side (the kernels keep their own, fused with their loops)."""
+    return (int(m) for m in masks if m & stones == m)
+
+
+def contains_line(masks: Iterable[int], stones: int) -> bool:
+    """True when ``stones`` (a bitboard) covers one of the line ``masks``."""
+    return next(completed_lines(masks, stones), None) is not None
+
+
 def has_line(spec: GameSpec, stones: int) -> bool:
     """True when ``stones`` (a bitboard) contains a full line of the game."""
-    return any(m & stones == m for m in line_masks(spec))
+    return contains_line(line_masks(spec), stones)
 
 
 def full_mask(spec: GameSpec) -> int:
@@ -137,20 +156,6 @@ def full_mask(spec: GameSpec) -> int:
 def bottom_row_mask(spec: GameSpec) -> int:
     """Cells of the lowest row (where a stone dropped into an empty column lands)."""
     return ((1 << spec.cols) - 1) << ((spec.rows - 1) * spec.cols)
-
-
-def bitboards_of_codes(codes: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray]:
-    """(first, second) uint64 bitboards of base-3 codes (digit c: cell c; 1 first player,
-    2 second), the vectorised :attr:`Position.code` read backwards."""
-    rest = np.asarray(codes, dtype=np.int64).copy()
-    first = np.zeros(rest.shape, dtype=np.uint64)
-    second = np.zeros(rest.shape, dtype=np.uint64)
-    for cell in range(cells):
-        digit = rest % 3
-        rest //= 3
-        first |= (digit == 1).astype(np.uint64) << np.uint64(cell)
-        second |= (digit == 2).astype(np.uint64) << np.uint64(cell)
-    return first, second
 
 
 def _bitboard(value: object, name: str) -> int:
@@ -196,35 +201,24 @@ class Position:
                 f"position text {text!r} has {len(cleaned)} cells, the {spec.describe()} board "
                 f"has {spec.cells}"
             )
-        first = second = 0
-        for c, ch in enumerate(cleaned.upper()):
-            if ch == "X":
-                first |= 1 << c
-            elif ch == "O":
-                second |= 1 << c
-            elif ch not in ".-_":
+        cleaned = cleaned.upper()
+        for c, ch in enumerate(cleaned):
+            if ch not in "XO.-_":
                 raise InvalidPositionError(
                     f"position text {text!r}: cell {c} is {ch!r}; use '.', 'X' or 'O'"
                 )
-        return cls(spec, first, second)
+        return cls(spec, *bitboards_of_cells(cleaned, SYMBOLS))
 
     @classmethod
     def from_code(cls, spec: GameSpec | str, code: int) -> Position:
-        """Decode a base-3 code (digit 1 = first player, 2 = second player)."""
+        """Decode a base-3 code (digit 1 = first player, 2 = second player;
+        :func:`fastttt.codes.bitboards_of_code`)."""
         spec = as_spec(spec)
         if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
             raise InvalidPositionError(f"a code is an integer, got {code!r}")
-        if not 0 <= int(code) < 3**spec.cells:
+        if not 0 <= int(code) < code_count(spec.cells):
             raise InvalidPositionError(f"code {code} is outside 0..3**{spec.cells}-1")
-        first = second = 0
-        code = int(code)
-        for c in range(spec.cells):
-            code, d = divmod(code, 3)
-            if d == 1:
-                first |= 1 << c
-            elif d == 2:
-                second |= 1 << c
-        return cls(spec, first, second)
+        return cls(spec, *bitboards_of_code(int(code)))
 
     @classmethod
     def from_moves(cls, spec: GameSpec | str, moves: Iterable[int]) -> Position:
@@ -279,11 +273,9 @@ class Position:
 
     @property
     def code(self) -> int:
-        """Base-3 code: sum(d_c * 3**c), d = 0 empty, 1 first player, 2 second player."""
-        code = 0
-        for c in reversed(range(self.spec.cells)):
-            code = code * 3 + (1 if self.first >> c & 1 else 2 if self.second >> c & 1 else 0)
-        return code
+        """Base-3 code: sum(d_c * 3**c), d = 0 empty, 1 first player, 2 second player
+        (:func:`fastttt.codes.code_of_bitboards`)."""
+        return code_of_bitboards(self.first, self.second)
 
     def winner(self) -> int | None:
         """0 if the first player has a line, 1 if the second has, None otherwise."""
@@ -311,7 +303,7 @@ class Position:
     def legal_moves(self) -> list[int]:
         """Moves in increasing order: cells, or columns on gravity boards."""
         mask = self.playable_mask()
-        cells = [c for c in range(self.spec.cells) if mask >> c & 1]
+        cells = cells_of(mask)
         if self.spec.gravity:
             return sorted(c % self.spec.cols for c in cells)
         return cells

@@ -15,7 +15,8 @@ whatever its depth parity. This differs on purpose from the td-jeu-de-morpion ha
 ``minimax_heur`` reads a depth-0 leaf from the side to move THERE but uses it as J0's value;
 :mod:`fastttt.compat.morpion` keeps that quirk so that the handout's printed values hold.
 
-Wins are not discounted by distance: a win in 1 and a win in 5 both score ``L + 1``.
+Wins are not discounted by distance: a win in 1 and a win in 5 both score ``L + 1``. The
+convention is one of those of :mod:`fastttt.values`.
 
 Kernels: :func:`fastttt.kernels.heuristic.static_value` behind :func:`line_count_eval`,
 :func:`fastttt.kernels.heuristic.root_kernel` / ``search_kernel`` behind :func:`search`.
@@ -33,6 +34,7 @@ from fastttt.errors import FastTTTError, require_int
 from fastttt.games import GameSpec
 from fastttt.interrupt import run
 from fastttt.kernels import heuristic as K
+from fastttt.values import relative
 
 METHODS = {
     "minimax": 0,  # full-width, no memo: the textbook tree
@@ -60,7 +62,7 @@ def line_count_eval(pos: Position) -> int:
             np.uint64(pos.first), np.uint64(pos.second), pos.to_move, masks, geo[0], False
         )
     )
-    return v if pos.to_move == 0 else -v
+    return relative(v, pos.to_move)  # the kernel scores from the first player's side
 
 
 def search(
@@ -119,5 +121,5 @@ def search(
     )
     moves = pos.legal_moves()
     best_moves = [moves[i] for i in range(nm) if vals[i] == best]
-    score = int(best) if mover == 0 else -int(best)
+    score = relative(best, mover)
     return score, best_moves, int(stats[0]) + 1

@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastttt.board import cell_lines, full_mask, win_masks
+from fastttt.codes import bitboards_of_codes, code_count
 from fastttt.games import GameSpec, as_spec
 
 MAX_LO_CELLS = 10  # 3**10 lo codes: rank tables of 59049 entries stay in L2
@@ -74,13 +75,7 @@ def lo_cell_count(spec: GameSpec) -> int:
 
 def _digit_arrays(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """first/second bitboards and X-O difference of every base-3 code of n cells."""
-    codes = np.arange(3**n, dtype=np.int64)
-    first = np.zeros(3**n, dtype=np.uint64)
-    second = np.zeros(3**n, dtype=np.uint64)
-    for c in range(n):
-        digit = (codes // 3**c) % 3
-        first |= (digit == 1).astype(np.uint64) << np.uint64(c)
-        second |= (digit == 2).astype(np.uint64) << np.uint64(c)
+    first, second = bitboards_of_codes(np.arange(code_count(n), dtype=np.int64), n)
     diff = _popcount(first) - _popcount(second)
     return first, second, diff
 
@@ -201,7 +196,8 @@ def build_layout(spec: GameSpec) -> Layout:
 
 def _line_bits(lines, first, second, start, n):
     """Per bitboard pair: bitsets (bit i: ``lines[i]``) of the lines whose cells among
-    ``start .. start + n - 1`` all hold a stone of ``first`` (resp. ``second``)."""
+    ``start .. start + n - 1`` all hold a stone of ``first`` (resp. ``second``). The line test
+    of :func:`fastttt.board.contains_line`, vectorised over pairs and split at ``start``."""
     part = np.uint64(((1 << n) - 1) << start)
     out_first = np.zeros(first.shape[0], dtype=np.uint64)
     out_second = np.zeros(first.shape[0], dtype=np.uint64)
@@ -220,10 +216,9 @@ def hi_layers(spec: GameSpec) -> list[np.ndarray]:
 @lru_cache(maxsize=8)
 def _hi_layers(spec: GameSpec) -> tuple[np.ndarray, ...]:
     hi_n = spec.cells - lo_cell_count(spec)
-    codes = np.arange(3**hi_n, dtype=np.int64)
-    stones = np.zeros(3**hi_n, dtype=np.int64)
-    for c in range(hi_n):
-        stones += (codes // 3**c) % 3 != 0
+    codes = np.arange(code_count(hi_n), dtype=np.int64)
+    first, second = bitboards_of_codes(codes, hi_n)
+    stones = _popcount(first | second)
     layout = build_layout(spec)
     nonempty = layout.hi_base[1:] > layout.hi_base[:-1]
     return tuple(codes[(stones == p) & nonempty] for p in range(hi_n + 1))

@@ -1,6 +1,7 @@
 """The value of every legal move, for pictures: exact where it can be had, else an estimate.
 
-Values are from the side that plays the move (the mover), as in :mod:`fastttt.players`:
+Values are from the side that plays the move (the mover), as in :mod:`fastttt.players`
+(conversions from search and mate scores: :mod:`fastttt.values`):
 ``result`` +1 it wins, 0 draw, -1 it loses under perfect play (winner hurries, loser delays);
 ``plies`` counts plies from the current position to the end, the move itself included.
 Sources, best first:
@@ -25,6 +26,7 @@ from typing import Any
 
 from fastttt.board import Position
 from fastttt.games import GameSpec
+from fastttt.values import mate_result, result_words, table_from_score
 
 DEFAULT_SECONDS = 2.0
 TICK = 0.01  # seconds between a stopper's checks
@@ -48,11 +50,7 @@ class MoveValue:
             return "unknown"
         if self.estimate:
             return f"estimate {self.score:+d}"
-        if self.result > 0:
-            return f"win in {self.plies}"
-        if self.result < 0:
-            return f"loss in {self.plies}"
-        return "draw"
+        return result_words(self.result, self.plies)
 
     def as_json(self) -> dict:
         return {"result": self.result, "plies": self.plies, "estimate": self.estimate,
@@ -148,7 +146,6 @@ def _pooled(pool: dict[Any, list[Any]], key: Any, make: Callable[[], Any]):
 def _search_values(pos: Position, deadline: float, progress: Progress | None,
                    cancel: threading.Event | None) -> MoveValues:
     from fastttt.kernels import negamax as nk
-    from fastttt.players import _score_outcome
     from fastttt.search import Searcher
 
     moves = pos.legal_moves()
@@ -168,8 +165,7 @@ def _search_values(pos: Position, deadline: float, progress: Progress | None,
                     score = searcher.solve(child).score
                 if stopper.fired:  # the table keeps only entries finished before the stop
                     break
-                outcome = _score_outcome(pos, -score)
-                values[move] = MoveValue(outcome.result, outcome.plies)
+                values[move] = MoveValue(*table_from_score(pos.spec, pos.ply, -score))
             if progress:
                 progress(i + 1, len(moves))
     for move in moves:
@@ -183,7 +179,7 @@ def _search_values(pos: Position, deadline: float, progress: Progress | None,
 def _engine_values(state: Any, deadline: float, progress: Progress | None,
                    cancel: threading.Event | None) -> MoveValues:
     from fastttt.kernels import ultimate as K
-    from fastttt.ultimate.engine import MATE, MATE_BOUND, Engine
+    from fastttt.ultimate.engine import Engine
 
     moves = state.legal_moves()
     values: dict[int, MoveValue] = {}
@@ -209,10 +205,9 @@ def _engine_values(state: Any, deadline: float, progress: Progress | None,
                     break
                 score = -res.score
                 remaining = int(K.remaining_plies(child.array()))
-                if score >= MATE_BOUND:
-                    values[move] = MoveValue(1, 1 + MATE - score)
-                elif score <= -MATE_BOUND:
-                    values[move] = MoveValue(-1, 1 + MATE + score)
+                mate = mate_result(score)
+                if mate is not None:
+                    values[move] = MoveValue(mate[0], 1 + mate[1])
                 elif res.depth >= remaining and score == 0:
                     values[move] = MoveValue(0, 1 + remaining)
                 else:

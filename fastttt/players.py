@@ -31,11 +31,11 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fastttt.board import BITBOARD_CELLS, FIRST, Position
+from fastttt.board import BITBOARD_CELLS, Position
 from fastttt.errors import UnknownPlayerError
 from fastttt.games import GameSpec
 from fastttt.registry import Player
-from fastttt.values import relative
+from fastttt.values import relative, table_from_score
 
 if TYPE_CHECKING:
     import numpy as np
@@ -141,18 +141,8 @@ def perfect_play_reach(spec: GameSpec, what: str = "perfect play", verb: str = "
 
 
 def _score_outcome(pos: Position, score: int) -> Outcome:
-    """The :class:`Outcome` of a move of ``pos`` from its exact search score (mover's side;
-    :mod:`fastttt.search`: a win scores ``score_base(spec) - s``, ``s`` the winner's stones once
-    its line is complete, a loss the negative, a draw 0)."""
-    from fastttt.search import score_base
-
-    score = int(score)
-    if score == 0:
-        return Outcome(0, pos.spec.cells - pos.ply)
-    winner = pos.to_move if score > 0 else 1 - pos.to_move
-    stones = score_base(pos.spec) - abs(score)
-    total = 2 * stones - 1 if winner == FIRST else 2 * stones
-    return Outcome(1 if score > 0 else -1, total - pos.ply)
+    """The :class:`Outcome` of a move of ``pos`` from its exact search score (mover's side)."""
+    return Outcome(*table_from_score(pos.spec, pos.ply, score))
 
 
 def move_outcomes(pos: Position) -> dict[int, Outcome]:

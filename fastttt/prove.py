@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from fastttt.dfpn import ProofSearch
 from fastttt.errors import InvalidArgumentError, InvalidPositionError, SearchBudgetError
+from fastttt.values import RESULT_WORDS, relative, value_name
 
 METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "alphabeta")
 PAIRING_NODES = 20_000  # the empty board's pairing search (a fraction of a second)
@@ -44,7 +45,7 @@ THREAT_SHARE = 0.1
 THREAT_MIN_NODES, THREAT_MIN_SECONDS = 100_000, 0.2
 FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
 MAX_SLICE_SECONDS = 30.0
-VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fastttt.values)
 
 
 @dataclass(frozen=True)
@@ -92,9 +93,7 @@ class ProofResult:
         """``"first"``, ``"second"`` or ``"draw"`` (table words), None when unknown."""
         if self.value is None:
             return None
-        if self.value == 0:
-            return "draw"
-        return "first" if (self.value > 0) == (self.to_move == 0) else "second"
+        return value_name(relative(self.value, self.to_move))
 
     def verdict(self) -> str:
         """One line: the value from the side to move, or the bounds when unknown."""

@@ -1,8 +1,9 @@
 """Questions about single positions, answered the same way by every strong table.
 
 A table stores one byte per position (:mod:`fastttt.kernels.dense`): 0 not reachable,
-``depth << 2 | v`` with v = 1 first player wins, 2 draw, 3 second player wins. Values are
-absolute (:mod:`fastttt.values`): +1 the first player wins, 0 draw, -1 the second player wins;
+``depth << 2 | v`` with v = 1 first player wins, 2 draw, 3 second player wins (the table
+bytes of :mod:`fastttt.values`, read by :func:`~fastttt.values.values_of_bytes`). Values are
+absolute: +1 the first player wins, 0 draw, -1 the second player wins;
 depth is the number of plies to the end when the winner hurries and the loser delays.
 """
 
@@ -10,14 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
-
 from fastttt.board import Position
 from fastttt.errors import InvalidPositionError
 from fastttt.games import GameSpec
-from fastttt.values import DRAW, FIRST_WINS, SECOND_WINS, value_name
-
-VALUE_OF_CODE = np.array([0, FIRST_WINS, DRAW, SECOND_WINS], dtype=np.int8)
+from fastttt.values import VALUE_OF_BYTE, value_name
 
 PositionLike = Position | str | Iterable[int]
 
@@ -54,7 +51,7 @@ class PositionQueries:
 
     def value(self, pos: PositionLike) -> int:
         """+1 first player wins, 0 draw, -1 second player wins (pos: Position, text or moves)."""
-        return int(VALUE_OF_CODE[self._byte(pos)[1] & 3])
+        return int(VALUE_OF_BYTE[self._byte(pos)[1] & 3])
 
     def depth(self, pos: PositionLike) -> int:
         """Plies to the end under perfect play (winner hurries, loser delays); 0 if finished."""

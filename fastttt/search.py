@@ -1,9 +1,10 @@
 """Exact search beyond the tables: negamax alpha-beta with a transposition table.
 
-Score convention (side to move, the Connect Four benchmark one, generalised; see
-:mod:`fastttt.values`): 0 draw; a win scores ``score_base(spec) - s`` where ``s`` is the number
-of stones the winner has placed when it completes its line (sooner wins score higher); a loss
-scores minus the opponent's win score. ``score_base(spec) = (cells + 1) // 2 + 1``: 22 for
+Score convention (side to move, the Connect Four benchmark one, generalised; defined in
+:mod:`fastttt.values`, whose ``score_base`` and ``score_from_table`` are re-exported here):
+0 draw; a win scores ``score_base(spec) - s`` where ``s`` is the number of stones the winner
+has placed when it completes its line (sooner wins score higher); a loss scores minus the
+opponent's win score. ``score_base(spec) = (cells + 1) // 2 + 1``: 22 for
 Connect Four (7 x 6), ``cells // 2 + 1`` on every even board. Weak mode returns only the sign:
 +1 win, 0 draw, -1 loss.
 
@@ -39,6 +40,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastttt.board import Position, line_cells
+from fastttt.codes import bitboards_of_codes, cells_of, to_layout, to_layout_many
 from fastttt.errors import (
     GameSpecError,
     InvalidArgumentError,
@@ -51,33 +53,13 @@ from fastttt.games import GameSpec, as_spec
 from fastttt.interrupt import run
 from fastttt.kernels import negamax as nk
 from fastttt.kernels import wide as wk
+from fastttt.values import score_base
+from fastttt.values import score_from_table as score_from_table  # re-exported
 
 DEFAULT_TT_BITS = 23  # 2**23 entries x 8 bytes = 64 MiB
 WIDE_TT_BITS = 22  # 2**22 entries x 16 bytes = 64 MiB (WideSearcher)
 STOP_BUDGET = 3  # stop-word value a budget's watcher writes (Ctrl-C writes 1)
 ZOBRIST_SEED = 20240611  # fixed keys: node counts repeat from run to run
-
-
-def score_base(spec: GameSpec) -> int:
-    """``(cells + 1) // 2 + 1``: a win with the winner's ``s``-th stone scores ``base - s``.
-
-    Equal to ``cells // 2 + 1`` on even boards (22 for Connect Four); on odd boards the first
-    player may place ``(cells + 1) // 2`` stones, and its win on the last cell must still score
-    above a draw (``cells // 2 + 1`` would give it 0).
-    """
-    return (spec.cells + 1) // 2 + 1
-
-
-def score_from_table(spec: GameSpec, ply, value, depth):
-    """Exact score (side to move) of a position with ``ply`` stones from a table value relative
-    to the side to move (+1 it wins, 0 draw, -1 it loses) and the table depth (plies to the end,
-    winner hurrying, loser delaying). The game ends after ``ply + depth`` stones; whoever wins,
-    the winner then has ``(ply + depth + 1) // 2`` stones (the mover when ``depth`` is odd, the
-    opponent when it is even). Works on ints and elementwise on NumPy integer arrays."""
-    win = score_base(spec) - (ply + depth + 1) // 2
-    if isinstance(value, np.ndarray):
-        return np.sign(value).astype(np.int64) * win
-    return 0 if value == 0 else (win if value > 0 else -win)
 
 
 @dataclass(frozen=True)
@@ -242,28 +224,19 @@ class Searcher:
 
     # --- conversions ---------------------------------------------------------------------
     def internal(self, pos: Position) -> tuple[int, int, int]:
-        """``(cur, mask, ply)``: the side to move's stones and all stones, internal layout."""
-        first = second = 0
-        for cell, bit in enumerate(self.cell_bit):
-            if pos.first >> cell & 1:
-                first |= 1 << bit
-            elif pos.second >> cell & 1:
-                second |= 1 << bit
+        """``(cur, mask, ply)``: the side to move's stones and all stones, internal layout
+        (:func:`fastttt.codes.to_layout` with :attr:`cell_bit`)."""
+        first = to_layout(pos.first, self.cell_bit)
+        second = to_layout(pos.second, self.cell_bit)
         cur = first if pos.to_move == 0 else second
         return cur, first | second, pos.ply
 
     def batch_from_codes(self, codes: np.ndarray) -> Batch:
         """Positions given by base-3 codes (digit 1 first player, 2 second) in the search
         layout; the codes must be live positions (not checked here)."""
-        codes = np.asarray(codes, dtype=np.int64)
-        first = np.zeros(codes.shape, dtype=np.uint64)
-        second = np.zeros(codes.shape, dtype=np.uint64)
-        rest = codes.copy()
-        for bit in self.cell_bit:
-            digit = rest % 3
-            rest //= 3
-            first |= (digit == 1).astype(np.uint64) << np.uint64(bit)
-            second |= (digit == 2).astype(np.uint64) << np.uint64(bit)
+        first, second = bitboards_of_codes(codes, self.spec.cells)
+        first = to_layout_many(first, self.cell_bit)
+        second = to_layout_many(second, self.cell_bit)
         mask = first | second
         n_first = np.bitwise_count(first).astype(np.int64)
         n_second = np.bitwise_count(second).astype(np.int64)
@@ -329,12 +302,12 @@ class Searcher:
         """Score of each legal move from the mover's view (a move that wins at once scores
         ``base - stones``; weak mode -1/0/+1)."""
         self.check_live(pos)
-        base = score_base(self.spec)
+        win_now = 1 if weak else score_from_table(self.spec, pos.ply, 1, 1)  # won in 1 ply
         result = {}
         for move in pos.legal_moves():
             child = pos.play(move)
             if child.winner() is not None:
-                result[move] = 1 if weak else base - (pos.ply // 2 + 1)
+                result[move] = win_now
             elif child.is_full():
                 result[move] = 0
             else:
@@ -512,8 +485,7 @@ class WideSearcher(Searcher):
     def stones(pos: Position) -> np.ndarray:
         """The cells of ``pos``'s stones, X's and O's alternately from X (the kernel's form
         of a position, :func:`fastttt.kernels.wide.load_position`)."""
-        xs = [c for c in range(pos.first.bit_length()) if pos.first >> c & 1]
-        os = [c for c in range(pos.second.bit_length()) if pos.second >> c & 1]
+        xs, os = cells_of(pos.first), cells_of(pos.second)
         out = np.empty(len(xs) + len(os), dtype=np.int64)
         out[0::2], out[1::2] = xs, os
         return out

@@ -26,13 +26,14 @@ from typing import NamedTuple
 import numpy as np
 
 from fastttt.board import Position
+from fastttt.codes import code_count
 from fastttt.errors import InvalidPositionError, MemoryBudgetError
 from fastttt.games import GameSpec, as_spec
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dense
 from fastttt.layout import Layout, build_layout, hi_layers, lo_cell_count, slot_count
-from fastttt.queries import VALUE_OF_CODE as _VALUE_OF_CODE
 from fastttt.queries import PositionQueries
+from fastttt.values import BYTE_DRAW, BYTE_FIRST, BYTE_NAMES, BYTE_SECOND, values_of_bytes
 
 # Interpreter, NumPy, Numba and the compiled kernels, measured as resident memory after a
 # 3x3 solve (about 140 MB), rounded up.
@@ -56,7 +57,7 @@ def estimate_memory(spec: GameSpec | str) -> int:
 @lru_cache(maxsize=64)
 def _estimate_memory(spec: GameSpec) -> int:
     lo_n = lo_cell_count(spec)
-    index_bytes = 8 * (10 * 3**lo_n + 9 * 3 ** (spec.cells - lo_n))
+    index_bytes = 8 * (10 * code_count(lo_n) + 9 * code_count(spec.cells - lo_n))
     return slot_count(spec) + index_bytes + RUNTIME_OVERHEAD
 
 
@@ -142,7 +143,7 @@ class Solution(PositionQueries):
             raise InvalidPositionError(
                 f"code {int(codes[i])} (index {i}) is not a reachable position of {self.spec.name}"
             )
-        return _VALUE_OF_CODE[bytes_ & 3], (bytes_ >> 2).astype(np.int8)
+        return values_of_bytes(bytes_)
 
     def reachable_codes(self) -> np.ndarray:
         """Sorted base-3 codes of every reachable position (int64)."""
@@ -189,11 +190,12 @@ class Solution(PositionQueries):
         """Reachable positions, finished ones by result, all of them by value."""
         h = self.histogram
         codes = np.arange(256)
-        by_value = {name: int(h[1:255][(codes[1:255] & 3) == v].sum()) for v, name in
-                    ((1, "first"), (2, "draw"), (3, "second"))}
+        by_value = {name: int(h[1:255][(codes[1:255] & 3) == v].sum())
+                    for v, name in BYTE_NAMES.items()}
         return {
             "reachable": self.reachable,
-            "terminal": {"first": int(h[1]), "second": int(h[3]), "draw": int(h[2])},
+            "terminal": {"first": int(h[BYTE_FIRST]), "second": int(h[BYTE_SECOND]),
+                         "draw": int(h[BYTE_DRAW])},
             "values": {"first": by_value["first"], "draw": by_value["draw"],
                        "second": by_value["second"]},
         }

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
-from fastttt.board import FIRST, Position, line_masks
+from fastttt.board import FIRST, Position, completed_lines, line_masks
 from fastttt.errors import InvalidArgumentError
 
 CELL = 40  # pixels per cell
@@ -322,10 +322,8 @@ class _Board(_Canvas):
             return set()
         stones = pos.first if winner == FIRST else pos.second
         cells: set[int] = set()
-        for mask in line_masks(pos.spec):
-            mask = int(mask)
-            if stones & mask == mask:
-                cells.update(c for c in range(pos.spec.cells) if mask >> c & 1)
+        for mask in completed_lines(line_masks(pos.spec), stones):
+            cells.update(c for c in range(pos.spec.cells) if mask >> c & 1)
         return cells
 
     def _win_line(self, winning: set[int], x0: float, y0: float) -> None:
@@ -465,9 +463,5 @@ class _Ultimate(_Canvas):
         w = st.winner()
         if w is None:
             return set()
-        frame = st.frame_mask(w)
-        for line in K.LINES:
-            line = int(line)
-            if frame & line == line:
-                return {b for b in range(9) if line >> b & 1}
-        return set()
+        line = next(completed_lines(K.LINES, st.frame_mask(w)), 0)
+        return {b for b in range(9) if line >> b & 1}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fastttt.codes import code_count, code_of_digits, digits_of_codes, pow3
 from fastttt.errors import InvalidPositionError
 from fastttt.kernels import classroom as C
 from fastttt.reference import grilles as _ref
@@ -96,8 +97,8 @@ _LINES = np.array(
     [[0, 1, 2], [0, 3, 6], [3, 4, 5], [1, 4, 7], [6, 7, 8], [2, 5, 8], [0, 4, 8], [2, 4, 6]],
     dtype=np.int64,
 )
-_POW3 = np.array([3**c for c in range(9)], dtype=np.int64)
-_DIGITS = (np.arange(3**9, dtype=np.int64)[:, None] // _POW3[None, :]) % 3
+_POW3 = pow3(9)
+_DIGITS = digits_of_codes(np.arange(code_count(9)), 9)  # a grid's cells are its code's digits
 
 
 def _code(grille) -> int:
@@ -111,7 +112,7 @@ def _code(grille) -> int:
         ) from None
     if any(c not in (0, 1, 2) or isinstance(c, bool) for c in cells):
         raise InvalidPositionError(f"grid cells must be 0, 1 or 2, got {grille!r}")
-    return sum(c * 3**k for k, c in enumerate(cells))
+    return code_of_digits(cells)
 
 
 def _tuples(codes: np.ndarray) -> list[tuple]:

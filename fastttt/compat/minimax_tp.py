@@ -25,7 +25,8 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 
 from fastttt.board import BITBOARD_CELLS as MAX_CELLS  # the handout grids: uint64 masks
-from fastttt.board import win_masks
+from fastttt.board import contains_line, win_masks
+from fastttt.codes import bitboards_of_cells
 from fastttt.errors import (
     IllegalMoveError,
     InvalidArgumentError,
@@ -237,15 +238,8 @@ def _lines(rows: int, cols: int, k: int) -> tuple[int, ...]:
 
 
 def _bits(grille: list[list[str]]) -> tuple[int, int]:
-    bx = bo = 0
-    cols = len(grille[0])
-    for x, ligne in enumerate(grille):
-        for y, c in enumerate(ligne):
-            if c == JOUEUR1:
-                bx |= 1 << (x * cols + y)
-            elif c == JOUEUR2:
-                bo |= 1 << (x * cols + y)
-    return bx, bo
+    """(x, o) bitboards of a grid (cell ``x * cols + y``)."""
+    return bitboards_of_cells([c for ligne in grille for c in ligne], (JOUEUR1, JOUEUR2))
 
 
 def alignements(grille: list[list[str]], k: int | None = None) -> tuple[str, ...]:
@@ -256,7 +250,7 @@ def alignements(grille: list[list[str]], k: int | None = None) -> tuple[str, ...
     lines = _lines(rows, cols, _k(grille, k))
     bx, bo = _bits(grille)
     return tuple(
-        m for m, b in ((JOUEUR1, bx), (JOUEUR2, bo)) if any(line & b == line for line in lines)
+        m for m, b in ((JOUEUR1, bx), (JOUEUR2, bo)) if contains_line(lines, b)
     )
 
 
@@ -283,8 +277,8 @@ def _search(
 ) -> int:
     """The handout's minimax on bitboards (``me`` 0 for 'x', 1 for 'o'), memoised."""
     lines = _lines(rows, cols, k)
-    x_won = any(line & bx == line for line in lines)
-    o_won = any(line & bo == line for line in lines)
+    x_won = contains_line(lines, bx)
+    o_won = contains_line(lines, bo)
     occupied = bx | bo
     if depth <= 0 or x_won or o_won or occupied == (1 << rows * cols) - 1:
         mine, theirs = (x_won, o_won) if me == 0 else (o_won, x_won)

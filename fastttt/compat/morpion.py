@@ -35,6 +35,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from fastttt.board import contains_line
+from fastttt.codes import MAX_CODE_CELLS, bitboards_of_cells, code_of_cells
+from fastttt.codes import pow3 as powers_of_3
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
 from fastttt.games import mnk
 from fastttt.kernels import classroom as C
@@ -89,9 +92,7 @@ c_victoire_J0_diag = _ref.c_victoire_J0_diag
 c_match_nul = _ref.c_match_nul
 c_en_cours = _ref.c_en_cours
 
-_TO_O = str.maketrans({".": "0", "O": "1", "X": "0"})
-_TO_X = str.maketrans({".": "0", "O": "0", "X": "1"})
-_TO_3 = str.maketrans({".": "0", "O": "1", "X": "2"})
+HANDOUT_SYMBOLS = "OX"  # J0 plays 'O' and starts: codes and bitboards of the handout's strings
 _CHARS = np.frombuffer(b".OX", dtype=np.uint8)
 
 
@@ -101,7 +102,7 @@ class _Geo(NamedTuple):
     masks: np.ndarray  # uint64, rangees(n) order
     mask_list: list  # the same as Python ints
     geo: np.ndarray
-    pow3: np.ndarray  # 3**c per cell; empty for n >= 7 (int64 overflow), where it is unused
+    pow3: np.ndarray  # 3**c per cell; empty for n >= 7 (codes overflow int64), where unused
 
 
 N_MAX = 8  # largest n: an n x n board is one uint64 bitboard per player
@@ -119,22 +120,22 @@ def _geo(n: int) -> _Geo:
     g = _GEOS.get(n)
     if g is None:
         lines = [sum(1 << c for c in r) for r in _ref.rangees(n)]
-        # base-3 codes are int64: 3**c fits for c < 40 (n <= 6); only n <= 4 uses them
-        pow3 = [3**c for c in range(n * n)] if n * n <= 40 else []
+        # base-3 codes are int64 (n <= 6); only n <= 4 uses them
+        pow3 = powers_of_3(n * n if n * n <= MAX_CODE_CELLS else 0)
         g = _Geo(
             n,
             np.array(lines, dtype=np.uint64),
             lines,
             K.geometry(n, n, False),
-            np.array(pow3, dtype=np.int64),
+            pow3,
         )
         _GEOS[n] = g
     return g
 
 
 def _bits(s: str) -> tuple[int, int]:
-    r = s[::-1]
-    return int(r.translate(_TO_O), 2), int(r.translate(_TO_X), 2)
+    """(J0's 'O', J1's 'X') bitboards of a state string."""
+    return bitboards_of_cells(s, HANDOUT_SYMBOLS)
 
 
 def _size(s: str) -> int:
@@ -173,12 +174,10 @@ def rangees(n):
 
 def _finie(g: _Geo, s: str) -> tuple[bool, int | None]:
     o, x = _bits(s)
-    for m in g.mask_list:
-        if o & m == m:
-            return (True, 0)
-    for m in g.mask_list:
-        if x & m == m:
-            return (True, 1)
+    if contains_line(g.mask_list, o):
+        return (True, 0)
+    if contains_line(g.mask_list, x):
+        return (True, 1)
     if "." not in s:
         return (True, None)
     return (False, None)
@@ -235,6 +234,7 @@ def jeu_OXO_tableaux(n, i) -> Graphe:
 
 
 def _strings(codes: np.ndarray, n: int) -> list[str]:
+    # codes -> state strings by a kernel: millions of states for n = 4 (jeu_OXO)
     cells = n * n
     text = C.state_chars(codes, cells).tobytes().decode("ascii")
     return [text[k : k + cells] for k in range(0, len(text), cells)]
@@ -422,7 +422,7 @@ def _dense_values(n: int) -> np.ndarray:
 
 
 def _minimax_table(n: int, s: str, j: int) -> int | None:
-    code = int(s[::-1].translate(_TO_3), 3)
+    code = code_of_cells(s, HANDOUT_SYMBOLS)
     if n <= 3:
         v = int(_dense_values(n)[j, code])
         return None if v == 2 else v
@@ -436,7 +436,7 @@ def _minimax_table(n: int, s: str, j: int) -> int | None:
     else:
         return None
     if starter == 1:
-        code = int(s[::-1].translate(str.maketrans("OX", "XO")).translate(_TO_3), 3)
+        code = code_of_cells(s, HANDOUT_SYMBOLS[::-1])  # J1 started: 'X' is first
     sol = _solution(n)
     if not sol.is_reachable(np.array([code], dtype=np.int64))[0]:
         return None
@@ -456,7 +456,7 @@ def _minimax_rapide(etat) -> int | None:
         return None
     if s.strip(".OX"):
         return None
-    v = int(_dense_values(2 if len(s) == 4 else 3)[j, int(s[::-1].translate(_TO_3), 3)])
+    v = int(_dense_values(2 if len(s) == 4 else 3)[j, code_of_cells(s, HANDOUT_SYMBOLS)])
     if v == 2:
         return None
     _memo[etat] = v

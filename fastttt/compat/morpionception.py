@@ -33,9 +33,10 @@ from fastttt.errors import (
     InvalidPositionError,
     SearchBudgetError,
 )
-from fastttt.ultimate.engine import MATE_BOUND, Coeffs, Engine
+from fastttt.ultimate.engine import Coeffs, Engine
 from fastttt.ultimate.engine import solve_exact as _solve_exact
 from fastttt.ultimate.state import UltimateState
+from fastttt.values import mate_sign, relative
 
 # The handout's names, and ``nouveau_morpion`` to start a game.
 __all__ = [
@@ -216,8 +217,8 @@ def etat(Morpion: Any, morpion_intermediaire: Any, Joueur: str, a: Any = None, b
 
 
 def _absolute(state: UltimateState, score: int) -> int:
-    rel = 1 if score >= MATE_BOUND else -1 if score <= -MATE_BOUND else 0
-    return rel if state.to_move == 0 else -rel
+    """The handout's value (croix's side) of a side-to-move mate score: 0 unless proven."""
+    return relative(mate_sign(score), state.to_move)
 
 
 def _terminal(morpion_intermediaire: Any) -> int | None:

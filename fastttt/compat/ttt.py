@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from fastttt.board import has_line
+from fastttt.codes import bitboard_of
 from fastttt.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
 from fastttt.games import tictactoe
 
@@ -109,13 +111,8 @@ def _flat(contenu) -> tuple:
     return cells
 
 
-_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-
-
 def _agagne(cells: tuple, joueur: str) -> bool:
-    return any(
-        cells[a] == joueur and cells[b] == joueur and cells[c] == joueur for a, b, c in _LINES
-    )
+    return has_line(tictactoe, bitboard_of(cells, joueur))
 
 
 def _fast_values(cells: tuple, joueur: str, autre: str, moi: bool, coups: tuple) -> list | None:

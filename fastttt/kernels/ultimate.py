@@ -41,6 +41,8 @@ ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 FULL = 511
 MAXPLY = 82
 
+# Numeric copies of fastttt.values.MATE and MATE_BOUND, where the convention is defined
+# (kernels import only config and bits); tests/test_values.py checks that they agree.
 MATE = 100_000
 MATE_BOUND = MATE - 200
 INF = 1_000_000

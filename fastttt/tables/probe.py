@@ -14,11 +14,13 @@ from collections import OrderedDict
 
 import numpy as np
 
-from fastttt.board import Position, bitboards_of_codes
+from fastttt.board import Position
+from fastttt.codes import bitboards_of_codes, code_count
 from fastttt.errors import InvalidPositionError, TableFileError
 from fastttt.games import GameSpec, mnk
-from fastttt.queries import VALUE_OF_CODE, PositionQueries
+from fastttt.queries import PositionQueries
 from fastttt.tables.index import LayerIndex
+from fastttt.values import BYTE_NAMES, values_of_bytes
 
 CACHED_CHUNKS = 16
 
@@ -91,8 +93,9 @@ class LayeredSolution(PositionQueries):
         """(values int8, depths int8) of base-3 codes, as :meth:`fastttt.solver.Solution.lookup`
         gives them; InvalidPositionError names the first unreachable code."""
         codes = np.asarray(codes, dtype=np.int64)
-        if ((codes < 0) | (codes >= 3**self.spec.cells)).any():
-            i = int(np.argmax((codes < 0) | (codes >= 3**self.spec.cells)))
+        outside = (codes < 0) | (codes >= code_count(self.spec.cells))
+        if outside.any():
+            i = int(np.argmax(outside))
             raise InvalidPositionError(f"code {int(codes[i])} (index {i}) is not a position of "
                                        f"{self.spec.name}")
         firsts, seconds = bitboards_of_codes(codes, self.spec.cells)
@@ -105,7 +108,7 @@ class LayeredSolution(PositionQueries):
             raise InvalidPositionError(
                 f"code {int(codes[i])} (index {i}) is not a reachable position of {self.spec.name}"
             )
-        return VALUE_OF_CODE[bytes_ & 3], (bytes_ >> 2).astype(np.int8)
+        return values_of_bytes(bytes_)
 
     # --- counts -----------------------------------------------------------------------------
     def layer_counts(self) -> dict[int, dict[int, int]]:
@@ -117,14 +120,13 @@ class LayeredSolution(PositionQueries):
         """Reachable positions, finished ones by result, all of them by value."""
         terminal = {"first": 0, "second": 0, "draw": 0}
         values = {"first": 0, "draw": 0, "second": 0}
-        names = {1: "first", 2: "draw", 3: "second"}
         for by_byte in self.layer_counts().values():
             for byte, count in by_byte.items():
                 if byte == 0:  # unreachable slots
                     continue
-                values[names[byte & 3]] += count
+                values[BYTE_NAMES[byte & 3]] += count
                 if byte >> 2 == 0:
-                    terminal[names[byte & 3]] += count
+                    terminal[BYTE_NAMES[byte & 3]] += count
         return {"reachable": sum(values.values()), "terminal": terminal, "values": values}
 
     @property

@@ -5,7 +5,8 @@ Kernel: :func:`fastttt.kernels.ultimate.negamax` (behind :meth:`Engine.search` a
 :func:`solve_exact`). Scores are from the SIDE TO MOVE: 0 draw, ``MATE - n`` a proven win in n
 plies, ``-(MATE - n)`` a proven loss in n plies (the winner hurries, the loser delays); any
 other score is a heuristic estimate (``|score| < MATE_BOUND``). Verdicts: ``"win in N"``,
-``"draw"``, ``"loss in N"`` (N in plies, proven) or ``"estimate"``.
+``"draw"``, ``"loss in N"`` (N in plies, proven) or ``"estimate"``. The convention, ``MATE``,
+``MATE_BOUND`` and :func:`~fastttt.values.verdict_of` are defined in :mod:`fastttt.values`.
 
 Compilation of the kernels takes several seconds on a cold Numba cache (about 0.5 s to load a
 warm one): call :func:`fastttt.ultimate.players.warmup` before timing anything.
@@ -22,11 +23,12 @@ from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_i
 from fastttt.interrupt import run
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate.state import UltimateState
+from fastttt.values import MATE as MATE  # re-exported: the mate scores live in fastttt.values
+from fastttt.values import MATE_BOUND as MATE_BOUND
+from fastttt.values import verdict_of as verdict_of
 
-MATE = K.MATE
 DEFAULT_NODE_BUDGET = 10_000_000  # solve_exact's budget: a few seconds on one core
 MAX_NODES = 2**62  # a node budget, as the kernels count nodes (int64)
-MATE_BOUND = K.MATE_BOUND
 
 
 class Coeffs(NamedTuple):
@@ -77,15 +79,6 @@ class SearchResult(NamedTuple):
     nodes: int
     seconds: float
     verdict: str
-
-
-def verdict_of(score: int, proven: bool) -> str:
-    """Words for a side-to-move score: ``win in N`` / ``loss in N`` (N plies) / ``draw``."""
-    if score >= MATE_BOUND:
-        return f"win in {MATE - score}"
-    if score <= -MATE_BOUND:
-        return f"loss in {MATE + score}"
-    return "draw" if proven and score == 0 else "estimate"
 
 
 class Engine:
@@ -236,6 +229,7 @@ def solve_exact(state: UltimateState, node_budget: int | None = DEFAULT_NODE_BUD
         node_budget = DEFAULT_NODE_BUDGET
     node_budget = require_int(node_budget, "node_budget", 1, MAX_NODES)
     if state.is_over():
-        return ("draw" if state.is_draw() else "loss in 0", 0 if state.is_draw() else -MATE, -1, 0)
+        score = 0 if state.is_draw() else -MATE  # over and not drawn: the mover has lost
+        return verdict_of(score, True), score, -1, 0
     res = Engine(tt_bits=22).search(state, nodes=node_budget)
     return res.verdict, res.score, res.move, res.nodes
