@@ -44,7 +44,8 @@ size_options = st.lists(
 paths = st.sampled_from(["a.fttt", "d", "d/x.fttt", ".", "missing/t.fttt", ""])
 move_lists = st.one_of(
     st.lists(st.integers(0, 12).map(str), max_size=5).map(",".join),
-    st.sampled_from(["0 4", "4 0", "1,,2", "12", "3,", " 1 , 2 ", "99999999", "\u30001"]),
+    st.sampled_from(["0 4", "4 0", "1,,2", "12", "3,", " 1 , 2 ", "99999999", "\u30001",
+                     "2,2 1,1", "5,5 1", "r5c5", "1,1,1", "4455", "0,0"]),
     odd_text,
 )
 players = st.one_of(
@@ -55,7 +56,11 @@ players = st.one_of(
 
 
 small_games = st.sampled_from(["tictactoe", "3x4k3", "3x3k3g", "3x4k3g", "2x2k2", "2x3k2g"])
-good_moves = st.lists(st.integers(0, 5).map(str), max_size=4).map(",".join)
+# moves as the play screen types them: a column (gravity) or row,col, from 1
+good_moves = st.lists(
+    st.one_of(st.integers(1, 4).map(str),
+              st.tuples(st.integers(1, 3), st.integers(1, 4)).map(lambda t: f"{t[0]},{t[1]}")),
+    max_size=4).map(" ".join)
 
 
 def _pick(*choices: list[str]) -> st.SearchStrategy[list[str]]:
@@ -72,12 +77,13 @@ def _solve_mode_args() -> st.SearchStrategy[list[str]]:
                             ["--engine", "layered"], ["--engine", "dense"], ["--no-symmetry"],
                             ["--max-memory", "0.5"], ["--force"]))
     stdin = st.builds(lambda g, o: ["solve", g, "--stdin", *o], small_games,
-                      _pick(["--weak"], ["--nodes"], ["--all-moves"]))
+                      _pick(["--weak"], ["--nodes"], ["--all-moves"], ["--json"]))
     search = st.builds(lambda g, m, o: ["solve", g, "--search", "--moves", m, *o],
                        small_games, good_moves, _pick(["--json"]))
     ultimate = st.builds(
         lambda m, o: ["solve", "ultimate", "--moves", m, "--max-nodes", "300", *o],
-        st.lists(st.integers(0, 80).map(str), max_size=4).map(",".join), _pick(["--json"]))
+        st.lists(st.tuples(st.integers(1, 9), st.integers(1, 9)).map(lambda t: f"{t[0]},{t[1]}"),
+                 max_size=4).map(" ".join), _pick(["--json"]))
     return st.one_of(table, stdin, search, ultimate)
 
 

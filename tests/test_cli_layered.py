@@ -84,7 +84,8 @@ def test_out_writes_a_table_that_answers_like_the_in_ram_solve(in_ram, table_dir
         disk = solve_json(GAME, "--out", str(out), "--resume", "--moves", moves)["query"]
         assert disk == ram
         assert table.value([int(c) - 1 for c in moves]) == {"first": 1, "draw": 0,
-                                                              "second": -1}[ram["value"]]
+                                                              "second": -1}[ram["winner"]]
+        assert ram["moves"] == list(moves)
 
 
 def test_load_dir_answers_like_the_in_ram_solve(table_dir):

@@ -71,22 +71,27 @@ def test_symmetry_is_refused_with_the_dense_engine(tmp_path):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["solve", "4x4k3", "--search", "--moves", "0 4"], "character 2"),
-        (["solve", "--moves", "0, 4 ,8 1"], "character 8"),
-        (["solve", "4x4k3g", "--moves", "4 4"], "character 2"),
-        (["solve", "ultimate", "--moves", "4 0"], "whitespace inside a move"),
-        (["solve", "--moves", "0,,4"], "move 2 is empty"),
+        (["solve", "4x4k3", "--search", "--moves", "2 3"], "move 1 ('2'): '2' is not a move"),
+        (["solve", "--moves", "1, 2"], "move 1 ('1,'): '1,' is not a move"),
+        (["solve", "4x4k3g", "--moves", "4 4 x"], "move 3 ('x'): 'x' is not a move"),
+        (["solve", "ultimate", "--moves", "5 5"], "move 1 ('5'): '5': no board is forced"),
+        (["solve", "--moves", "1,2,3"], "move 1 ('1,2,3'): '1,2,3' is not a move"),
+        (["render", "tictactoe", "--moves", "2,2 4,4", "-o", "{tmp}/b.svg"],
+         "--moves: move 2 ('4,4'): row 4 is off the board (rows 1 to 3)"),
+        (["prove", "--moves", "5,5 5,5"], "--moves: move 2 ('5,5'): 5,5: "
+         "the cell is taken"),
     ],
 )
-def test_whitespace_inside_a_move_list_is_an_error(tmp_path, args, words):
-    # "0 4" used to be read as the one move 4 ("04"), Ultimate "4 0" as the move 40
+def test_a_bad_move_is_named_in_people_numbering(tmp_path, args, words):
+    # a move list is the play screen's moves separated by spaces; the error names the move
+    # (counted from 1), its text, and what is wrong, in the numbering of the screen
     assert words in one_line_error(invoke(args, tmp_path))
 
 
-def test_spaces_around_commas_are_allowed(tmp_path):
-    result = invoke(["solve", "--moves", "0, 4"], tmp_path)
+def test_spaces_separate_moves(tmp_path):
+    result = invoke(["solve", "--moves", " 2,2   1,1 "], tmp_path)
     assert result.exit_code == 0, result.output
-    assert "position" in result.output
+    assert "O../.X./..." in result.output
 
 
 @pytest.mark.parametrize("command", ["play", "match"])
@@ -132,7 +137,7 @@ def test_bench_refuses_tables_bigger_than_free_memory(tmp_path, monkeypatch):
 def test_a_bad_query_is_refused_before_the_solve(tmp_path):
     # found by the CLI fuzz: the layered solve ran (and wrote d/o) before --moves was read
     result = invoke(["solve", "3x3k3g", "--moves", "0", "--out", "{tmp}/o"], tmp_path)
-    assert "column 0 is off the board" in one_line_error(result)
+    assert "--moves: move 1 ('0'): column 0 is off the board" in one_line_error(result)
     assert not (tmp_path / "o").exists()
 
 

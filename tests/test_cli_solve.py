@@ -24,7 +24,10 @@ def test_default_is_tictactoe_json():
     out = json.loads(result.stdout)
     assert out["game"] == "tictactoe"
     assert (out["rows"], out["cols"], out["k"], out["gravity"]) == (3, 3, 3, False)
+    assert out["schema"] == 1 and out["command"] == "solve" and out["engine"] == "dense"
     assert out["reachable"] == 5478 and out["value"] == "draw" and out["depth"] == 9
+    assert out["winner"] == "draw" and out["to_move"] == "first"
+    assert out["position"] == ".../.../..."
     assert out["terminal"] == {"first": 626, "second": 316, "draw": 16}
     assert out["values"] == {"first": 2936, "draw": 1068, "second": 1474}
     assert isinstance(out["seconds"], float)
@@ -40,11 +43,22 @@ def test_default_is_tictactoe_json():
         (["--rows", "abc"], "'abc' is not a valid integer"),
         (["--position", "XXX/..."], "has 6 cells"),
         (["--weak"], "drop --weak (--weak goes with --stdin)"),
-        (["8x8g", "--search", "--moves", "9"], "move 1: column 9 is off the board (1..8)"),
+        (["8x8g", "--search", "--moves", "9"],
+         "--moves: move 1 ('9'): column 9 is off the board (columns 1 to 8)"),
         (["--search", "--position", "XXX/OO./..."], "the game is already over"),
         (["--max-memory", "nan"], "must be a number of GiB"),
         (["--max-memory", "-1"], "is not in the range"),
-        (["4x4k3g", "--moves", "9"], "move 1: column 9 is off the board (1..4)"),
+        (["4x4k3g", "--moves", "9"],
+         "--moves: move 1 ('9'): column 9 is off the board (columns 1 to 4)"),
+        (["connect4", "--search", "--moves", "4,4,10"],
+         "--moves: move 3 ('10'): column 10 is off the board (columns 1 to 7)"),
+        (["--moves", "2,2 2,2"], "--moves: move 2 ('2,2'): row 2, column 2 is taken"),
+        (["--moves", "0,4"], "--moves: move 1 ('0,4'): row 0 is off the board (rows 1 to 3)"),
+        (["--moves", "5"], "--moves: move 1 ('5'): '5' is not a move: type row,col such as 2,3"),
+        (["ultimate", "--moves", "5,5 0,1"],
+         "--moves: move 2 ('0,1'): '0,1': board and cell go from 1 to 9"),
+        (["--moves", "1,1 1,2 2,1 2,2 3,1 3,3"],
+         "--moves: move 6 ('3,3'): the game is already over"),
         (["ultimate", "--search"], "ultimate is solved by search from --moves: drop --search"),
         (["--load", "t.fttt", "--search"], "--search uses no table: drop --load"),
     ],
@@ -72,36 +86,39 @@ def test_summary_save_load_and_query(tmp_path):
     first = runner.invoke(main, ["solve", "4x4k3g", "--save", str(path)])
     assert first.exit_code == 0, first.output
     assert "empty board" in first.output and "saved" in first.output
-    loaded = runner.invoke(main, ["solve", "--load", str(path), "--json", "--moves", "11"])
+    loaded = runner.invoke(main, ["solve", "--load", str(path), "--json", "--moves", "1 1"])
     assert loaded.exit_code == 0, loaded.output
     out = json.loads(loaded.output)
     assert out["game"] == "mnk(rows=4,cols=4,k=3,gravity)"
     assert out["query"]["position"] == "..../..../O.../X..."
-    assert all(1 <= m <= 4 for m in out["query"]["best_moves"])
+    assert out["query"]["moves"] == ["1", "1"] and out["query"]["to_move"] == "first"
+    assert out["query"]["best_moves"] and set(out["query"]["best_moves"]) <= {"1", "2", "3", "4"}
 
 
 def test_position_query_text():
     result = CliRunner().invoke(main, ["solve", "--position", "XX./OO./..."])
     assert result.exit_code == 0
-    assert "first to move): first in 1 plies, best moves [2]" in result.output
+    assert "(first player to move): win in 1 plies, best moves 1,3" in result.output
 
 
 def test_ultimate_exact_solve_reports_a_verdict():
     result = CliRunner().invoke(
-        main, ["solve", "ultimate", "--moves", "40,36,4", "--json", "--max-nodes", "20000"]
+        main, ["solve", "ultimate", "--moves", "5,5 5,1 1,5", "--json", "--max-nodes", "20000"]
     )
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert out["moves"] == [40, 36, 4] and out["nodes"] <= 20001
+    assert out["moves"] == ["5,5", "5,1", "1,5"] and out["nodes"] <= 20001
     assert out["verdict"] == "estimate" or out["verdict"].startswith(("win", "loss", "draw"))
-    assert 36 <= out["best_move"] <= 44  # move 4 (cell 4 of board 0) sends O to board 4
+    # 1,5 (the centre cell of board 1) sends O to board 5
+    (best,) = out["best_moves"]
+    assert best.startswith("5,") and out["to_move"] == "second"
 
 
 def test_ultimate_illegal_moves_are_one_line():
-    result = run("solve", "ultimate", "--moves", "40,4")
+    result = run("solve", "ultimate", "--moves", "5,5 1,5")
     assert result.returncode == 2
     assert result.stderr.strip() == (
-        "Error: --moves: move 2: move 4 (board 0, cell 4): the move must be in board 4"
+        "Error: --moves: move 2 ('1,5'): 1,5: the move must be in board 5"
     )
 
 
@@ -123,11 +140,13 @@ def test_search_gives_the_empty_board_score():
 
 
 def test_gravity_moves_accept_commas_for_wide_boards():
-    from fastttt.cli.solve import _parse_moves
+    from fastttt.cli.moves import parse_moves
     from fastttt.registry import load_game
 
-    assert _parse_moves(load_game("2x10k3g"), "1,10") == [0, 9]
-    assert _parse_moves(load_game("connect4"), "4455") == [3, 3, 4, 4]
+    assert parse_moves(load_game("2x10k3g"), "1,10")[1] == [0, 9]
+    assert parse_moves(load_game("2x10k3g"), "1 10")[1] == [0, 9]
+    assert parse_moves(load_game("connect4"), "4455")[1] == [3, 3, 4, 4]
+    assert parse_moves(load_game("connect4"), "4 4,5 5")[1] == [3, 3, 4, 4]
 
 
 # --- issue 10: table files through the CLI -----------------------------------------------
@@ -241,7 +260,7 @@ def test_boards_too_big_are_refused_in_one_line(game, limit):
 def test_max_memory_above_physical_ram_is_capped(monkeypatch):
     """--max-memory 1000 on a (pretend) 1 GiB machine: refused, no solve, no MemoryError."""
     from fastttt import solver
-    from fastttt.cli import solve as cli_solve
+    from fastttt.cli import solve_table as cli_solve
 
     _solve_must_not_run(monkeypatch)
     monkeypatch.setattr(cli_solve, "_physical_memory", lambda: 2**30, raising=False)
@@ -252,7 +271,7 @@ def test_max_memory_above_physical_ram_is_capped(monkeypatch):
 
 
 def test_a_failed_allocation_is_one_line(monkeypatch):
-    from fastttt.cli import solve as cli_solve
+    from fastttt.cli import solve_table as cli_solve
 
     def no_memory(*args, **kwargs):
         raise MemoryError

@@ -52,7 +52,7 @@ def test_render_refuses_a_target_that_is_not_a_picture(tmp_path):
     assert result.exit_code == 2 and "not a picture" in result.output
     assert notes.read_text() == "keep me"
     out = tmp_path / "board.svg"
-    assert CliRunner().invoke(main, ["render", "tictactoe", "--moves", "0,4",
+    assert CliRunner().invoke(main, ["render", "tictactoe", "--moves", "1,1 2,2",
                                      "-o", str(out)]).exit_code == 0
     assert out.read_text().startswith("<svg")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.svg", "notes.svg"]

@@ -113,7 +113,9 @@ def test_solve_search_proves_pairing_draws_at_once():
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["value"] == "draw" and out["method"] == "pairing + strategy-stealing"
-    check_certificate(7, 7, 7, [tuple(p) for p in out["pairs"]])
+    cells = [tuple((int(r) - 1) * 7 + int(c) - 1 for r, c in (m.split(",") for m in pair))
+             for pair in out["pairs"]]  # the pairs are written row,col from 1
+    check_certificate(7, 7, 7, cells)
     result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--json"])
     out = json.loads(result.stdout)
     assert out["value"] == "win" and out["winner"] == "first" and "pairs" not in out

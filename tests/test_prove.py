@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from fastttt.board import Position
 from fastttt.cli import main
-from fastttt.cli.solve import parse_budget
+from fastttt.cli.solve_search import parse_budget
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
 from fastttt.games import as_spec
 from fastttt.prove import METHODS, prove
@@ -139,7 +139,8 @@ def test_search_json_fields():
     assert out["to_move"] == "first" and out["bounds"]["low"] == out["bounds"]["high"] == "win"
     assert isinstance(out["nodes"], int) and isinstance(out["seconds"], float)
     assert out["proof_size"] >= 1 and out["steps"][-1]["method"] == "threats"
-    check_line(Position.empty("4x4k3"), out["line"], 0)
+    cells = [(int(r) - 1) * 4 + int(c) - 1 for r, c in (m.split(",") for m in out["line"])]
+    check_line(Position.empty("4x4k3"), cells, 0)  # the line is written row,col from 1
 
 
 def test_search_text_gravity_line_in_columns():
@@ -147,7 +148,7 @@ def test_search_text_gravity_line_in_columns():
     assert result.exit_code == 0, result.output
     rows = dict(line.strip().split("  ", 1) for line in result.stdout.splitlines())
     assert rows["value"].startswith("win for the first player (X)")
-    moves = [int(m) - 1 for m in rows["line"].split(",")]  # 1-based columns
+    moves = [int(m) - 1 for m in rows["line"].split()]  # 1-based columns
     check_line(Position.empty("4x4k3g"), moves, 0)
 
 
@@ -175,7 +176,7 @@ def test_search_method_option():
 
 
 def test_a_long_search_reports_progress(monkeypatch):
-    import fastttt.cli.solve as cli_solve
+    import fastttt.cli.solve_search as cli_solve
 
     monkeypatch.setattr(cli_solve, "PROGRESS_AFTER", 0.0)
     result = CliRunner().invoke(main, ["solve", "5x5k4", "--search"])

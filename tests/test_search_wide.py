@@ -369,7 +369,7 @@ def test_budgets_stop_the_64_bit_search_too():
 def test_cli_wide_search_interrupted_exits_130(tmp_path):
     from test_interrupts import assert_interrupted, interrupt_cli
 
-    rc, _out, err, seconds = interrupt_cli(["solve", "19x19k5", "--search", "--moves", "180"],
+    rc, _out, err, seconds = interrupt_cli(["solve", "19x19k5", "--search", "--moves", "10,10"],
                                            tmp_path)
     assert_interrupted(rc, err, seconds, tmp_path)
 
@@ -392,7 +392,8 @@ def test_cli_solves_near_finished_15x15_and_19x19():
     text = ",".join(map(str, moves))
     assert load_state("15x15k5", moves=text) == (spec, p)
     assert searcher(spec).solve(p).score == 0 == reference_score(p)
-    out = _solve_cli("15x15k5", "--search", "--moves", text)
+    people = " ".join(f"{m // 15 + 1},{m % 15 + 1}" for m in moves)  # the CLI's row,col
+    out = _solve_cli("15x15k5", "--search", "--moves", people)
     assert out["position"] == str(p)
     assert _outcome(out) == "draw"
     big = mnk(19, 19, 5)

@@ -194,7 +194,7 @@ def test_docs_pictures_are_up_to_date(name):
 def test_render_command_svg(tmp_path):
     out = tmp_path / "board.svg"
     result = CliRunner().invoke(render_command,
-                                ["tictactoe", "--moves", "4,0", "--values", "-o", str(out)])
+                                ["tictactoe", "--moves", "2,2 1,1", "--values", "-o", str(out)])
     assert result.exit_code == 0, result.output
     root = parse(out.read_text())
     assert len(having(root, "heat")) == 7 and having(root, "legend")
@@ -206,10 +206,11 @@ def test_render_command_svg(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["tictactoe", "--moves", "4,4"], "taken"),
-    (["tictactoe", "--moves", "4", "--position", "........."], "not both"),
+    (["tictactoe", "--moves", "2,2 2,2"], "--moves: move 2 ('2,2'): row 2, column 2 is taken"),
+    (["tictactoe", "--moves", "2,2", "--position", "........."], "not both"),
+    (["ultimate", "--moves", "5,5 1,1"], "the move must be in board 5"),
     (["nope"], "unknown game"),
-    (["connect4", "--moves", "9"], "off the board"),
+    (["connect4", "--moves", "9"], "--moves: move 1 ('9'): column 9 is off the board"),
 ])
 def test_render_command_errors(tmp_path, args, message):
     result = CliRunner().invoke(render_command, [*args, "-o", str(tmp_path / "x.svg")])
@@ -220,7 +221,7 @@ def test_render_command_errors(tmp_path, args, message):
 def test_render_command_png(tmp_path):
     pytest.importorskip("cairosvg", exc_type=ImportError)
     out = tmp_path / "board.png"
-    result = CliRunner().invoke(render_command, ["tictactoe", "--moves", "4", "-o", str(out)])
+    result = CliRunner().invoke(render_command, ["tictactoe", "--moves", "2,2", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

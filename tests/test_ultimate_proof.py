@@ -156,13 +156,14 @@ def test_open_variant_hashes_tell_who_claimed_a_board_first():
 
 
 def _moves_to(ply: int, seed: int) -> str:
+    """The moves of a random game to ``ply``, as ``prove --moves`` reads them (board,cell)."""
     rng = random.Random(seed)
     state, moves = UltimateState(), []
     while state.ply < ply:
         move = rng.choice(state.legal_moves())
         moves.append(move)
         state = state.play(move)
-    return ",".join(map(str, moves))
+    return " ".join(f"{m // 9 + 1},{m % 9 + 1}" for m in moves)
 
 
 def test_prove_command(tmp_path):
@@ -176,7 +177,9 @@ def test_prove_command(tmp_path):
     result = runner.invoke(prove, ["--moves", moves, "--proof", str(path), "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    state = UltimateState.from_moves([int(m) for m in moves.split(",")])
+    played = [(int(b) - 1) * 9 + int(c) - 1 for b, c in (m.split(",") for m in moves.split())]
+    state = UltimateState.from_moves(played)
+    assert out["moves"] == moves.split()
     assert out["verdict"] == P.solve(state).verdict != "unknown within budget"
     assert out["proof"]["size"] == P.load(path).size
     result = runner.invoke(prove, ["--check", str(path)])
@@ -195,9 +198,11 @@ def test_prove_command(tmp_path):
     result = runner.invoke(prove, ["--moves", moves, "--proof", str(notes)])
     assert result.exit_code == 2 and "--force overwrites" in result.output
     assert notes.read_text() == "keep me"
-    result = runner.invoke(prove, ["--moves", "40,0"])
-    assert result.exit_code == 2 and "must be in board 4" in result.output
-    result = runner.invoke(prove, ["--moves", "40,36", "--max-nodes", "300"])
+    result = runner.invoke(prove, ["--moves", "5,5 1,1"])
+    assert result.exit_code == 2
+    assert "--moves: move 2 ('1,1'): 1,1: the move must be in " \
+        "board 5" in result.output
+    result = runner.invoke(prove, ["--moves", "5,5 5,1", "--max-nodes", "300"])
     assert result.exit_code == 0 and "unknown within budget" in result.output
 
 

@@ -105,7 +105,7 @@ CLAIM0 = [4, 36, 0, 1, 17, 72, 8, 73, 9]
 def test_forced_board_and_free_choice():
     s = UltimateState().play(40)  # X in the centre cell of the centre board
     assert s.forced_board == 4 and s.legal_moves() == [36, 37, 38, 39, 41, 42, 43, 44]
-    with pytest.raises(IllegalMoveError, match="must be in board 4"):
+    with pytest.raises(IllegalMoveError, match="must be in board 5"):
         s.play(0)
     with pytest.raises(IllegalMoveError, match="taken"):
         s.play(40)
@@ -116,7 +116,7 @@ def test_forced_board_and_free_choice():
     s = UltimateState.from_moves(CLAIM0)
     assert s.to_move == 1 and s.forced_board is None
     assert all(m // 9 != 0 for m in s.legal_moves()) and len(s.legal_moves()) == 81 - 9 - 5
-    with pytest.raises(IllegalMoveError, match="board 0 is finished"):
+    with pytest.raises(IllegalMoveError, match="board 1 is finished"):
         s.play(2)
 
 
@@ -224,7 +224,7 @@ def test_parse_move_forms():
         parse_move("10,1", s)
     with pytest.raises(ValueError, match="not a move"):
         parse_move("hello", s)
-    with pytest.raises(IllegalMoveError, match="board 4"):
+    with pytest.raises(IllegalMoveError, match="must be in board 5"):
         parse_move("1,1", s)
     with pytest.raises(ValueError, match="no board is forced"):
         parse_move("3", UltimateState())

@@ -8,7 +8,6 @@ messages next to the speed (``Bench: N``). Time is reported, never asserted.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 
@@ -142,7 +141,9 @@ def bench(weak: bool, tt_bits: int | None, as_json: bool, plot_path: str | None)
 
         plot_bench(result, plot_path)
     if as_json:
-        click.echo(json.dumps(result, indent=1))
+        from fastttt.cli.output import emit
+
+        emit("bench", result, indent=1)
         return
     width = max(len(row["game"]) for row in result["positions"])
     for row in result["positions"]:

@@ -178,7 +178,9 @@ def match(game, rows, cols, k, gravity, x_name, o_name, games, seed, swap, as_js
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
     if as_json:
-        click.echo(result.to_json())
+        from fastttt.cli.output import emit
+
+        emit("match", result.to_dict(), indent=2)
         return
     click.echo(f"{result.game}: {result.games} games, seed {result.seed}")
     click.echo(result.table())

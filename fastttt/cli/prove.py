@@ -3,25 +3,24 @@ are saved and checked again (:mod:`fastttt.ultimate.proof`)."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
+from fastttt.cli.moves import format_line, parse_moves
+from fastttt.cli.output import emit
 from fastttt.errors import FastTTTError
 
 GAMES = ("ultimate", "ultimate-open")
 
 
 def _state(game: str, moves: str):
-    from fastttt.movetext import parse_moves
+    """``(game, start, state, moves)``: the position after ``--moves`` (people's text)."""
     from fastttt.registry import load_game
 
     spec = load_game(game)
-    try:
-        return spec.state_from_moves(parse_moves(spec, moves))
-    except FastTTTError as err:
-        raise click.BadParameter(str(err), param_hint="--moves") from None
+    state, played = parse_moves(spec, moves)
+    return spec, spec.initial(), state, played
 
 
 def _result_fields(result) -> dict:
@@ -31,8 +30,9 @@ def _result_fields(result) -> dict:
 
 @click.command()
 @click.argument("game", type=click.Choice(GAMES), default="ultimate")
-@click.option("--moves", default="", help="The position: comma-separated moves 0..80 "
-              "(board * 9 + cell) from the empty board.")
+@click.option("--moves", default="", help="The position: moves from the empty board as the "
+              "play screen types them, board,cell from 1, separated by spaces (\"5,5 5,1\"; a "
+              "lone cell plays in the forced board).")
 @click.option("--max-nodes", type=click.IntRange(1, 10**12), default=2_000_000, show_default=True,
               help="Node budget of each question (does X win? does O win?).")
 @click.option("--tt-bits", type=click.IntRange(10, 32), default=22, show_default=True,
@@ -55,7 +55,7 @@ def prove(game, moves, max_nodes, tt_bits, proof_path, force, check_path, suite,
         return _check(P, check_path, as_json)
     if suite:
         return _suite(P, game, max_nodes, tt_bits, as_json)
-    state = _state(game, moves)
+    spec, start, state, played = _state(game, moves)
     if proof_path:
         from fastttt.errors import TableFileError
         from fastttt.files import check_target
@@ -79,7 +79,8 @@ def prove(game, moves, max_nodes, tt_bits, proof_path, force, check_path, suite,
         verdict = f"{'XO'[settled.attacker]} wins"
     else:
         verdict = "draw"
-    out = {"game": game, "moves": moves, "position": str(state), "verdict": verdict,
+    out = {"game": spec.name, "moves": format_line(spec, start, played),
+           "position": str(state), "verdict": verdict,
            "method": "df-pn", "questions": [_result_fields(r) for r in results],
            "nodes": sum(r.nodes for r in results),
            "seconds": round(sum(r.seconds for r in results), 4)}
@@ -89,7 +90,7 @@ def prove(game, moves, max_nodes, tt_bits, proof_path, force, check_path, suite,
         out["proof"] = {"path": proof_path, "claim": tree.claim, "size": tree.size,
                         "attacker": "XO"[tree.attacker]}
     if as_json:
-        click.echo(json.dumps(out))
+        emit("prove", out)
         return
     click.echo(f"{game}: {verdict} ({out['nodes']:,} nodes, {out['seconds']:.2f} s, df-pn)")
     for r in results:
@@ -111,9 +112,9 @@ def _check(P, path, as_json):
     except FastTTTError as err:
         raise click.ClickException(f"{path}: {err}") from None
     if as_json:
-        click.echo(json.dumps({"path": path, "valid": True, "claim": tree.claim,
-                               "attacker": "XO"[tree.attacker], "size": tree.size,
-                               "leaves": leaves, "position": tree.position}))
+        emit("prove", {"check": {"path": path, "valid": True, "claim": tree.claim,
+                                 "attacker": "XO"[tree.attacker], "size": tree.size,
+                                 "leaves": leaves, "position": tree.position}})
         return
     what = "wins" if tree.claim == "proven" else "does not win"
     click.echo(f"{path}: valid: {'XO'[tree.attacker]} {what} from {tree.position} "
@@ -132,7 +133,7 @@ def _suite(P, game, max_nodes, tt_bits, as_json):
     if err.isatty():
         err.write("\r\x1b[K")
     if as_json:
-        click.echo(json.dumps(result))
+        emit("prove", {"game": game, "suite": result})
         return
     for row in result["positions"]:
         click.echo(f"ply {row['ply']:>2}  {row['verdict']:<22} {row['nodes']:>12,} nodes  "

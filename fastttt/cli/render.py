@@ -23,8 +23,9 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
 
 @click.command()
 @click.argument("game")
-@click.option("--moves", help="Moves from the empty board (gravity: 1-based column digits such "
-              "as 4455; else comma-separated 0-based cells; ultimate: comma-separated 0..80).")
+@click.option("--moves", help="Moves from the empty board as the play screen types them, "
+              "separated by spaces: \"2,2 1,1\" (row,col from 1), gravity columns from 1 "
+              "(4455), ultimate board,cell (\"5,5 5,1\").")
 @click.option("--position", help="The position's text form instead (e.g. X.O/.X./..O).")
 @click.option("--values", is_flag=True, help="Colour every legal move by its value: solved "
               "table, exact search within --seconds, or the Ultimate engine's estimates.")
@@ -39,8 +40,9 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
 def render(ctx, game, moves, position, values, seconds, no_coordinates, cell, output) -> None:
     """Draw a position of GAME as an SVG or PNG picture."""
     from fastttt import svg
+    from fastttt.cli.moves import query_state
     from fastttt.move_values import move_values
-    from fastttt.movetext import load_state, parse_moves
+    from fastttt.registry import load_game
 
     given = ctx.get_parameter_source("seconds") == click.core.ParameterSource.COMMANDLINE
     if given and not values:
@@ -53,10 +55,11 @@ def render(ctx, game, moves, position, values, seconds, no_coordinates, cell, ou
     if moves is not None and position is not None:
         raise click.UsageError("give --moves or --position, not both")
     try:
-        spec, state = load_state(game, moves, position)
-        last = parse_moves(spec, moves)[-1] if moves and moves.strip() else None
+        spec = load_game(game)
     except FastTTTError as err:
-        raise click.ClickException(str(err)) from None
+        raise click.BadParameter(str(err), param_hint="GAME") from None
+    state, played = query_state(spec, position, moves)
+    last = played[-1] if played else None
     try:
         found = move_values(state, seconds) if values else None
     except FastTTTError as err:  # a board no table or exact search takes

@@ -135,9 +135,9 @@ def parse_move(text: str, state: UltimateState) -> int:
         move = state.forced_board * 9 + c - 1
     else:
         raise ValueError(f"{text.strip()!r} is not a move; type {MOVE_HELP}")
-    if move not in state.legal_moves():
-        try:
-            state.play(move)
-        except IllegalMoveError as err:
-            raise IllegalMoveError(f"{format_move(state, move)}: {err}") from None
+    if state.is_over():
+        raise IllegalMoveError("the game is already over")
+    reason = state.why_illegal(move)
+    if reason is not None:
+        raise IllegalMoveError(f"{format_move(state, move)}: {reason}")
     return move

@@ -27,7 +27,7 @@ class UltimateSpec:
 
     def describe(self) -> str:
         extra = ", play goes on in claimed boards until full" if self.open_won_boards else ""
-        return f"Ultimate tic-tac-toe: nine 3x3 boards in a 3x3 frame, moves 0..80{extra}"
+        return f"Ultimate tic-tac-toe: nine 3x3 boards in a 3x3 frame{extra}"
 
     @property
     def move_help(self) -> str:

@@ -149,18 +149,26 @@ class UltimateState:
             raise IllegalMoveError("the game is already over")
         if not 0 <= move < 81:
             raise IllegalMoveError(f"move {move} is off the board (0..80 = board * 9 + cell)")
-        b, c = divmod(move, 9)
-        where = f"move {move} (board {b}, cell {c})"
-        if self.cell(move) is not None:
-            raise IllegalMoveError(f"{where}: the cell is taken")
-        if self._s[K.CLOSED] >> b & 1:
-            raise IllegalMoveError(f"{where}: board {b} is finished")
-        f = self.forced_board
-        if f is not None and b != f:
-            raise IllegalMoveError(f"{where}: the move must be in board {f}")
+        reason = self.why_illegal(move)
+        if reason is not None:
+            b, c = divmod(move, 9)  # the API move as given, boards and cells counted from 1
+            raise IllegalMoveError(f"move {move} (board {b + 1}, cell {c + 1}): {reason}")
         s = list(self._s)
         _apply(s, move)
         return UltimateState._from_slots(s)
+
+    def why_illegal(self, move: int) -> str | None:
+        """Why the rules forbid ``move`` (0..80) in this live position, in people's words
+        (boards counted from 1); None when it is legal."""
+        b = move // 9
+        if self.cell(move) is not None:
+            return "the cell is taken"
+        if self._s[K.CLOSED] >> b & 1:
+            return f"board {b + 1} is finished"
+        f = self.forced_board
+        if f is not None and b != f:
+            return f"the move must be in board {f + 1}"
+        return None
 
     def array(self) -> np.ndarray:
         """The kernel state (int32 array, layout in :mod:`fastttt.kernels.ultimate`)."""
@@ -261,25 +269,25 @@ class UltimateState:
                 ch = frame_text[b].upper()
                 if ch not in "XO.-_":
                     raise InvalidPositionError(
-                        f"position text {text!r}: frame board {b} is {ch!r}; use '.', 'X', 'O'"
+                        f"position text {text!r}: frame board {b + 1} is {ch!r}; use '.', 'X', 'O'"
                     )
                 claim = 0 if ch == "X" else 1 if ch == "O" else None
             if lx and lo and not variant:
                 raise InvalidPositionError(
-                    f"position text {text!r}: board {b} has lines of both players"
+                    f"position text {text!r}: board {b + 1} has lines of both players"
                 )
             if not variant or not (lx and lo):
                 derived = 0 if lx else 1 if lo else None
                 if frame_text is not None and claim != derived:
                     raise InvalidPositionError(
-                        f"position text {text!r}: the frame says board {b} is claimed by "
+                        f"position text {text!r}: the frame says board {b + 1} is claimed by "
                         f"{'nobody' if claim is None else SYMBOLS[claim]}, its stones say "
                         f"{'nobody' if derived is None else SYMBOLS[derived]}"
                     )
                 claim = derived
             elif claim is None:
                 raise InvalidPositionError(
-                    f"position text {text!r}: board {b} has lines of both players; the frame "
+                    f"position text {text!r}: board {b + 1} has lines of both players; the frame "
                     "must say who made the first"
                 )
             if claim is not None:

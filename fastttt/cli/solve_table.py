@@ -1,0 +1,366 @@
+"""``fastttt solve`` of a board game into a table: dense or layered (``--out``, Dask), or a
+saved one read back (``--load``), with a position's value on request."""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+import time
+
+import click
+
+from fastttt.cli.moves import format_line, query_state
+from fastttt.cli.output import emit
+from fastttt.errors import FastTTTError, MemoryBudgetError
+from fastttt.values import RESULT_WORDS
+
+PROGRESS_MIN_SLOTS = 20_000_000  # show a progress bar above ~1 s of work
+SIDES = ("first", "second")
+
+
+def _peak_rss_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _run_solve(spec, max_bytes, show_progress: bool):
+    from fastttt.layout import slot_count
+    from fastttt.solver import solve
+
+    if not show_progress or slot_count(spec) < PROGRESS_MIN_SLOTS:
+        return solve(spec, max_bytes=max_bytes)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from fastttt.solver import estimate_memory, format_bytes
+
+    click.echo(f"solving {spec.name} ({spec.describe()}): about "
+               f"{format_bytes(estimate_memory(spec))} of memory", err=True)
+
+    columns = (
+        TextColumn("{task.description:<13}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("reachability", total=1.0)
+
+        def report(phase: str, done: int, total: int) -> None:
+            bar.update(task, description=phase, completed=done / total)
+
+        return solve(spec, report, max_bytes=max_bytes)
+
+
+def _physical_memory() -> int | None:
+    """Bytes of RAM of this machine, None when unknown."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _memory_limit(max_memory) -> tuple[int | None, str]:
+    """--max-memory in bytes, and a note for a refusal. Above this machine's physical memory
+    it is capped at 90% of the memory available now (the default limit): more would end in
+    MemoryError or the OOM killer."""
+    if max_memory is None:
+        return None, ""
+    max_bytes = int(max_memory * 2**30)
+    physical = _physical_memory()
+    if physical is not None and max_bytes > physical:
+        from fastttt.solver import available_memory, format_bytes
+
+        cap = min(physical, int(0.9 * available_memory()))
+        return cap, (f" (--max-memory {max_memory:g} GiB is more than this machine's "
+                     f"{format_bytes(physical)} of memory)")
+    return max_bytes, ""
+
+
+def _size_refusal(err: BaseException, note: str) -> str:
+    """One line for a solve that does not fit: the estimate and what to use instead."""
+    text = " ".join(str(err).split()).rstrip(".") + note
+    if isinstance(err, MemoryBudgetError):
+        if "exact search" in text:
+            text = text.replace("exact search", "exact search (--search)", 1)
+        elif "--search" not in text:
+            text += "; for the value of one position use --search"
+    else:  # MemoryError from an allocation
+        text = (f"out of memory ({text or 'allocation failed'}); lower --max-memory, or use "
+                "--search for one position")
+    return text
+
+
+def _load(path, expected):
+    """A saved table: a folder is a layered table (opened lazily), a file a dense one
+    (anything else is refused before it is opened: a FIFO would block)."""
+    from pathlib import Path
+
+    if Path(path).is_dir():
+        from fastttt.tables.probe import open_table
+
+        return open_table(path, expected)
+    from fastttt.store import load
+
+    return load(path, expected)
+
+
+def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, workers,
+                 scheduler):
+    """Layered solve with its plan announced, progress by layer, and Dask when asked."""
+    from fastttt.solver import format_bytes
+    from fastttt.tables.layered import solve_layered
+
+    def announce(plan):
+        if plan.slots >= PROGRESS_MIN_SLOTS or out_dir:
+            where = f"in {out_dir}" if out_dir else "in memory"
+            disk = f", at most {format_bytes(plan.disk_bytes)} of disk" if out_dir else ""
+            click.echo(f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
+                       f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
+                       f"{plan.index.kind}, symmetry {plan.index.symmetry}; about "
+                       f"{format_bytes(plan.memory_bytes)} of memory{disk}", err=True)
+
+    cluster = client = None
+    runner_factory = None
+    if workers or scheduler:
+        from fastttt.tables import distributed
+
+        if workers:
+            cluster, client = distributed.local_cluster(workers)
+        else:
+            client = distributed.connect(scheduler)
+
+        def runner_factory(work):
+            return distributed.DaskRunner(work, client)
+
+    kwargs = dict(symmetry=symmetry, out=out_dir, resume=resume, max_bytes=max_bytes,
+                  runner_factory=runner_factory, on_plan=announce)
+    try:
+        with _layer_progress(show_progress) as report:
+            return solve_layered(spec, progress=report, **kwargs)
+    except KeyboardInterrupt:
+        if not out_dir:
+            raise  # the command's one line: "Interrupted."
+        click.echo(f"Interrupted: the finished layers are in {out_dir}; the same command "
+                   "with --resume goes on from there.", err=True)
+        from fastttt.cli import INTERRUPTED_EXIT
+
+        sys.exit(INTERRUPTED_EXIT)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+class _layer_progress:
+    """A context giving a progress callback: a rich bar on a terminal (started at the first
+    report, so after the plan is printed), else one line per layer on stderr for long solves
+    (logs of background runs). Rates and ETAs are per phase (reach, then value)."""
+
+    def __init__(self, on_terminal: bool):
+        self.on_terminal = on_terminal
+        self.bar = None
+        self.started = time.perf_counter()
+        self.layer = None
+        self.phase_start = (self.started, 0)
+
+    def __enter__(self):
+        return self.report
+
+    def _start_bar(self) -> None:
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.bar = Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                            TextColumn("{task.percentage:>3.0f}%"),
+                            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                            TextColumn("ETA"), TimeRemainingColumn(), transient=True)
+        self.bar.__enter__()
+        self.task = self.bar.add_task("", total=1.0, rate="")
+
+    def report(self, phase: str, layer: int, done: int, total: int) -> None:
+        new_phase = self.layer is None or self.layer[0] != phase
+        if new_phase:
+            self.phase_start = (time.perf_counter(), done)
+        seconds = time.perf_counter() - self.phase_start[0]
+        rate = (done - self.phase_start[1]) / seconds if seconds > 1 else 0.0
+        if self.on_terminal:
+            if self.bar is None:
+                self._start_bar()
+            elif new_phase:
+                self.bar.reset(self.task)
+            self.layer = (phase, layer)
+            self.bar.update(self.task, description=f"{phase} layer {layer}",
+                            completed=done / total, rate=f"{rate / 1e6:,.1f} M slots/s")
+        elif (phase, layer) != self.layer and total >= PROGRESS_MIN_SLOTS:
+            self.layer = (phase, layer)
+            elapsed = time.perf_counter() - self.started
+            eta = f", phase ETA {(total - done) / rate:,.0f} s" if rate else ""
+            click.echo(f"{time.strftime('%H:%M:%S')} {phase} layer {layer}: {done:,}/{total:,} "
+                       f"slots of the phase, {rate / 1e6:,.1f} M slots/s, {elapsed:,.0f} s in "
+                       f"all{eta}", err=True)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+def _print_summary(solution, summary: dict, saved) -> None:
+    from fastttt.solver import format_bytes
+
+    term, vals = summary["terminal"], summary["values"]
+    verdict = {"first": "first player (X) wins", "second": "second player (O) wins",
+               "draw": "draw"}[summary["value"]]
+    rows = [
+        ("game", f"{summary['game']}  ({solution.spec.describe()})"),
+        ("empty board", f"{verdict}, {summary['depth']} plies under perfect play"),
+        ("reachable", f"{summary['reachable']:,} positions"),
+        ("by value", f"first {vals['first']:,} · draw {vals['draw']:,} · "
+                     f"second {vals['second']:,}"),
+        ("finished", f"first {term['first']:,} · second {term['second']:,} · "
+                     f"draw {term['draw']:,}"),
+        ("time", f"{summary['seconds']:.3f} s"),
+        ("memory", f"table {format_bytes(summary['table_bytes'])}, "
+                   f"peak {format_bytes(_peak_rss_bytes())}"),
+    ]
+    if summary.get("engine") == "layered":
+        rows.insert(1, ("engine", f"layered: {summary['layers']} layers, index "
+                                  f"{summary['index']}, symmetry {summary['symmetry']}"))
+        if summary["disk_bytes"]:
+            rows.append(("disk", format_bytes(summary["disk_bytes"])))
+    if saved:
+        rows.append(("saved", str(saved)))
+    for label, text in rows:
+        click.echo(f"{label:>12}  {text}")
+
+
+def _query(solution, spec, state, played) -> dict:
+    """The fields of one position of a solved table (``--position`` / ``--moves``)."""
+    from fastttt.values import relative, value_name
+
+    try:
+        value, depth = solution.value(state), solution.depth(state)
+    except FastTTTError as err:
+        raise click.UsageError(str(err)) from None
+    out = {
+        "position": str(state),
+        "to_move": SIDES[state.to_move],
+        "value": RESULT_WORDS[relative(value, state.to_move)],
+        "winner": value_name(value),
+        "depth": depth,
+        "best_moves": [spec.format_move(state, m) for m in solution.best_moves(state)],
+    }
+    if played is not None:
+        out["moves"] = format_line(spec, spec.initial(), played)
+    return out
+
+
+def solve_table(spec, args) -> None:
+    """Solve ``spec`` into a table (dense or layered, or ``--load`` one) and print its summary,
+    and the position of ``--position`` / ``--moves`` when asked. ``args``: the command line
+    (:class:`fastttt.cli.solve.SolveArgs`)."""
+    query = None
+    if not args.load_path and (args.position is not None or args.moves is not None):
+        query = query_state(spec, args.position, args.moves)  # refused before the solve
+    max_memory = args.max_memory
+    if max_memory is not None and max_memory != max_memory:  # NaN passes FloatRange
+        raise click.BadParameter("must be a number of GiB", param_hint="--max-memory")
+    max_bytes, capped = _memory_limit(max_memory)
+    _check_layered_options(args)
+    started = time.perf_counter()
+    try:
+        if args.save_path:  # before any work: a refused target would lose the solve
+            from fastttt.store import check_save_target
+
+            check_save_target(args.save_path, args.force)
+        if args.load_path:
+            solution = _load(args.load_path, spec if args.game_given else None)
+            spec = solution.spec
+        else:
+            solution = _compute(spec, args, max_bytes)
+        saved = None
+        if args.save_path:
+            from fastttt.solver import Solution
+            from fastttt.store import save
+
+            if not isinstance(solution, Solution):
+                raise click.UsageError("a layered table is kept with --out DIR, not --save FILE")
+            saved = save(solution, args.save_path, force=args.force)
+    except MemoryError as err:  # MemoryBudgetError (the estimate) or a failed allocation
+        click.echo(f"Error: {_size_refusal(err, capped)}", err=True)
+        sys.exit(1)
+    except (FastTTTError, OSError) as err:
+        click.echo(f"Error: {err}", err=True)
+        sys.exit(1)
+    summary = solution.summary()
+    summary.setdefault("engine", "dense")
+    summary.setdefault("layers", None)
+    summary.setdefault("disk_bytes", 0)
+    if args.load_path:  # this command's time; the table's own solve time stays beside it
+        summary["solve_seconds"] = summary["seconds"]
+        summary["seconds"] = round(time.perf_counter() - started, 6)
+    if args.position is not None or args.moves is not None:
+        if query is None:  # a loaded table: its own game reads the query
+            query = query_state(spec, args.position, args.moves)
+        summary["query"] = _query(solution, spec, *query)
+    if args.as_json:
+        emit("solve", _json_fields(spec, summary, saved))
+        return
+    _print_summary(solution, summary, saved)
+    if "query" in summary:
+        q = summary["query"]
+        best = " ".join(q["best_moves"]) or "none"
+        click.echo(f"{'position':>12}  {q['position']} ({q['to_move']} player to move): "
+                   f"{q['value']} in {q['depth']} plies, best moves {best}")
+
+
+def _json_fields(spec, summary: dict, saved) -> dict:
+    """The table's summary in the shape of every ``solve --json``: the empty board's
+    ``value`` from the first player's view beside the ``winner``."""
+    out = {"game": summary["game"], "engine": summary["engine"],
+           "position": str(spec.initial()), "to_move": "first",
+           "value": {"first": "win", "draw": "draw", "second": "loss"}[summary["value"]],
+           "winner": summary["value"]}
+    out.update((key, val) for key, val in summary.items() if key not in out and key != "value")
+    if saved:
+        out["saved"] = str(saved)
+    return out
+
+
+def _check_layered_options(args) -> None:
+    if args.resume and not args.out_dir:
+        raise click.UsageError("--resume goes on with the solve in --out DIR: give --out")
+    if (args.workers or args.scheduler) and not args.out_dir:
+        raise click.UsageError("--workers and --scheduler share the layers through a folder: "
+                               "give --out DIR")
+    if args.workers and args.scheduler:
+        raise click.UsageError("give --workers (a local cluster) or --scheduler, not both")
+
+
+def _compute(spec, args, max_bytes):
+    """A new table of ``spec``, by the engine ``--engine`` picks."""
+    from fastttt.tables.layered import choose_engine
+
+    distributed = bool(args.workers or args.scheduler)
+    try:
+        engine = choose_engine(spec, args.engine, out=args.out_dir, distributed=distributed,
+                               max_bytes=max_bytes, save=bool(args.save_path))
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    if engine == "layered" and args.save_path:
+        raise click.UsageError("a layered table is kept with --out DIR, not --save FILE")
+    source = click.get_current_context().get_parameter_source("symmetry")
+    if engine == "dense" and source == click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--symmetry/--no-symmetry: not used by the dense engine "
+                               "(it goes with the layered one)")
+    show = sys.stderr.isatty() and not args.as_json
+    if engine == "dense":
+        return _run_solve(spec, max_bytes, show)
+    return _run_layered(spec, max_bytes, show, args.out_dir, args.resume, args.symmetry,
+                        args.workers, args.scheduler)
