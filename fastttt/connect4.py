@@ -157,7 +157,8 @@ class MoveLines:
         fixed = np.zeros((n, self.width), dtype=np.int64)
         if self.all_moves:
             size = n * self.width
-            jobs = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.int64))
+            jobs: tuple[np.ndarray, ...] = (np.zeros(size, np.uint64), np.zeros(size, np.uint64),
+                                            np.zeros(size, np.int64))
             n_jobs = ml.list_moves(curs, masks, plies, ok, self.weak, s.work, kinds, fixed, *jobs)
             jobs = tuple(a[:n_jobs] for a in jobs)
             ends = np.cumsum((kinds >= 0).sum(axis=1))  # searches up to each line's last
@@ -179,7 +180,7 @@ class MoveLines:
             text = out[:size].tobytes().decode("ascii")
             if extra and ok[first]:
                 text = text[:-1] + extra + "\n"
-            emit(text, [(i, _refusal(s.spec, chunk.line(i)))
+            emit(text, [(int(i), _refusal(s.spec, chunk.line(int(i))))
                         for i in np.flatnonzero(~ok[first:last]) + first])
 
         def search(j: int, stop: int) -> None:

@@ -196,7 +196,7 @@ def prove(pos, *, budget_nodes: int | None = None, budget_seconds: float | None 
         if dfpn_tt_bits is None:
             dfpn_tt_bits = min(23, max(16, spec.cells // 2 + 10))
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
-    if "threats" in chosen and free and not state.known() and not budget.spent_all():
+    if dfpn is not None and "threats" in chosen and free and not budget.spent_all():
         _threat_step(state, dfpn, proof_size)
     rounds = [m for m in ("dfpn", "alphabeta") if m in chosen]
     ab = _searcher_for(spec) if "alphabeta" in rounds else None
@@ -211,6 +211,7 @@ def prove(pos, *, budget_nodes: int | None = None, budget_seconds: float | None 
                 slice_nodes if budget.nodes is not None else None,
                 slice_seconds if budget.nodes is None else None)
             if method == "dfpn":
+                assert dfpn is not None  # made above: df-pn chosen, the value unknown
                 _dfpn_step(state, dfpn, nodes, seconds, proof_size)
             else:
                 _alphabeta_step(state, ab, nodes, seconds)
@@ -234,7 +235,7 @@ class _State:
         self.low_size: int | None = None
         self.high_size: int | None = None
         self.line: tuple[int, ...] | None = None
-        self.pairs = None
+        self.pairs: tuple[tuple[int, int], ...] | None = None
 
     def known(self) -> bool:
         return self.low == self.high
@@ -270,9 +271,11 @@ class _State:
             by = [self.lower_by] if value == 1 else [self.upper_by] if value == -1 else [
                 self.upper_by, self.lower_by]
             method = " + ".join(dict.fromkeys(m for m in by if m))
-        sizes = {1: [self.low_size], -1: [self.high_size], 0: [self.low_size, self.high_size],
-                 None: [None]}[value]
-        size = None if None in sizes else sum(sizes)
+        by_value: dict[int | None, list[int | None]] = {
+            1: [self.low_size], -1: [self.high_size], 0: [self.low_size, self.high_size],
+            None: [None]}
+        sizes = by_value[value]
+        size = None if None in sizes else sum(s for s in sizes if s is not None)
         return ProofResult(value, (self.low, self.high), method, self.lower_by, self.upper_by,
                            sum(s.nodes for s in self.steps), self.budget.elapsed(),
                            self.pos.to_move, size, self.line if value in (1, -1) else None,

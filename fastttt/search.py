@@ -326,7 +326,7 @@ class _Budget:
 
     def __init__(self, s: Searcher, max_nodes: int | None, seconds: float | None):
         self.s = s
-        self.limit = None
+        self.limit: int | None = None
         if max_nodes is not None:
             self.limit = s.nodes + require_int(max_nodes, "max_nodes", 1, 2**62)
         if seconds is not None:
@@ -347,7 +347,8 @@ class _Budget:
         wait = self.POLL
         while not self.done.wait(wait):
             if not self.fired and (time.perf_counter() >= deadline or (
-                    poll_nodes and int(work[nk.S_NODES]) >= self.limit)):
+                    self.limit is not None and poll_nodes
+                    and int(work[nk.S_NODES]) >= self.limit)):
                 self.fired = True
             if self.fired:
                 work[nk.S_STOP] = STOP_BUDGET

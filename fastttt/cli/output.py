@@ -32,5 +32,5 @@ def emit(command: str, fields: dict[str, Any], *, indent: int | None = None) -> 
 
 def load_schema() -> dict[str, Any]:
     """The JSON Schema document of every subcommand's ``--json`` output."""
-    text = resources.files("fastttt").joinpath("data", SCHEMA_FILE).read_text("utf-8")
+    text = resources.files("fastttt").joinpath(f"data/{SCHEMA_FILE}").read_text("utf-8")
     return json.loads(text)

@@ -17,8 +17,8 @@ from fastttt.errors import FastTTTError
 def solve_filter(game: Any, all_moves: bool, weak: bool, nodes: bool, as_json: bool) -> None:
     from fastttt.connect4 import run_filter
 
-    out: IO[str] = sys.stdout
-    err: IO[str] = sys.stderr
+    out: Any = sys.stdout  # a text stream, or JSON Lines written through one
+    err: Any = sys.stderr
     if as_json:
         out = _JsonLines(game, sys.stdout, all_moves=all_moves, weak=weak, nodes=nodes)
         err = out.errors(sys.stderr)

@@ -7,6 +7,7 @@ import os
 import resource
 import sys
 import time
+from typing import Any
 
 import click
 
@@ -159,9 +160,10 @@ class _layer_progress:
 
     def __init__(self, on_terminal: bool):
         self.on_terminal = on_terminal
-        self.bar = None
+        self.bar: Any = None  # a rich Progress once started
+        self.task: Any = None
         self.started = time.perf_counter()
-        self.layer = None
+        self.layer: tuple[str, int] | None = None
         self.phase_start = (self.started, 0)
 
     def __enter__(self):

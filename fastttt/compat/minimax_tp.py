@@ -72,18 +72,18 @@ def _grille(grille) -> list[list[str]]:
     """``grille`` itself after checking it: a list of equal rows of ' ', 'x', 'o'."""
     if not isinstance(grille, (list, tuple)) or not grille:
         raise InvalidPositionError(f"a grid is a non-empty list of rows, got {grille!r}")
-    cols = None
+    cols = 0
     for ligne in grille:
         if not isinstance(ligne, (list, tuple)) or not ligne:
             raise InvalidPositionError(f"a grid row is a non-empty list, got {ligne!r}")
-        if cols is not None and len(ligne) != cols:
+        if cols and len(ligne) != cols:
             raise InvalidPositionError(f"grid rows have different lengths: {grille!r}")
         cols = len(ligne)
         if any(not isinstance(c, str) or c not in (VIDE, JOUEUR1, JOUEUR2) for c in ligne):
             raise InvalidPositionError(f"grid cells are ' ', 'x' or 'o', got {ligne!r}")
     if len(grille) * cols > MAX_CELLS:
         raise InvalidPositionError(f"a grid has at most {MAX_CELLS} cells")
-    return grille
+    return grille  # type: ignore[return-value]  # checked above: rows of ' ', 'x', 'o'
 
 
 def _marque(marque) -> str:
