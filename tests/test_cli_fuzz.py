@@ -193,7 +193,7 @@ stdin_text = st.one_of(
 )
 
 
-@FUZZ
+@settings(FUZZ, max_examples=80)  # each example solves or searches: under a second each
 @given(args=st.one_of(_solve_args(), _solve_mode_args()), stdin=stdin_text)
 def test_solve(tmp_path, args, stdin):
     _run(tmp_path, args, stdin)
