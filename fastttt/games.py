@@ -17,7 +17,8 @@ The first player moves first and is drawn ``X``; the second player is drawn ``O`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,11 @@ from fastttt.errors import GameSpecError
 
 MAX_CELLS = 1024  # positions are Python-int bitboards; the tables and the 64-bit search
 # take boards of at most 64 cells, exact search (fastttt.search.WideSearcher) any up to this
+# Depth caps of heuristic:P (plain minimax) and alphabeta:P (GameSpec.player_caps) keep the
+# positions a search visits from the empty board under CAP_NODES (about a second or two: 8 x 8
+# k=5 took 123 s at alphabeta:6 and 5 s at heuristic:4)
+CAP_NODES = 5_000_000
+CAP_MAX_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -127,6 +133,54 @@ class GameSpec:
         from fastttt.players import default_player
 
         return default_player(self)
+
+    def suggested_players(self) -> list[str]:
+        """``human``, :func:`~fastttt.players.default_player`, ``perfect``, ``alphabeta`` at
+        :func:`~fastttt.players.bounded_depth`, ``heuristic:2``, ``random``: those of them
+        that play this board."""
+        from fastttt.errors import UnknownPlayerError
+        from fastttt.players import bounded_depth, default_player, make_player
+
+        names = ["human", default_player(self), "perfect", f"alphabeta:{bounded_depth(self)}",
+                 "heuristic:2", "random"]
+        playable = []
+        for name in dict.fromkeys(names):
+            try:
+                make_player(name, self)
+            except UnknownPlayerError:  # the heuristic players take at most 64 cells
+                continue
+            playable.append(name)
+        return playable
+
+    def player_caps(self) -> dict[str, int]:
+        """The deepest ``heuristic`` (alias ``minimax``) and ``alphabeta`` searches expected to
+        visit at most :data:`CAP_NODES` positions from the empty board (branching ``b``: the
+        empty cells, or the columns with gravity; plain minimax visits about ``b (b-1) ...
+        (b-P+1)`` positions, alpha-beta about ``b ** (0.75 P)``)."""
+        import math
+
+        b = self.cols if self.gravity else self.cells
+        minimax = alphabeta = 1
+        for depth in range(2, CAP_MAX_DEPTH + 1):
+            if math.prod(b if self.gravity else b - i for i in range(depth)) <= CAP_NODES:
+                minimax = depth
+            if b ** (0.75 * depth) <= CAP_NODES:
+                alphabeta = depth
+        return {"heuristic:P": minimax, "minimax:P": minimax, "alphabeta:P": alphabeta}
+
+    def render_svg(self, state: Any, *, values: dict | None, source: str | None,
+                   coordinates: bool, last_move: int | None, cell: int, legend: bool) -> str:
+        from fastttt.svg import board_svg
+
+        return board_svg(state, values=values, source=source, coordinates=coordinates,
+                         last_move=last_move, cell=cell, legend=legend)
+
+    def move_values(self, state: Any, seconds: float, progress: Callable[[str], None] | None,
+                    cancel: threading.Event | None) -> Any:
+        """From the solved table where :func:`fastttt.players.uses_table`, else exact search."""
+        from fastttt.move_values import board_values
+
+        return board_values(state, seconds, progress, cancel)
 
 
 def mnk(rows: int, cols: int, k: int, gravity: bool = False) -> GameSpec:

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastttt.board import Position
+from fastttt.errors import InvalidArgumentError
 from fastttt.games import GameSpec
+from fastttt.registry import State
 from fastttt.values import mate_result, result_words, table_from_score
 
 DEFAULT_SECONDS = 2.0
@@ -33,7 +35,7 @@ TICK = 0.01  # seconds between a stopper's checks
 _POOL_LOCK = threading.Lock()
 _SEARCHERS: dict[GameSpec, list[Any]] = {}  # idle Searchers, by game
 _ENGINES: dict[None, list[Any]] = {}  # idle Ultimate engines
-Progress = Callable[[int, int], None]  # (moves valued, legal moves)
+Progress = Callable[[str], None]  # a line for people: "3 of 7 moves valued"
 
 
 @dataclass(frozen=True)
@@ -74,22 +76,42 @@ def move_values(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
 ) -> MoveValues:
-    """The value of every legal move of ``state`` (a Position or an UltimateState) within about
+    """The value of every legal move of ``state`` (a state of any game) within about
     ``seconds`` of search (tables are read whole, however long building them takes the first
-    time: at most :data:`fastttt.players.PLAY_TABLE_MAX_SLOTS` slots). Setting ``cancel`` (from
-    another thread) stops the search within milliseconds, as the budget running out does."""
+    time: at most :data:`fastttt.players.PLAY_TABLE_MAX_SLOTS` slots). ``progress`` is called
+    with a line of text for people as the work goes (``3 of 7 moves valued``). Setting
+    ``cancel`` (from another thread) stops the search within milliseconds, as the budget running
+    out does. The game picks the source (its :meth:`~fastttt.registry.Game.move_values`:
+    :func:`board_values` on m,n,k boards, :func:`engine_values` on Ultimate)."""
+    if not isinstance(state, State):
+        raise InvalidArgumentError(
+            f"expected a game state (fastttt.registry.State), got {type(state).__name__}")
     start = time.perf_counter()
-    if isinstance(state, Position):
-        from fastttt.players import move_outcomes, uses_table
-
-        if uses_table(state.spec) or state.is_over():
-            values = {m: MoveValue(o.result, o.plies) for m, o in move_outcomes(state).items()}
-            done = MoveValues(values, "table", True, time.perf_counter() - start)
-        else:
-            done = _search_values(state, start + seconds, progress, cancel)
-    else:
-        done = _engine_values(state, start + seconds, progress, cancel)
+    done = state.spec.move_values(state, seconds, progress, cancel)
     return MoveValues(done.values, done.source, done.complete, time.perf_counter() - start)
+
+
+def board_values(pos: Position, seconds: float, progress: Progress | None,
+                 cancel: threading.Event | None) -> MoveValues:
+    """An m,n,k position's move values (:meth:`fastttt.games.GameSpec.move_values`): from the
+    solved table where :func:`fastttt.players.uses_table` (built first if need be, saying so
+    through ``progress``), else exact search move by move within ``seconds``."""
+    from fastttt.players import move_outcomes, table_ready, uses_table
+
+    start = time.perf_counter()
+    if uses_table(pos.spec) or pos.is_over():
+        if progress and not pos.is_over() and not table_ready(pos.spec):
+            progress(f"solving {pos.spec.name} (once: the table is kept)")
+        values = {m: MoveValue(o.result, o.plies) for m, o in move_outcomes(pos).items()}
+        return MoveValues(values, "table", True, time.perf_counter() - start)
+    return _search_values(pos, start + seconds, progress, cancel)
+
+
+def engine_values(state: Any, seconds: float, progress: Progress | None,
+                  cancel: threading.Event | None) -> MoveValues:
+    """An Ultimate position's move values (:meth:`fastttt.ultimate.spec.UltimateSpec.
+    move_values`): the engine's search, move by move, within ``seconds`` in all."""
+    return _engine_values(state, time.perf_counter() + seconds, progress, cancel)
 
 
 class _Stopper:
@@ -167,7 +189,7 @@ def _search_values(pos: Position, deadline: float, progress: Progress | None,
                     break
                 values[move] = MoveValue(*table_from_score(pos.spec, pos.ply, -score))
             if progress:
-                progress(i + 1, len(moves))
+                progress(f"{i + 1} of {len(moves)} moves valued")
     for move in moves:
         values.setdefault(move, MoveValue(None))
     complete = all(v.result is not None for v in values.values())
@@ -213,7 +235,7 @@ def _engine_values(state: Any, deadline: float, progress: Progress | None,
                 else:
                     values[move] = MoveValue(_sign(score), None, True, score)
             if progress:
-                progress(i + 1, len(moves))
+                progress(f"{i + 1} of {len(moves)} moves valued")
     for move in moves:
         values.setdefault(move, MoveValue(None))
     complete = not any(v.estimate or v.result is None for v in values.values())

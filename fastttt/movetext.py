@@ -1,75 +1,118 @@
-"""A game and a position given as text, as the command line and the web explorer's URLs write
-them: ``game`` a name :func:`fastttt.registry.load_game` accepts, then either ``moves`` or
-``position``.
+"""Move lists as people write them, read and written once for the command line and the web
+explorer (see the README's "Move numbering").
 
-Moves, as ``fastttt solve --moves`` reads them: with gravity 1-based columns, as digits
-(``4455``) or comma-separated (``1,10``); on free boards comma-separated 0-based cells
-(``4,0,8``); Ultimate comma-separated moves 0..80 (board * 9 + cell). ``position`` is the text
-form of :class:`fastttt.board.Position` or :class:`fastttt.ultimate.UltimateState`.
+A move is what the play screen takes, read by the game's own
+:meth:`~fastttt.registry.Game.parse_move` and written by its
+:meth:`~fastttt.registry.Game.format_move`: ``row,col`` from 1 on free boards, the column from
+1 with gravity, ``board,cell`` from 1 on Ultimate (or ``rRcC``, or the cell alone when a board
+is forced). A move list is the moves separated by spaces (a move is written without spaces:
+``2,3``, not ``2 3``): ``"2,2 1,1 3,3"`` on tic-tac-toe, ``"5,5 5,1"`` on Ultimate. With
+gravity a move is one number, so commas separate moves too (``"4,4,5"``) and, on boards of at
+most 9 columns, a run of digits is one column per digit (``4455``, Connect Four notation).
+
+Used by ``solve``/``prove``/``render --moves`` (:mod:`fastttt.cli.moves` adds the option's name
+to the errors) and by the web explorer's ``moves`` parameter (:mod:`fastttt.web.app`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, NamedTuple
 
-from fastttt.board import Position, numbers_from_move_text
-from fastttt.errors import InvalidPositionError
-from fastttt.games import MAX_CELLS, GameSpec
+from fastttt.errors import FastTTTError, InvalidPositionError
 from fastttt.registry import load_game
 
-MAX_TEXT = 6 * MAX_CELLS  # longer inputs are refused before parsing (a whole game of the
-# biggest board fits: up to 4 digits and a comma a move)
+MAX_MOVES_TEXT = 6 * 1024  # longer texts are refused before parsing (a whole 32x32 game fits)
 
 
-def parse_moves(spec: Any, text: str) -> list[int]:
-    """The moves of ``text`` in API form (cells, 0-based columns, or 0..80 for Ultimate).
-
-    The numbers are read by :func:`fastttt.board.numbers_from_move_text` (whitespace inside
-    a move is an error); raises :class:`InvalidPositionError` naming the first bad move;
-    legality is checked when the moves are played."""
-    text = _checked(text, "moves")
-    gravity = isinstance(spec, GameSpec) and spec.gravity
-    numbers = numbers_from_move_text(text, digits=gravity)
-    if not gravity:
-        return numbers
-    for i, col in enumerate(numbers):
-        if not 1 <= col <= spec.cols:
-            raise InvalidPositionError(
-                f"moves {text!r}: move {i + 1}: column {col} is off the board (1..{spec.cols})"
-            )
-    return [col - 1 for col in numbers]
+class MoveListError(InvalidPositionError):
+    """A move list that cannot be read or played: the message names the first bad move,
+    counted from 1, its text and what is wrong (``move 3 ('10'): column 10 is off the board
+    (columns 1 to 7)``)."""
 
 
-def format_moves(spec: Any, moves: list[int]) -> str:
-    """The text :func:`parse_moves` reads back (comma-separated; columns from 1 with gravity)."""
-    gravity = isinstance(spec, GameSpec) and spec.gravity
-    return ",".join(str(m + 1 if gravity else m) for m in moves)
+def split_moves(game: Any, text: str) -> list[str]:
+    """The move texts of a move list (see the module docstring), unparsed."""
+    text = text.strip()
+    if not text:
+        return []
+    if game.gravity:
+        if re.fullmatch(r"\d+", text) and game.cols <= 9:
+            return list(text)
+        return [word for word in re.split(r"[\s,]+", text) if word]
+    return text.split()
 
 
-def load_state(game: str, moves: str | None = None, position: str | None = None):
-    """``(spec, state)``: the game ``game`` after ``moves``, or at ``position`` (not both;
-    neither: the empty board). Raises :class:`~fastttt.errors.GameSpecError` or
-    :class:`~fastttt.errors.InvalidPositionError` (a ``ValueError``) on bad text."""
+def parse_moves(game: Any, text: str | None) -> tuple[Any, list[int]]:
+    """``(state, moves)``: ``game``'s state after the moves of ``text`` (people's numbering;
+    None or blank: no move) and the moves in API form. Raises :class:`MoveListError` (a
+    ``ValueError``) naming the first bad move: unreadable, off the board, illegal there, or
+    after the end of the game."""
+    state = game.initial()
+    if text is None:
+        return state, []
+    if not isinstance(text, str):
+        raise MoveListError(f"a move list is text, got {text!r}")
+    if len(text) > MAX_MOVES_TEXT:
+        raise MoveListError(f"{len(text)} characters long (at most {MAX_MOVES_TEXT})")
+    moves = []
+    for i, word in enumerate(split_moves(game, text)):
+        try:
+            if state.is_over():
+                raise ValueError("the game is already over")
+            move = game.parse_move(word, state)
+            state = state.play(move)
+        except (FastTTTError, ValueError, IndexError) as err:
+            raise MoveListError(f"move {i + 1} ({word!r}): {err}") from None
+        moves.append(move)
+    return state, moves
+
+
+def format_line(game: Any, state: Any, moves: list[int]) -> list[str]:
+    """``moves`` (API form) played one after another from ``state``, each in people's
+    numbering."""
+    out = []
+    for move in moves:
+        out.append(game.format_move(state, move))
+        state = state.play(move)
+    return out
+
+
+def move_list_text(game: Any, state: Any, moves: list[int]) -> str:
+    """``moves`` (API form, played from ``state``) as a move list that :func:`parse_moves`
+    reads back from the same state."""
+    return " ".join(format_line(game, state, moves))
+
+
+class LoadedState(NamedTuple):
+    """A game and a position given as text: :func:`load_state`'s answer."""
+
+    game: Any
+    state: Any
+    moves: list[int] | None  # API form; None for a position given as text
+
+
+def load_state(game: str, moves: str | None = None, position: str | None = None) -> LoadedState:
+    """The game called ``game`` (:func:`~fastttt.registry.load_game`) after the move list
+    ``moves`` (:func:`parse_moves`), or at ``position`` (its text form; not both; neither: the
+    empty board). Raises :class:`~fastttt.errors.GameSpecError` or
+    :class:`~fastttt.errors.InvalidPositionError` (both ``ValueError``) on bad text."""
     spec = load_game(_checked(game, "game"))
     if moves is not None and position is not None:
         raise InvalidPositionError("give moves or a position, not both")
-    if isinstance(spec, GameSpec):
-        if position is not None:
-            return spec, Position.from_text(spec, _checked(position, "position"))
-        return spec, Position.from_moves(spec, parse_moves(spec, moves or ""))
-    from fastttt.ultimate import UltimateState
-
     if position is not None:
-        state = UltimateState.from_text(_checked(position, "position"))
-        if state.open_won_boards != spec.open_won_boards:
-            raise InvalidPositionError(f"position {position!r} is not a position of {spec.name}")
-        return spec, state
-    return spec, UltimateState.from_moves(parse_moves(spec, moves or ""), spec.open_won_boards)
+        return LoadedState(spec, spec.state_from_text(_checked(position, "position")), None)
+    try:
+        state, played = parse_moves(spec, _checked(moves or "", "moves"))
+    except MoveListError as err:
+        raise MoveListError(f"moves: {err}") from None
+    return LoadedState(spec, state, played)
 
 
 def _checked(text: object, what: str) -> str:
     if not isinstance(text, str):
         raise InvalidPositionError(f"{what} must be text, got {text!r}")
-    if len(text) > MAX_TEXT:
-        raise InvalidPositionError(f"{what} is {len(text)} characters long (at most {MAX_TEXT})")
+    if len(text) > MAX_MOVES_TEXT:
+        raise InvalidPositionError(
+            f"{what} is {len(text)} characters long (at most {MAX_MOVES_TEXT})")
     return text

@@ -3,7 +3,9 @@
 ``load_game(name)`` returns a :class:`Game`: an m,n,k :class:`~fastttt.games.GameSpec` (free or
 gravity) or Ultimate tic-tac-toe (``ultimate``, ``ultimate-open``). Families other than m,n,k
 are loaded on first use, so importing this module does not import them. The game loop, matches,
-players, hints and the CLI go through the protocol and never ask which family a game is.
+players, hints, the CLI, the pictures (:mod:`fastttt.svg`), the move values
+(:mod:`fastttt.move_values`) and the web explorer go through the protocol and never ask which
+family a game is.
 
 Conventions shared by every family: the first player (0, drawn X) moves first; moves are
 integers in API form (0-based: a cell, a column with gravity, ``board * 9 + cell`` in Ultimate);
@@ -13,6 +15,7 @@ people type and read them through ``parse_move`` / ``format_move`` (1-based, see
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, runtime_checkable
 
@@ -70,6 +73,22 @@ class Game(Protocol):
     def supports_hints(self) -> bool:
         """Whether perfect-play hints exist for it."""
 
+    @property
+    def gravity(self) -> bool:
+        """Whether a move is a column that a piece drops down (then a move is one number)."""
+
+    @property
+    def rows(self) -> int:
+        """Rows of the grid a picture of the game draws (Ultimate: 9)."""
+
+    @property
+    def cols(self) -> int:
+        """Columns of that grid (Ultimate: 9)."""
+
+    @property
+    def cells(self) -> int:
+        """``rows * cols``: the cells of the grid (Ultimate: 81)."""
+
     def describe(self) -> str: ...
 
     def initial(self) -> State: ...
@@ -86,7 +105,18 @@ class Game(Protocol):
     def format_move(self, state: Any, move: int) -> str:
         """``move`` (API form, ``state`` before it) in people's numbering."""
 
-    def render(self, state: Any, last_cell: int | None = None, *, color: bool = False) -> str: ...
+    def render(self, state: Any, last_cell: int | None = None, *, color: bool = False) -> str:
+        """``state`` as text for a terminal, ``last_cell`` marked (with ``color``)."""
+
+    def render_svg(self, state: Any, *, values: dict | None, source: str | None,
+                   coordinates: bool, last_move: int | None, cell: int, legend: bool) -> str:
+        """``state`` as an SVG document; :func:`fastttt.svg.render` (the entry point) says what
+        the arguments mean."""
+
+    def move_values(self, state: Any, seconds: float, progress: Callable[[str], None] | None,
+                    cancel: threading.Event | None) -> Any:
+        """The value of every legal move of ``state`` within about ``seconds``:
+        :func:`fastttt.move_values.move_values` (the entry point) says how."""
 
     def player_names(self) -> tuple[str, ...]: ...
 
@@ -95,6 +125,15 @@ class Game(Protocol):
 
     def default_player(self) -> str:
         """The strongest engine that answers a move within about a second."""
+
+    def suggested_players(self) -> list[str]:
+        """What a menu of players offers, each a name ``make_player`` takes: ``human`` first,
+        then engines, strongest first, each answering a move within seconds."""
+
+    def player_caps(self) -> dict[str, int]:
+        """The largest parameter each parametrised player may take to answer a move within
+        about 2 s, keyed by its name pattern as ``player_names()`` writes them (``alphabeta:P``,
+        ``engine:nNODES``): the cap bounds the number written in place of the capitals."""
 
 
 def _ultimate() -> Game:

@@ -1,8 +1,10 @@
 """SVG pictures of positions: free and gravity boards of any size, Ultimate tic-tac-toe, and
 move-value heat maps with their legend.
 
-``render(state)`` returns an SVG document (text) for a :class:`~fastttt.board.Position` or an
-:class:`~fastttt.ultimate.UltimateState`; the output is deterministic (same input, same bytes).
+``render(state)`` returns an SVG document (text) for a state of any game, which draws it through
+its :meth:`~fastttt.registry.Game.render_svg` (the drawers of both families are here: a
+:class:`~fastttt.board.Position`, an :class:`~fastttt.ultimate.UltimateState`); the output is
+deterministic (same input, same bytes).
 Pieces: X is drawn as a cross, O as a ring; on gravity boards as red (X) and yellow (O) discs.
 The cells of a completed line are highlighted (``class="cell win"``); on Ultimate boards the
 claimed boards carry a large X or O, the forced board a yellow border, and a won game its
@@ -24,6 +26,7 @@ from xml.sax.saxutils import escape
 
 from fastttt.board import FIRST, Position, completed_lines, line_masks
 from fastttt.errors import InvalidArgumentError
+from fastttt.registry import State
 
 CELL = 40  # pixels per cell
 
@@ -47,22 +50,35 @@ def render(
     cell: int = CELL,
     legend: bool = True,
 ) -> str:
-    """An SVG picture of ``state`` (a Position or an UltimateState); see the module docstring.
+    """An SVG picture of ``state`` (a state of any game: :class:`fastttt.registry.State`); see
+    the module docstring. Each game draws its own (its ``render_svg``: :func:`board_svg` for
+    m,n,k boards, :func:`ultimate_svg` for Ultimate).
 
     ``values``: a :class:`~fastttt.move_values.MoveValues` (or a plain ``{move: MoveValue}``)
     to draw as a heat map, with a legend unless ``legend`` is False; ``last_move`` (API form)
     gets a dot; ``cell``: pixels per cell.
     """
+    if not isinstance(state, State):
+        raise InvalidArgumentError(
+            f"cannot draw {type(state).__name__}: expected a game state (fastttt.registry.State)")
     source = getattr(values, "source", None)
     table = getattr(values, "values", values)
-    if isinstance(state, Position):
-        return _Board(state, table, source, coordinates, last_move, cell, legend).svg()
-    from fastttt.ultimate.state import UltimateState
+    return state.spec.render_svg(state, values=table, source=source, coordinates=coordinates,
+                                 last_move=last_move, cell=cell, legend=legend)
 
-    if isinstance(state, UltimateState):
-        return _Ultimate(state, table, source, coordinates, last_move, cell, legend).svg()
-    raise InvalidArgumentError(
-        f"cannot draw {type(state).__name__}: expected a Position or an UltimateState")
+
+def board_svg(pos: Position, *, values: dict | None, source: str | None, coordinates: bool,
+              last_move: int | None, cell: int, legend: bool) -> str:
+    """The picture of an m,n,k position (:meth:`fastttt.games.GameSpec.render_svg`); ``values``
+    ``{move: MoveValue}`` and ``source`` its :class:`~fastttt.move_values.MoveValues`' source."""
+    return _Board(pos, values, source, coordinates, last_move, cell, legend).svg()
+
+
+def ultimate_svg(state: Any, *, values: dict | None, source: str | None, coordinates: bool,
+                 last_move: int | None, cell: int, legend: bool) -> str:
+    """The picture of an Ultimate position (:meth:`fastttt.ultimate.spec.UltimateSpec.
+    render_svg`); the arguments as :func:`board_svg`'s."""
+    return _Ultimate(state, values, source, coordinates, last_move, cell, legend).svg()
 
 
 def repr_svg(state: Any) -> str:

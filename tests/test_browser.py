@@ -125,12 +125,12 @@ def test_tictactoe_game_to_the_end_with_table_colours(server, page, tmp_path):
     assert page.text_content("#status") == "X to move"
     assert heat_colours(page) == expected_colours(Position.from_moves("tictactoe", moves[:6]))
 
-    shared = page.url
-    assert "moves=4%2C1%2C0%2C8%2C6%2C3" in shared or "moves=4,1,0,8,6,3" in shared
+    shared = page.url  # people's move list, as `fastttt solve --moves` reads it
+    assert "moves=2,2+1,2+1,1+3,3+3,1+2,1&" in shared, shared
     other = page.context.new_page()
     other.goto(shared)
     wait_idle(other, 6)
-    assert other.text_content("#moves") == "4,1,0,8,6,3"
+    assert other.text_content("#moves") == "2,2 1,2 1,1 3,3 3,1 2,1"
     assert other.locator("#attractor div.X").count() >= 1  # X wins at once: rank 1 cells
     other.close()
 
@@ -150,9 +150,9 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
     wait_idle(page, 1)
     click_move(page, 3)
     wait_idle(page, 2)
-    assert page.text_content("#moves") == "4,4"
+    assert page.text_content("#moves") == "4 4"
     assert page.locator("#board .stone").count() == 2
-    assert "seconds=0.2" in page.url
+    assert "seconds=0.2" in page.url and "moves=4+4&" in page.url
     heat = heat_colours(page)  # exact search within 0.2 s: grey where it was not reached
     assert sorted(heat) == list(range(7)) and "exact search" in page.text_content("#source")
     exact = page.locator('#board rect.heat:not(.unknown)')
@@ -162,6 +162,10 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
         value = MoveValue(int(cell.get_attribute("data-result")),
                           int(cell.get_attribute("data-plies")))
         assert cell.get_attribute("fill") == value_color(value, pos.spec.cells - pos.ply)
+
+    page.goto(f"{server}/?game=connect4&seconds=0.2&values=0&moves=4455")  # Connect Four notation
+    wait_idle(page, 4)
+    assert page.text_content("#moves") == "4 4 5 5"
 
     # 26 moves in, exact search values every move at once: the colours of fastttt's search
     deep = "2,5,5,2,3,5,4,6,5,1,5,1,7,4,3,5,2,2,7,4,6,6,4,4,7,2"
@@ -183,7 +187,7 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
         click_move(page, column)
         pos = pos.play(column)
         wait_idle(page, ply + 1)
-    assert page.text_content("#moves") == "1,4"
+    assert page.text_content("#moves") == "1 4"
     colours = heat_colours(page)
     assert colours == expected_colours(pos) and len(set(colours.values())) == 3
     screenshot(page, tmp_path, "gravity-4x5k4.png")
@@ -195,7 +199,7 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
     assert page.locator("#board rect.forced").count() == 1
     click_move(page, 36)
     wait_idle(page, 2)
-    assert page.text_content("#moves") == "40,36"
+    assert page.text_content("#moves") == "5,5 5,1" and "moves=5,5+5,1&" in page.url
     heat = page.locator("#board rect.heat")
     assert heat.count() == 9  # O sent X to the empty board 0
     assert "estimate" in page.text_content("#board svg .legend")
@@ -203,9 +207,9 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
 
 
 def test_a_bad_url_shows_the_error_and_the_start_position(server, page, tmp_path):
-    page.goto(f"{server}/?game=tictactoe&moves=4,4")
+    page.goto(f"{server}/?game=tictactoe&moves=2,2%202,2")
     wait_idle(page, 0)
-    assert "cell 4" in page.text_content("#error")
+    assert "move 2 ('2,2'): row 2, column 2 is taken" in page.text_content("#error")
     assert page.text_content("#status") == "X to move"
     assert len(heat_colours(page)) == 9
     for side in ("x", "o"):
@@ -213,7 +217,7 @@ def test_a_bad_url_shows_the_error_and_the_start_position(server, page, tmp_path
     screenshot(page, tmp_path, "bad-url.png")
     page.goto(f"{server}/?game=connect4&moves=4444444&values=0")
     wait_idle(page, 0)
-    assert "column 4 is full" in page.text_content("#error")
+    assert "move 7 ('4'): column 4 is full" in page.text_content("#error")
     page.goto(f"{server}/?game=nosuchgame")
     wait_idle(page, 0)
     assert page.text_content("#error") and page.locator("#board rect.cell").count() == 9

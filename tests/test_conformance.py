@@ -4,11 +4,16 @@ the :class:`fastttt.registry.Game` protocol, checked move by move against plain 
 from __future__ import annotations
 
 import random
+import re
+import string
 import subprocess
 import sys
 
 import pytest
 
+from fastttt import svg
+from fastttt.errors import InvalidArgumentError
+from fastttt.move_values import move_values
 from fastttt.registry import Game, State, game_names, load_game
 
 from ultimate_reference import RefState
@@ -149,10 +154,74 @@ def test_pictures_draw_every_state(name):
     for before, after in zip(states, states[1:], strict=False):
         moved = next(m for m in before.legal_moves() if before.play(m) == after)
         assert isinstance(game.render(after, before.move_cell(moved)), str)
+        picture = svg.render(after, coordinates=True, last_move=moved)
+        assert picture.startswith("<svg") and picture.rstrip().endswith("</svg>")
+        targets = set(re.findall(r'data-move="(\d+)"', picture))
+        assert targets == {str(m) for m in after.legal_moves()}  # what the web page clicks
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_geometry(name):
+    game = load_game(name)
+    assert isinstance(game.gravity, bool) and game.rows >= 1 and game.cols >= 1
+    assert game.cells == game.rows * game.cols
+    state = game.initial()
+    assert all(0 <= state.move_cell(m) < game.cells for m in state.legal_moves())
+    assert len(state.legal_moves()) == (game.cols if game.gravity else game.cells)
+
+
+def _pattern_with(pattern: str, number: int) -> str:
+    """``alphabeta:P`` -> ``alphabeta:3``, ``engine:nNODES`` -> ``engine:n3``."""
+    kind, _, placeholder = pattern.partition(":")
+    return f"{kind}:{placeholder.rstrip(string.ascii_uppercase)}{number}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_suggested_players_and_caps(name):
+    game = load_game(name)
+    suggested = game.suggested_players()
+    assert suggested[0] == "human" and len(set(suggested)) == len(suggested) > 2
+    for player in suggested:
+        assert game.make_player(player).name
+    assert game.default_player() in suggested or game.default_player() == "engine"
+    caps = game.player_caps()
+    parametrised = {p for p in game.player_names() if ":" in p}
+    assert parametrised <= set(caps)  # every parametrised player has a cap
+    for pattern, cap in caps.items():
+        assert isinstance(cap, int) and cap >= 1
+        game.make_player(_pattern_with(pattern, 1))  # a pattern make_player reads
+        game.make_player(_pattern_with(pattern, cap))
+    for player in suggested:  # what a menu offers is within the caps
+        kind, _, param = player.partition(":")
+        for pattern, cap in caps.items():
+            pattern_kind, _, placeholder = pattern.partition(":")
+            prefix = placeholder.rstrip(string.ascii_uppercase)
+            number = re.fullmatch(re.escape(prefix) + r"(\d+)", param)
+            if pattern_kind == kind and number:
+                assert int(number.group(1)) <= cap, (player, pattern)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_move_values_value_every_legal_move(name):
+    game = load_game(name)
+    states = playout(game, random.Random(5))
+    short = states[-3] if len(states) >= 3 else states[0]  # two plies or so from the end
+    progress: list[str] = []
+    found = move_values(short, 0.5, progress.append)
+    assert set(found.values) == set(short.legal_moves())
+    assert found.source in ("table", "search", "engine") and found.seconds >= 0
+    for move, value in found.values.items():
+        assert value.result in (-1, 0, 1), (move, value)  # a short position: all valued
+        assert value.estimate or value.plies >= 1
+    over = states[-1]
+    assert move_values(over, 0.1).values == {}
+    with pytest.raises(InvalidArgumentError):
+        move_values("X../.../...")
 
 
 def test_the_registry_does_not_import_ultimate():
     code = ("import sys, fastttt, fastttt.registry; fastttt.registry.game_names(); "
+            "import fastttt.svg, fastttt.move_values, fastttt.movetext; "
             "fastttt.registry.load_game('connect4'); "
             "print(any(m.startswith('fastttt.ultimate') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

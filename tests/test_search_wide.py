@@ -225,9 +225,10 @@ def test_positions_over_64_cells_parse_and_round_trip():
     assert eval(repr(p)) == p  # noqa: S307 - repr is a constructor expression
     assert p.first >> 360 & 1 and p.to_move == 1 and p.ply == 5
     assert Position.from_code(spec, p.code) == p
-    assert load_state("19x19k5", moves="180,0,360,18,342") == (spec, p)
+    moves = [180, 0, 360, 18, 342]
+    assert load_state("19x19k5", moves="10,10 1,1 19,19 1,19 19,1") == (spec, p, moves)
     assert load_state("19x19k5", position=str(p))[1] == p
-    assert parse_moves(spec, "360, 0") == [360, 0]
+    assert parse_moves(spec, "19,19 1,1")[1] == [360, 0]
     gravity = mnk(10, 10, 5, gravity=True)
     q = load_state("10x10k5g", moves="10,10,1")[1]
     assert q.legal_moves() == list(range(10)) and q.first >> 99 & 1 and q.second >> 89 & 1
@@ -389,10 +390,9 @@ def test_cli_solves_near_finished_15x15_and_19x19():
     xs = [x for x in range(spec.cells) if p.first >> x & 1]
     os = [x for x in range(spec.cells) if p.second >> x & 1]
     moves = [m for i, x in enumerate(xs) for m in ([x, os[i]] if i < len(os) else [x])]
-    text = ",".join(map(str, moves))
-    assert load_state("15x15k5", moves=text) == (spec, p)
-    assert searcher(spec).solve(p).score == 0 == reference_score(p)
     people = " ".join(f"{m // 15 + 1},{m % 15 + 1}" for m in moves)  # the CLI's row,col
+    assert load_state("15x15k5", moves=people) == (spec, p, moves)
+    assert searcher(spec).solve(p).score == 0 == reference_score(p)
     out = _solve_cli("15x15k5", "--search", "--moves", people)
     assert out["position"] == str(p)
     assert _outcome(out) == "draw"

@@ -51,15 +51,17 @@ def test_page_and_static_files(client):
 
 
 def test_state_of_a_tictactoe_position(client):
-    st = client.get("/api/state", params={"game": "tictactoe", "moves": "4,0"}).json()
+    st = client.get("/api/state", params={"game": "tictactoe", "moves": "2,2 1,1"}).json()
     assert st["position"] == "O../.X./..."
     assert st["legal"] == [1, 2, 3, 5, 6, 7, 8] and st["to_move"] == "X"
-    assert st["labels"]["1"] == "1,2" and st["moves"] == "4,0"
+    assert st["labels"]["1"] == "1,2" and st["moves"] == "2,2 1,1"
+    assert st["move_list"] == [4, 0] and st["move_texts"] == ["2,2", "1,1"]
     assert st["svg"].startswith("<svg") and st["attractor"]["position"]["region"] == "draw"
 
 
 def test_attractor_ranks_match_the_table(client):
-    st = client.get("/api/state", params={"game": "tictactoe", "moves": "4,1,0,8,6,3"}).json()
+    st = client.get("/api/state",
+                    params={"game": "tictactoe", "moves": "2,2 1,2 1,1 3,3 3,1 2,1"}).json()
     pos = Position.from_moves("tictactoe", [4, 1, 0, 8, 6, 3])
     for move, outcome in move_outcomes(pos).items():
         info = st["attractor"]["moves"][str(move)]
@@ -70,13 +72,26 @@ def test_attractor_ranks_match_the_table(client):
     assert client.get("/api/state", params={"game": "connect4"}).json()["attractor"] is None
 
 
-def test_gravity_moves_are_columns_from_one(client):
-    st = client.get("/api/state", params={"game": "connect4", "moves": "4,4,5"}).json()
-    assert st["move_list"] == [3, 3, 4] and st["moves"] == "4,4,5" and st["gravity"]
+@pytest.mark.parametrize("game, moves, api, text", [
+    ("connect4", "4,4,5", [3, 3, 4], "4 4 5"),
+    ("connect4", "4455", [3, 3, 4, 4], "4 4 5 5"),
+    ("connect4", "4 4,5", [3, 3, 4], "4 4 5"),
+    ("tictactoe", " 2,2  1,3 ", [4, 2], "2,2 1,3"),
+    ("ultimate", "5,5 5,1", [40, 36], "5,5 5,1"),
+    ("ultimate", "5,5 1", [40, 36], "5,5 5,1"),
+    ("ultimate", "r5c5", [40], "5,5"),
+])
+def test_moves_are_people_move_lists(client, game, moves, api, text):
+    """The ``moves`` parameter reads what ``solve --moves`` reads (the README's "Move
+    numbering"); the state sends them back in API form and as people's text."""
+    st = client.get("/api/state", params={"game": game, "moves": moves}).json()
+    assert st["move_list"] == api and st["moves"] == text, st.get("error")
+    back = client.get("/api/state", params={"game": game, "moves": st["moves"]}).json()
+    assert back["move_list"] == api
 
 
 def test_values_job_equals_the_table(client):
-    job = finish(client, client.post("/api/values", json={"game": "tictactoe", "moves": "0"}))
+    job = finish(client, client.post("/api/values", json={"game": "tictactoe", "moves": "1,1"}))
     assert job["state"] == "done", job
     result = job["result"]
     assert result["source"] == "table" and result["complete"]
@@ -96,12 +111,14 @@ def test_values_job_on_connect4_keeps_its_budget(client):
 
 
 def test_engine_players_move(client):
-    job = finish(client, client.post("/api/move", json={"game": "tictactoe", "moves": "0",
+    job = finish(client, client.post("/api/move", json={"game": "tictactoe", "moves": "1,1",
                                                         "player": "perfect", "seed": 1}))
     assert job["state"] == "done" and job["result"]["move"] == 4
-    job = finish(client, client.post("/api/move", json={"game": "ultimate", "moves": "40",
+    assert job["result"]["label"] == "2,2"
+    job = finish(client, client.post("/api/move", json={"game": "ultimate", "moves": "5,5",
                                                         "player": "engine:100"}))
     assert job["state"] == "done" and 36 <= job["result"]["move"] < 45
+    assert job["result"]["label"].startswith("5,")
 
 
 def test_perfect_without_a_table_says_when_it_fell_back(client):
@@ -124,14 +141,18 @@ def test_the_event_loop_answers_while_a_search_runs(client):
 @pytest.mark.parametrize("path, params", [
     ("/api/state", {"game": "nope"}),
     ("/api/state", {"game": "tictactoe", "moves": "4,4"}),
+    ("/api/state", {"game": "tictactoe", "moves": "2,2 2,2"}),
     ("/api/state", {"game": "tictactoe", "moves": "a"}),
-    ("/api/state", {"game": "tictactoe", "moves": "99"}),
+    ("/api/state", {"game": "tictactoe", "moves": "4"}),
     ("/api/state", {"game": "tictactoe", "moves": "1" * 5000}),
-    ("/api/state", {"game": "tictactoe", "moves": "-1"}),
+    ("/api/state", {"game": "tictactoe", "moves": "1" * 7000}),
+    ("/api/state", {"game": "tictactoe", "moves": "-1,1"}),
     ("/api/state", {"game": "connect4", "moves": "8"}),
+    ("/api/state", {"game": "connect4", "moves": "0"}),
     ("/api/state", {"game": "connect4", "moves": "1111111"}),
-    ("/api/state", {"game": "ultimate", "moves": "81"}),
-    ("/api/state", {"game": "ultimate", "moves": "40,0"}),
+    ("/api/state", {"game": "ultimate", "moves": "10,1"}),
+    ("/api/state", {"game": "ultimate", "moves": "5,5 1,1"}),
+    ("/api/state", {"game": "ultimate", "moves": "5"}),
     ("/api/state", {"game": "tictactoe", "position": "XXX/OO./..Z"}),
     ("/api/state", {"game": "tictactoe", "position": "XXX/XXX/OOO"}),
     ("/api/state", {"game": "tictactoe", "moves": "0", "position": "........."}),
@@ -161,7 +182,7 @@ def test_bad_state_requests_are_400(client, path, params):
     ("/api/move", {"game": "ultimate", "player": "mcts:99999999"}),
     ("/api/move", {"game": "ultimate", "player": "engine:n999999999999"}),
     ("/api/move", {"game": "tictactoe", "player": "perfect", "seed": "x"}),
-    ("/api/move", {"game": "tictactoe", "moves": "0,3,1,4,2", "player": "perfect"}),
+    ("/api/move", {"game": "tictactoe", "moves": "1,1 2,1 1,2 2,2 1,3", "player": "perfect"}),
     ("/api/move", {"game": "tictactoe", "player": ["perfect"]}),
 ])
 def test_bad_job_requests_are_400(client, path, body):
@@ -197,7 +218,9 @@ TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",))
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=st.one_of(st.sampled_from(["tictactoe", "connect4", "ultimate", "4x4k3g"]), TEXT),
        moves=st.one_of(st.none(), TEXT, st.lists(st.integers(0, 90), max_size=12).map(
-           lambda ms: ",".join(map(str, ms)))),
+           lambda ms: ",".join(map(str, ms))), st.lists(
+           st.tuples(st.integers(0, 10), st.integers(0, 10)), max_size=12).map(
+           lambda ms: " ".join(f"{r},{c}" for r, c in ms))),
        position=st.one_of(st.none(), TEXT))
 def test_fuzzed_states_are_200_or_400(client, game, moves, position):
     params = {k: v for k, v in (("game", game), ("moves", moves), ("position", position))
@@ -215,17 +238,18 @@ def test_serve_through_the_fastttt_command():
 
 
 def test_one_move_parser_for_the_command_line_and_the_page():
-    """movetext.parse_moves (render, serve) reads moves as solve --moves does: whitespace
-    inside a move is refused, not glued or skipped."""
-    from fastttt.errors import InvalidPositionError
+    """The page's ``moves`` and ``solve --moves`` are read by the same code
+    (:mod:`fastttt.movetext`): whitespace inside a move is refused, not glued or skipped."""
+    from fastttt.cli import moves as cli_moves
+    from fastttt.movetext import MoveListError, parse_moves, split_moves
     from fastttt.registry import load_game
-    from fastttt.movetext import parse_moves
 
     c4, ttt = load_game("connect4"), load_game("tictactoe")
-    assert parse_moves(c4, "4455") == parse_moves(c4, "4, 4,5 ,5") == [3, 3, 4, 4]
-    assert parse_moves(ttt, "0, 4") == [0, 4]
-    for spec, text in ((c4, "4 4"), (ttt, "0 4"), (ttt, "0,,4"), (c4, "8")):
-        with pytest.raises(InvalidPositionError):
+    assert parse_moves(c4, "4455")[1] == parse_moves(c4, "4, 4,5 ,5")[1] == [3, 3, 4, 4]
+    assert parse_moves(ttt, "1,1 2,2")[1] == [0, 4]
+    assert cli_moves.split_moves is split_moves and split_moves(c4, "45") == ["4", "5"]
+    for spec, text in ((ttt, "1, 1"), (ttt, "1 1"), (c4, "8"), (ttt, "2,2 2,2")):
+        with pytest.raises(MoveListError, match=r"^move \d+ \('"):
             parse_moves(spec, text)
 
 
@@ -308,11 +332,17 @@ def test_offered_players_are_within_the_caps(client):
 
 
 @pytest.mark.parametrize("game, moves, message", [
-    ("connect4", "4444444", "move 7 (4): column 4 is full"),
-    ("4x4k4g", "1,2,1,2,1,2,1,2", "move 8 (2): the game is already over"),
+    ("connect4", "4444444", "move 7 ('4'): column 4 is full"),
+    ("connect4", "4 4 10", "move 3 ('10'): column 10 is off the board (columns 1 to 7)"),
+    ("4x4k4g", "1,2,1,2,1,2,1,2", "move 8 ('2'): the game is already over"),
+    ("tictactoe", "2,2 2,2", "move 2 ('2,2'): row 2, column 2 is taken"),
+    ("tictactoe", "0,1", "move 1 ('0,1'): row 0 is off the board (rows 1 to 3)"),
+    ("ultimate", "5,5 1,5", "move 2 ('1,5'): 1,5: the move must be in board 5"),
 ])
-def test_gravity_errors_count_columns_from_one(client, game, moves, message):
+def test_errors_name_moves_as_people_write_them(client, game, moves, message):
+    """The explorer's messages are the command line's (``--moves: move 3 ...``), for the
+    ``moves`` parameter."""
     r = client.get("/api/state", params={"game": game, "moves": moves})
-    assert r.status_code == 400 and message in r.json()["error"], r.text
+    assert r.status_code == 400 and r.json()["error"] == f"moves: {message}", r.text
     r = client.post("/api/values", json={"game": game, "moves": moves})
     assert r.status_code == 400 and message in r.json()["error"], r.text

@@ -3,11 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from fastttt.ultimate.state import UltimateState
+
+# What a menu of players offers (UltimateSpec.suggested_players), strongest engine first
+SUGGESTED_PLAYERS = ("human", "engine:500", "mcts:2000", "minimax:3", "random")
+# The largest parameter each player may take (UltimateSpec.player_caps; engine: milliseconds,
+# or nNODES nodes): each answers a move in about 2 s at most
+PLAYER_CAPS = {"minimax:P": 5, "mcts:N": 50_000, "engine:MS": 5_000, "engine:nNODES": 3_000_000}
 
 
 @dataclass(frozen=True)
@@ -17,6 +24,11 @@ class UltimateSpec:
 
     open_won_boards: bool = False
     supports_hints = False
+    # the geometry of its pictures: the 9 x 9 grid of cells (``rRcC`` in move texts)
+    gravity = False
+    rows = 9
+    cols = 9
+    cells = 81
 
     @property
     def name(self) -> str:
@@ -78,6 +90,27 @@ class UltimateSpec:
 
     def default_player(self) -> str:
         return "engine"
+
+    def suggested_players(self) -> list[str]:
+        return list(SUGGESTED_PLAYERS)
+
+    def player_caps(self) -> dict[str, int]:
+        return dict(PLAYER_CAPS)
+
+    def render_svg(self, state: Any, *, values: dict | None, source: str | None,
+                   coordinates: bool, last_move: int | None, cell: int, legend: bool) -> str:
+        from fastttt.svg import ultimate_svg
+
+        return ultimate_svg(state, values=values, source=source, coordinates=coordinates,
+                            last_move=last_move, cell=cell, legend=legend)
+
+    def move_values(self, state: Any, seconds: float, progress: Callable[[str], None] | None,
+                    cancel: threading.Event | None) -> Any:
+        """The engine's iterative deepening, move by move: exact where it proves a result,
+        else estimates."""
+        from fastttt.move_values import engine_values
+
+        return engine_values(state, seconds, progress, cancel)
 
 
 ULTIMATE = UltimateSpec()

@@ -1,8 +1,11 @@
 """The web explorer's Starlette app: the page, and a JSON API over games, positions and jobs.
 
-Positions travel as a game name and a move list in the text form of :mod:`fastttt.movetext`
-(``?game=tictactoe&moves=4,0,8``; gravity boards 1-based columns, Ultimate 0..80), or as
-``position`` text. Moves in every response are in API form (cells, 0-based columns, 0..80).
+Positions travel as a game name and a move list as people write it (:mod:`fastttt.movetext`, the
+README's "Move numbering": ``?game=tictactoe&moves=2,2+1,1``, ``?game=connect4&moves=4455``,
+``?game=ultimate&moves=5,5+5,1``), or as ``position`` text. Responses give each move twice: in
+API form (``move_list``, ``legal``, ``move``: cells, 0-based columns, 0..80), which the page
+clicks and the pictures' ``data-move`` use, and as people's text (``moves``, ``move_texts``,
+``labels``, ``label``), which the page shows and puts in its URLs.
 
 ``GET /api/games``                  suggested games and the players each offers
 ``GET /api/state?game=&moves=``     the position: status, legal moves, picture, attractor ranks
@@ -12,20 +15,22 @@ Positions travel as a game name and a move list in the text form of :mod:`fasttt
 ``GET /api/jobs/{id}``              a job's state, progress text and result
 ``DELETE /api/jobs/{id}``           cancel a job (the page does when the position changes)
 
-Bad input gets a 4xx JSON ``{"error": "..."}``; searches run on worker threads
+Bad input gets a 4xx JSON ``{"error": "..."}`` in people's numbering (``moves: move 3 ('10'):
+column 10 is off the board (columns 1 to 7)``); searches run on worker threads
 (:mod:`fastttt.web.jobs`), never on the event loop. Every job has a wall-clock limit: a values
 job ``seconds`` + :data:`VALUES_GRACE`, a move job ``seconds`` + :data:`MOVE_SECONDS`; past
 it the search is stopped (its stop word) and the job's state is ``timeout``, with a message.
-Player parameters are capped (:func:`player_caps`) so that a move answers well within it.
-People-facing messages number gravity columns from 1, as the page does.
+Player parameters are capped (each game's :meth:`~fastttt.registry.Game.player_caps`) so that a
+move answers well within it. Everything here goes through the Game protocol
+(:mod:`fastttt.registry`): no game family is named.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 import random
 import re
+import string
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -39,11 +44,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from fastttt import svg
-from fastttt.board import Position
-from fastttt.errors import FastTTTError, IllegalMoveError
-from fastttt.games import GameSpec
+from fastttt.errors import FastTTTError
 from fastttt.move_values import move_values
-from fastttt.movetext import format_moves, load_state, parse_moves
+from fastttt.movetext import format_line, load_state, move_list_text
 from fastttt.registry import load_game
 from fastttt.web.jobs import Halted, Job, Jobs
 
@@ -60,15 +63,6 @@ GAMES = (
     ("5x5k4", "5x5, 4 in a row (search)"),
     ("ultimate", "Ultimate tic-tac-toe"),
 )
-ULTIMATE_PLAYERS = ("human", "engine:500", "mcts:2000", "minimax:3", "random")
-# The largest parameter an Ultimate player may carry here (engine: milliseconds, or nNODES
-# nodes); each answers in about 2 s at most on this machine kind
-ULTIMATE_CAPS = {"minimax": 5, "mcts": 50_000, "engine": 5_000, "enginen": 3_000_000}
-# Depth caps of heuristic:P (plain minimax) and alphabeta:P keep the positions the search
-# visits from the empty board under this (about a second or two: 8 x 8 k=5 took 123 s at
-# alphabeta:6 and 5 s at heuristic:4)
-CAP_NODES = 5_000_000
-MAX_DEPTH = 8
 VALUE_SECONDS = (0.05, 10.0)  # the range a job's budget (``seconds``) may take
 DEFAULT_VALUE_SECONDS = 2.0
 VALUES_GRACE = 5.0  # a values job's limit beyond its budget (building a table, the picture)
@@ -84,47 +78,17 @@ class BadRequest(HTTPException):
 # --- positions -----------------------------------------------------------------------------
 
 def _state(params: Any) -> tuple[Any, Any, list[int] | None]:
-    """(spec, state, moves or None) from request parameters; BadRequest on bad text."""
-    game = params.get("game", "tictactoe")
+    """(game, state, moves or None) from request parameters; BadRequest on bad text."""
     moves_text, position = params.get("moves"), params.get("position")
     if position in ("", None):
         position = None
     elif moves_text:
         raise BadRequest("give moves or a position, not both")
     try:
-        spec, state = load_state(game, None if position is not None else moves_text or "",
-                                 position)
+        return load_state(params.get("game", "tictactoe"),
+                          None if position is not None else moves_text or "", position)
     except (FastTTTError, ValueError) as err:
-        spec = _spec_or_none(game)
-        if isinstance(err, IllegalMoveError) and getattr(spec, "gravity", False):
-            raise BadRequest(_gravity_move_message(spec, moves_text)) from None
         raise BadRequest(str(err)) from None
-    moves = None
-    if position is None:
-        moves = parse_moves(spec, moves_text or "")
-    return spec, state, moves
-
-
-def _spec_or_none(game: Any) -> Any:
-    try:
-        return load_game(game)
-    except (FastTTTError, ValueError, TypeError):
-        return None
-
-
-def _gravity_move_message(spec: GameSpec, moves_text: str) -> str:
-    """The first illegal move of a move list on a gravity board, its column counted from 1 (the
-    board's own message counts from 0: ``column 3 is full`` for the 4th)."""
-    moves = parse_moves(spec, moves_text)
-    text = format_moves(spec, moves)
-    pos = Position.empty(spec)
-    for i, move in enumerate(moves):
-        if pos.is_over():
-            return f"moves {text!r}: move {i + 1} ({move + 1}): the game is already over"
-        if move not in pos.legal_moves():
-            return f"moves {text!r}: move {i + 1} ({move + 1}): column {move + 1} is full"
-        pos = pos.play(move)
-    return f"moves {text!r}: an illegal move"
 
 
 def _status(state: Any) -> str:
@@ -135,13 +99,17 @@ def _status(state: Any) -> str:
 
 
 def state_json(spec: Any, state: Any, moves: list[int] | None) -> dict:
-    """Everything the page shows of a position, but the move values (a job)."""
+    """Everything the page shows of a position, but the move values (a job). Moves in API
+    form (``move_list``, ``legal``: what the picture's ``data-move`` holds) and in people's
+    text (``moves``, ``move_texts``, ``labels``: what the page shows and puts in its URL)."""
     last = moves[-1] if moves else None
     legal = state.legal_moves()
+    start = spec.initial()
     out = {
         "game": spec.name,
         "describe": spec.describe(),
-        "moves": format_moves(spec, moves) if moves is not None else None,
+        "moves": move_list_text(spec, start, moves) if moves is not None else None,
+        "move_texts": format_line(spec, start, moves) if moves is not None else None,
         "move_list": moves,
         "position": str(state),
         "ply": state.ply,
@@ -151,9 +119,8 @@ def state_json(spec: Any, state: Any, moves: list[int] | None) -> dict:
         "status": _status(state),
         "legal": legal,
         "labels": {str(m): spec.format_move(state, m) for m in legal},
-        "ultimate": not isinstance(spec, GameSpec),
-        "gravity": isinstance(spec, GameSpec) and spec.gravity,
-        "players": players_for(spec),
+        "gravity": spec.gravity,
+        "players": spec.suggested_players(),
         "svg": svg.render(state, coordinates=True, last_move=last),
         "attractor": attractor_view(state),
     }
@@ -161,7 +128,7 @@ def state_json(spec: Any, state: Any, moves: list[int] | None) -> dict:
 
 
 @lru_cache(maxsize=4)
-def _attractor_ranks(spec: GameSpec) -> dict[int, tuple[int, int]]:
+def _attractor_ranks(spec: Any) -> dict[int, tuple[int, int]]:
     """code -> (player, rank) over both players' attractors (the handouts' ``attracteur``)."""
     from fastttt.solver import solved
 
@@ -174,18 +141,19 @@ def _attractor_ranks(spec: GameSpec) -> dict[int, tuple[int, int]]:
 
 
 def attractor_view(state: Any) -> dict | None:
-    """For small boards: the position's and each move's region (the attractor of X, of O, or
-    the draw region) and rank (plies to the win under the winner's fastest play)."""
-    if not isinstance(state, Position) or state.spec.cells > ATTRACTOR_MAX_CELLS:
+    """For small boards with solved tables (games that offer hints, of at most
+    :data:`ATTRACTOR_MAX_CELLS` cells): the position's and each move's region (the attractor of
+    X, of O, or the draw region) and rank (plies to the win under the winner's fastest play)."""
+    spec = state.spec
+    if not spec.supports_hints or spec.cells > ATTRACTOR_MAX_CELLS:
         return None
-    ranks = _attractor_ranks(state.spec)
+    ranks = _attractor_ranks(spec)
 
-    def region(pos: Position) -> dict:
+    def region(pos: Any) -> dict:
         player, rank = ranks.get(pos.code, (None, None))
         name = "draw" if player is None else SYMBOLS[player]
         return {"region": name, "rank": rank}
 
-    spec = state.spec
     moves = {}
     for move in state.legal_moves():
         child = state.play(move)
@@ -197,52 +165,32 @@ def attractor_view(state: Any) -> dict | None:
 
 # --- players -------------------------------------------------------------------------------
 
-def players_for(spec: Any) -> list[str]:
-    """The players the page offers for ``spec``: people, then engines, strongest first."""
-    if not isinstance(spec, GameSpec):
-        return list(ULTIMATE_PLAYERS)
-    from fastttt.players import bounded_depth, default_player
-
-    names = ["human", default_player(spec), "perfect", f"alphabeta:{bounded_depth(spec)}",
-             "heuristic:2", "random"]
-    return list(dict.fromkeys(names))
-
-
-def player_caps(spec: Any) -> dict[str, int]:
-    """The largest parameter each parametrised player may take on ``spec`` (``enginen``: the
-    node budget of ``engine:nNODES``): :data:`ULTIMATE_CAPS` on Ultimate; on m,n,k boards the
-    deepest ``heuristic`` and ``alphabeta`` searches expected to visit at most
-    :data:`CAP_NODES` positions from the empty board (branching ``b``: the empty cells, or the
-    columns with gravity; plain minimax visits about ``b (b-1) ... (b-P+1)`` positions,
-    alpha-beta about ``b ** (0.75 P)``)."""
-    if not isinstance(spec, GameSpec):
-        return dict(ULTIMATE_CAPS)
-    b = spec.cols if spec.gravity else spec.cells
-    minimax = alphabeta = 1
-    for depth in range(2, MAX_DEPTH + 1):
-        nodes = math.prod(b if spec.gravity else b - i for i in range(depth))
-        if nodes <= CAP_NODES:
-            minimax = depth
-        if b ** (0.75 * depth) <= CAP_NODES:
-            alphabeta = depth
-    return {"heuristic": minimax, "minimax": minimax, "alphabeta": alphabeta}
+def _over_cap(spec: Any, key: str) -> str | None:
+    """``kind:NUMBER`` at its cap when player ``key``'s parameter is over the game's
+    :meth:`~fastttt.registry.Game.player_caps` (``engine:n5000`` is read against
+    ``engine:nNODES``: the lowercase letters of the pattern, then the number); else None."""
+    kind, _, param = key.partition(":")
+    for pattern, cap in spec.player_caps().items():
+        pattern_kind, _, placeholder = pattern.partition(":")
+        prefix = placeholder.rstrip(string.ascii_uppercase)  # "nNODES" -> "n", "P" -> ""
+        number = re.fullmatch(re.escape(prefix) + r"(\d+)", param)
+        if pattern_kind == kind and number and int(number.group(1)) > cap:
+            return f"{kind}:{prefix}{cap}"
+    return None
 
 
 def check_player(spec: Any, name: Any) -> str:
     """A player name the server will run: known to the game's ``make_player``, not
-    ``human``, its parameter within :func:`player_caps`."""
+    ``human``, its parameter within the game's ``player_caps``."""
     if not isinstance(name, str) or len(name) > 40:
         raise BadRequest(f"a player is a short name such as 'perfect', got {name!r}")
     key = name.strip().lower()
     if key == "human":
         raise BadRequest("'human' moves by clicking; ask for an engine player")
-    match = re.fullmatch(r"([a-z]+):(n?)(\d+)", key)
-    if match:
-        cap = player_caps(spec).get(match.group(1) + match.group(2))
-        if cap is not None and int(match.group(3)) > cap:
-            what = f"{match.group(1)}:{match.group(2)}{cap}"
-            raise BadRequest(f"player {name!r}: at most {what} on {spec.name} here "
-                             "(a move must answer within seconds)")
+    most = _over_cap(spec, key)
+    if most is not None:
+        raise BadRequest(f"player {name!r}: at most {most} on {spec.name} here "
+                         "(a move must answer within seconds)")
     try:
         spec.make_player(key)
     except FastTTTError as err:
@@ -254,14 +202,15 @@ def choose_move(
     spec: Any, state: Any, name: str, seconds: float, seed: int | None, job: Job
 ) -> tuple[int, str | None]:
     """(move, note): the move player ``name`` picks, its search stopped when ``job`` halts
-    (players with a ``stop`` method). ``perfect`` on boards without a table searches every
-    move exactly within ``seconds``; when that budget runs out it plays ``alphabeta:P``
-    (:func:`fastttt.players.bounded_depth`) instead, and the note says so."""
-    from fastttt.players import Outcome, best_outcome_moves, bounded_depth, uses_table
+    (players with a ``stop`` method). ``perfect`` plays a best move of
+    :func:`~fastttt.move_values.move_values` (the solved table, or exact search within
+    ``seconds``); when the search does not value every move in time, the strongest other engine
+    the game suggests (:func:`fallback_player`) moves instead, and the note says so."""
+    from fastttt.players import Outcome, best_outcome_moves
 
     rng = random.Random(seed)
     note = None
-    if isinstance(state, Position) and name == "perfect" and not uses_table(spec):
+    if name == "perfect":
         found = move_values(state, seconds, cancel=job.halt)
         if job.halt.is_set():
             raise Halted
@@ -269,12 +218,19 @@ def choose_move(
             outcomes = {m: Outcome(v.result, v.plies) for m, v in found.values.items()
                         if v.result is not None and v.plies is not None}  # all, when complete
             return rng.choice(best_outcome_moves(outcomes)), None
-        name = f"alphabeta:{bounded_depth(spec)}"
+        name = fallback_player(spec)
         note = f"perfect play was not proven within {seconds:g} s: {name} moved"
     player = spec.make_player(name)
     stop = getattr(player, "stop", None)
     with job.stopping(stop) if stop else contextlib.nullcontext():
         return int(player.choose(state, rng)), note
+
+
+def fallback_player(spec: Any) -> str:
+    """The strongest engine the game suggests besides perfect play (``alphabeta:P`` at
+    :func:`~fastttt.players.bounded_depth` on m,n,k boards of up to 64 cells)."""
+    engines = [p for p in spec.suggested_players() if p not in ("human", "perfect")]
+    return engines[0] if engines else "random"
 
 
 # --- handlers ------------------------------------------------------------------------------
@@ -285,7 +241,7 @@ async def index(request: Request) -> FileResponse:
 
 async def games(request: Request) -> JSONResponse:
     return JSONResponse({"games": [
-        {"name": name, "label": label, "players": players_for(load_game(name))}
+        {"name": name, "label": label, "players": load_game(name).suggested_players()}
         for name, label in GAMES
     ]})
 
@@ -322,14 +278,9 @@ async def post_values(request: Request) -> JSONResponse:
     last = moves[-1] if moves else None
 
     def work(job) -> dict:
-        def progress(done: int, total: int) -> None:
-            job.progress = f"{done} of {total} moves valued"
+        def progress(text: str) -> None:
+            job.progress = text
 
-        if isinstance(state, Position):
-            from fastttt.players import table_ready, uses_table
-
-            if uses_table(spec) and not table_ready(spec):
-                job.progress = f"solving {spec.name} (once per server)"
         found = move_values(state, seconds, progress, cancel=job.halt)
         return {
             "position": str(state),

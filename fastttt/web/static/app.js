@@ -1,13 +1,16 @@
 // fastttt explorer: plain JS over the JSON API of fastttt.web.app (no build step).
 // The position lives in the URL: ?game=NAME&moves=TEXT&x=PLAYER&o=PLAYER&values=0|1&seconds=S,
-// moves as `fastttt solve --moves` writes them (gravity: columns from 1; otherwise 0-based
-// cells; Ultimate 0..80); seconds: the search budget of move values and perfect play.
+// moves as people write them and `fastttt solve --moves` reads them (`2,2 1,1`, `4455`; the
+// README's "Move numbering"); seconds: the search budget of move values and perfect play.
+// Each move is kept twice: in API form (app.moves: what the picture's data-move holds) and as
+// the server wrote it for people (app.moveTexts: st.move_texts, st.labels, a move job's label),
+// so the page never numbers moves itself.
 // A job the page no longer needs (the position changed) is cancelled (DELETE /api/jobs/ID).
 // <body data-idle="1"> once no job runs (end-to-end tests wait on it).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const app = { game: "tictactoe", moves: [], gravity: false, players: { X: "human", O: "human" },
+const app = { game: "tictactoe", moves: [], moveTexts: [], players: { X: "human", O: "human" },
               showValues: true, seconds: 2, state: null, gen: 0, games: [], note: null,
               job: null };
 
@@ -20,7 +23,11 @@ async function api(path, options = {}) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const movesText = () => app.moves.map((m) => (app.gravity ? m + 1 : m)).join(",");
+const movesText = () => app.moveTexts.join(" ");
+
+function pushMove(move, text) { app.moves.push(move); app.moveTexts.push(text); }
+function popMove() { app.moves.pop(); app.moveTexts.pop(); }
+function clearMoves() { app.moves = []; app.moveTexts = []; }
 
 function setBusy(text) {
   const p = $("progress");
@@ -35,7 +42,7 @@ function urlFor() {
   const params = new URLSearchParams({ game: app.game, moves: movesText(),
     x: app.players.X, o: app.players.O, values: app.showValues ? "1" : "0",
     seconds: String(app.seconds) });
-  return `${location.pathname}?${params}`;
+  return `${location.pathname}?${String(params).replace(/%2C/gi, ",")}`;  // 2,2+1,1
 }
 
 function readUrl() {
@@ -136,7 +143,7 @@ async function load(history = "replace") {
   if (gen !== app.gen) return;
   app.state = st;
   app.moves = st.move_list;
-  app.gravity = st.gravity;
+  app.moveTexts = st.move_texts;
   $("board").innerHTML = st.svg;
   $("status").textContent = st.status;
   $("moves").textContent = st.moves || "(none)";
@@ -154,7 +161,7 @@ async function load(history = "replace") {
         player: app.players[st.to_move], seconds: app.seconds }, gen,
         `${st.to_move} (${app.players[st.to_move]})`);
       if (result) {
-        app.moves.push(result.move);
+        pushMove(result.move, result.label);
         app.note = result.note;
         load("push");
       }
@@ -178,15 +185,15 @@ async function load(history = "replace") {
 function play(move) {
   const st = app.state;
   if (!st || st.over || app.players[st.to_move] !== "human" || !st.legal.includes(move)) return;
-  app.moves.push(move);
+  pushMove(move, st.labels[String(move)]);
   load("push");
 }
 
 function undo() {
   if (!app.moves.length) return;
-  app.moves.pop();
+  popMove();
   const human = (ply) => app.players["XO"[ply % 2]] === "human";
-  while (app.moves.length && !human(app.moves.length)) app.moves.pop();
+  while (app.moves.length && !human(app.moves.length)) popMove();
   load("push");
 }
 
@@ -204,12 +211,12 @@ async function init() {
     app.seconds = Number(e.target.value) || 2; load();
   });
   $("game").addEventListener("change", () => {
-    app.game = $("game").value; app.moves = []; $("game-name").value = "";
+    app.game = $("game").value; clearMoves(); $("game-name").value = "";
     app.players = { X: "human", O: "human" }; load("push");
   });
   $("game-name").addEventListener("change", () => {
     if (!$("game-name").value.trim()) return;
-    app.game = $("game-name").value.trim(); app.moves = []; load("push");
+    app.game = $("game-name").value.trim(); clearMoves(); load("push");
   });
   for (const side of ["X", "O"]) {
     $(`player-${side.toLowerCase()}`).addEventListener("change", (e) => {
@@ -222,7 +229,7 @@ async function init() {
     if (target) play(Number(target.dataset.move));
   });
   $("undo").addEventListener("click", undo);
-  $("new").addEventListener("click", () => { app.moves = []; load("push"); });
+  $("new").addEventListener("click", () => { clearMoves(); load("push"); });
   $("share").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(location.href); setBusy(null); $("error").textContent = ""; $("progress").textContent = "Link copied."; }
     catch { $("progress").textContent = location.href; }
