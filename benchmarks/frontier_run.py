@@ -43,12 +43,21 @@ def main() -> None:
 
     def record(phase: str, r) -> bool:
         line = {
-            "game": spec.name, "phase": phase, "attacker": args.attacker,
+            "game": spec.name,
+            "phase": phase,
+            "attacker": args.attacker,
             "wall": round(time.perf_counter() - wall0, 1),
-            "cpu": round(time.process_time() - cpu0, 1), "nodes": search.nodes,
-            "proven": r.proven, "phi": r.phi, "delta": r.delta, "root_moves": r.root_moves,
-            "root_solved": r.root_solved, "deepest": r.deepest, "load": os.getloadavg()[0],
-            "tt_bits": args.tt_bits, "compile_seconds": round(compile_seconds, 1),
+            "cpu": round(time.process_time() - cpu0, 1),
+            "nodes": search.nodes,
+            "proven": r.proven,
+            "phi": r.phi,
+            "delta": r.delta,
+            "root_moves": r.root_moves,
+            "root_solved": r.root_solved,
+            "deepest": r.deepest,
+            "load": os.getloadavg()[0],
+            "tt_bits": args.tt_bits,
+            "compile_seconds": round(compile_seconds, 1),
         }
         with open(args.log, "a") as out:
             out.write(json.dumps(line) + "\n")
@@ -56,8 +65,9 @@ def main() -> None:
         return r.proven is not None
 
     if not spec.gravity:  # a threat-space "no" is only "no winning threat sequence"
-        r = search.prove(root, args.attacker, mode="threats", seconds=args.threat_seconds,
-                         line=False)
+        r = search.prove(
+            root, args.attacker, mode="threats", seconds=args.threat_seconds, line=False
+        )
         if record("threats", r) and r.proven:
             return
     while time.process_time() - cpu0 < budget:

@@ -37,8 +37,9 @@ def children_peak_rss_mib() -> float:
     return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
 
 
-def record_traced(benchmark, positions: int, fn: Callable[..., Any], *args: Any,
-                  **kwargs: Any) -> None:
+def record_traced(
+    benchmark, positions: int, fn: Callable[..., Any], *args: Any, **kwargs: Any
+) -> None:
     """Store ``positions`` and ``peak_traced_mib`` of one more call of ``fn`` (untimed)."""
     _result, peak = traced_peak_mib(fn, *args, **kwargs)
     benchmark.extra_info["positions"] = int(positions)

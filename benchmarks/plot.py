@@ -21,8 +21,12 @@ from fastttt.plot import load_benchmarks, plot_benchmarks
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("json", nargs="+", help="pytest-benchmark JSON files (merged)")
-    parser.add_argument("-o", "--output", default="benchmarks.svg",
-                        help="figure file: .svg, .png or .pdf (default benchmarks.svg)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        default="benchmarks.svg",
+        help="figure file: .svg, .png or .pdf (default benchmarks.svg)",
+    )
     args = parser.parse_args(argv)
     try:
         benchmarks = [b for path in args.json for b in load_benchmarks(path)]

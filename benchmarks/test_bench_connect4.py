@@ -77,15 +77,19 @@ def test_connect4_set(benchmark, connect4_data, filename, name, cpp_us, weak):
     wrong = int((figures["scores"] != expected).sum())
     if not weak:
         _EXACT_CPU[name] = cpu_us
-    versus = (f"x{cpu_us / _EXACT_CPU[name]:.2f} of exact" if weak and name in _EXACT_CPU
-              else "" if weak else f"x{cpu_us / cpp_us:.2f} of C++")
+    versus = (
+        f"x{cpu_us / _EXACT_CPU[name]:.2f} of exact"
+        if weak and name in _EXACT_CPU
+        else ""
+        if weak
+        else f"x{cpu_us / cpp_us:.2f} of C++"
+    )
     benchmark.extra_info.update(
         positions=n,
         weak=weak,
         cpu_us_per_position=round(cpu_us, 2),
         ratio_to_cpp=None if weak else round(cpu_us / cpp_us, 3),
-        ratio_to_exact=round(cpu_us / _EXACT_CPU[name], 3) if weak and name in _EXACT_CPU
-        else None,
+        ratio_to_exact=round(cpu_us / _EXACT_CPU[name], 3) if weak and name in _EXACT_CPU else None,
         nodes=nodes,
         nodes_per_position=round(nodes / n, 1),
         mnodes_per_cpu_second=round(nodes / figures["cpu"] / 1e6, 2),

@@ -53,8 +53,10 @@ def reference() -> str | None:
 
 def commands(weak: bool) -> dict[str, list[str]]:
     """The filters to measure: fastttt's CLI and, when given, the C++ solver."""
-    cmds = {"fastttt": [sys.executable, "-m", "fastttt", "solve", "connect4", "--stdin"]
-            + (["--weak"] if weak else [])}
+    cmds = {
+        "fastttt": [sys.executable, "-m", "fastttt", "solve", "connect4", "--stdin"]
+        + (["--weak"] if weak else [])
+    }
     cpp = reference()
     if cpp:
         cmds["c++"] = [cpp, "-b", os.devnull] + (["-w"] if weak else [])
@@ -68,8 +70,11 @@ def read_set(filename: str, name: str) -> tuple[list[str], list[int]]:
             m, sc = line.split()
             moves.append(m)
             scores.append(int(sc))
-    limit = os.environ.get("FASTTTT_C4_HARD", "20") if name == "Begin-Hard" else (
-        os.environ.get("FASTTTT_C4_LIMIT"))
+    limit = (
+        os.environ.get("FASTTTT_C4_HARD", "20")
+        if name == "Begin-Hard"
+        else (os.environ.get("FASTTTT_C4_LIMIT"))
+    )
     if limit:
         moves, scores = moves[: int(limit)], scores[: int(limit)]
     return moves, scores
@@ -82,8 +87,9 @@ def process_cpu(pid: int) -> float:
 
 def filter_cpu(cmd: list[str], moves: list[str]) -> tuple[float, float, list[int]]:
     """(CPU seconds, wall seconds, scores) of the filter ``cmd`` answering ``moves``."""
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, cwd=REPO)
+    proc = subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=REPO
+    )
     try:
         proc.stdin.write(FIRST_LINE)
         proc.stdin.flush()
@@ -132,13 +138,16 @@ def _us(x: float) -> str:
 def format_row(row: dict) -> str:
     cpp = row.get("c++")
     ratio = f"{row['fastttt'] / cpp:.2f}" if cpp else "-"
-    return (f"| {row['set']} | {row['positions']} | {'weak' if row['weak'] else 'exact'} | "
-            f"{_us(row['fastttt'])} | {_us(cpp) if cpp else '-'} | {ratio} | "
-            f"{row['load']:.2f} |")
+    return (
+        f"| {row['set']} | {row['positions']} | {'weak' if row['weak'] else 'exact'} | "
+        f"{_us(row['fastttt'])} | {_us(cpp) if cpp else '-'} | {ratio} | "
+        f"{row['load']:.2f} |"
+    )
 
 
-needs_linux = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                 reason="reads a child's CPU clock (Linux)")
+needs_linux = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="reads a child's CPU clock (Linux)"
+)
 
 
 @needs_linux
@@ -146,11 +155,11 @@ needs_linux = pytest.mark.skipif(not sys.platform.startswith("linux"),
 @pytest.mark.parametrize("filename, name", SETS, ids=[s[1] for s in SETS])
 def test_filter_against_cpp(benchmark, connect4_data, filename, name, weak):
     rows = []
-    benchmark.pedantic(lambda: rows.append(measure(filename, name, weak)), rounds=1,
-                       iterations=1)
+    benchmark.pedantic(lambda: rows.append(measure(filename, name, weak)), rounds=1, iterations=1)
     row = rows[0]
-    benchmark.extra_info.update({k: (round(v, 2) if isinstance(v, float) else v)
-                                 for k, v in row.items()})
+    benchmark.extra_info.update(
+        {k: (round(v, 2) if isinstance(v, float) else v) for k, v in row.items()}
+    )
     if "c++" in row:
         benchmark.extra_info["ratio_to_cpp"] = round(row["fastttt"] / row["c++"], 3)
     print("\n" + format_row(row))

@@ -22,8 +22,7 @@ GRAVITY_BOARDS = [
 ]
 
 
-@pytest.mark.parametrize(("game", "positions", "dense_rounds", "layered_rounds"),
-                         GRAVITY_BOARDS)
+@pytest.mark.parametrize(("game", "positions", "dense_rounds", "layered_rounds"), GRAVITY_BOARDS)
 @pytest.mark.benchmark(group="gravity: dense reference, then layered")
 def test_gravity_dense_then_layered(benchmark, game, positions, dense_rounds, layered_rounds):
     """The dense table as the reference, then the layered solver, in the same test."""
@@ -52,8 +51,9 @@ def test_gravity_dense_then_layered(benchmark, game, positions, dense_rounds, la
 def test_symmetry(benchmark, game, symmetry):
     """Slots stored and time, with and without the board's symmetry group."""
     solve_layered(game, symmetry=symmetry)
-    solution = benchmark.pedantic(solve_layered, (game,), {"symmetry": symmetry}, rounds=3,
-                                  iterations=1)
+    solution = benchmark.pedantic(
+        solve_layered, (game,), {"symmetry": symmetry}, rounds=3, iterations=1
+    )
     slots = plan(game, symmetry=symmetry).slots
     benchmark.extra_info["slots"] = slots
     record_traced(benchmark, solution.reachable, solve_layered, game, symmetry=symmetry)
@@ -75,10 +75,12 @@ def test_dask_scaling(benchmark, tmp_path, workers):
     cluster, client = local_cluster(workers)
     runs = iter(range(100))
     try:
+
         def run():
             out = tmp_path / f"run{next(runs)}"
-            return solve_layered("5x4k4", out=out,
-                                 runner_factory=lambda work: DaskRunner(work, client))
+            return solve_layered(
+                "5x4k4", out=out, runner_factory=lambda work: DaskRunner(work, client)
+            )
 
         solution = benchmark.pedantic(run, rounds=1, iterations=1)
     finally:

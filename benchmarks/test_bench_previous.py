@@ -57,11 +57,17 @@ print(json.dumps({"cpu": cpu, "n": len(moves), "nodes": int(nodes.sum()),
 @pytest.fixture(scope="module")
 def previous_tree(tmp_path_factory):
     tree = tmp_path_factory.mktemp("previous") / "tree"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), PREVIOUS],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), PREVIOUS],
+        check=True,
+        capture_output=True,
+    )
     yield tree
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                   check=False, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+        check=False,
+        capture_output=True,
+    )
 
 
 def _limit(name: str, default: int | None) -> int:
@@ -73,14 +79,21 @@ def _limit(name: str, default: int | None) -> int:
 
 def _time(tree: Path, path: Path, limit: int) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(path), str(limit)], cwd=tree,
-                         env=env, check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path), str(limit)],
+        cwd=tree,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("filename, name, default", SETS, ids=[s[1] for s in SETS])
-def test_connect4_against_previous(benchmark, connect4_data, previous_tree, filename, name,
-                                   default):
+def test_connect4_against_previous(
+    benchmark, connect4_data, previous_tree, filename, name, default
+):
     limit = _limit(name, default)
     path = connect4_data / filename
     runs: dict[str, list[dict]] = {"previous": [], "current": []}
@@ -95,11 +108,17 @@ def test_connect4_against_previous(benchmark, connect4_data, previous_tree, file
     n = best["current"]["n"]
     us = {k: r["cpu"] / n * 1e6 for k, r in best.items()}
     ratio = us["current"] / us["previous"]
-    benchmark.extra_info.update(previous=PREVIOUS, positions=n, ratio=round(ratio, 3),
-                                **{f"{k}_us_per_position": round(v, 2) for k, v in us.items()},
-                                **{f"{k}_nodes": r["nodes"] for k, r in best.items()},
-                                load=os.getloadavg()[0])
-    print(f"\n{name:<13} {n:>4} positions  previous {us['previous']:11.1f} us  current "
-          f"{us['current']:11.1f} us  ratio {ratio:.2f}  nodes {best['previous']['nodes']:,} "
-          f"-> {best['current']['nodes']:,}  load {os.getloadavg()[0]:.1f}")
+    benchmark.extra_info.update(
+        previous=PREVIOUS,
+        positions=n,
+        ratio=round(ratio, 3),
+        **{f"{k}_us_per_position": round(v, 2) for k, v in us.items()},
+        **{f"{k}_nodes": r["nodes"] for k, r in best.items()},
+        load=os.getloadavg()[0],
+    )
+    print(
+        f"\n{name:<13} {n:>4} positions  previous {us['previous']:11.1f} us  current "
+        f"{us['current']:11.1f} us  ratio {ratio:.2f}  nodes {best['previous']['nodes']:,} "
+        f"-> {best['current']['nodes']:,}  load {os.getloadavg()[0]:.1f}"
+    )
     assert all(r["wrong"] == 0 for rs in runs.values() for r in rs)

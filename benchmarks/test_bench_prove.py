@@ -48,8 +48,7 @@ def _report(benchmark, name: str, **info) -> None:
 
 # --- k >= 5 square boards with a pairing: proven at once ----------------------------------
 
-PAIRED = ["5x5k5", "6x6k6", "7x7k6", "7x7k7", "8x8k7", "8x8k8", "9x9k8", "12x12k11",
-          "16x16k15"]
+PAIRED = ["5x5k5", "6x6k6", "7x7k6", "7x7k7", "8x8k7", "8x8k8", "9x9k8", "12x12k11", "16x16k15"]
 
 
 def test_alphabeta_5x5k5_reference(benchmark):
@@ -65,8 +64,12 @@ def test_alphabeta_5x5k5_reference(benchmark):
     benchmark.pedantic(run, rounds=1, iterations=1)
     assert out["r"].score == 0
     record("alphabeta 5x5k5", benchmark)
-    _report(benchmark, "alphabeta 5x5k5 (reference)", nodes=out["r"].nodes,
-            seconds=round(out["r"].seconds, 3))
+    _report(
+        benchmark,
+        "alphabeta 5x5k5 (reference)",
+        nodes=out["r"].nodes,
+        seconds=round(out["r"].seconds, 3),
+    )
 
 
 @pytest.mark.parametrize("game", PAIRED)
@@ -76,20 +79,35 @@ def test_paired_square_boards(benchmark, game):
     assert result.value == 0 and "pairing" in result.method
     if game == "5x5k5":
         speedup("alphabeta 5x5k5", f"prove {game}", benchmark)
-    _report(benchmark, f"prove {game}", method=result.method, nodes=result.nodes,
-            seconds=round(benchmark.stats.stats.min, 4), pairs=len(result.pairs))
+    _report(
+        benchmark,
+        f"prove {game}",
+        method=result.method,
+        nodes=result.nodes,
+        seconds=round(benchmark.stats.stats.min, 4),
+        pairs=len(result.pairs),
+    )
 
 
 # --- df-pn against alpha-beta on fixed positions ------------------------------------------
 
 POSITIONS = [  # game, moves, value for the side to move
-    ("5x5k4", [], 0), ("4x5k4", [], 0), ("5x6k4", [], 1), ("4x6k4", [], 0),
-    ("5x5k4", [12, 6], 0), ("5x4k4g", [], 0), ("5x5k4g", [], 0), ("6x5k4g", [2, 2], None),
+    ("5x5k4", [], 0),
+    ("4x5k4", [], 0),
+    ("5x6k4", [], 1),
+    ("4x6k4", [], 0),
+    ("5x5k4", [12, 6], 0),
+    ("5x4k4g", [], 0),
+    ("5x5k4g", [], 0),
+    ("6x5k4g", [2, 2], None),
 ]
 
 
-@pytest.mark.parametrize("game, moves, value", POSITIONS,
-                         ids=[f"{g}-{','.join(map(str, m)) or 'empty'}" for g, m, _ in POSITIONS])
+@pytest.mark.parametrize(
+    "game, moves, value",
+    POSITIONS,
+    ids=[f"{g}-{','.join(map(str, m)) or 'empty'}" for g, m, _ in POSITIONS],
+)
 def test_dfpn_against_alphabeta(benchmark, game, moves, value):
     spec = as_spec(game)
     pos = Position.from_moves(spec, moves)
@@ -115,9 +133,16 @@ def test_dfpn_against_alphabeta(benchmark, game, moves, value):
     benchmark.pedantic(run, rounds=1, iterations=1)
     assert out["value"] == ab.score
     seconds = benchmark.stats.stats.min
-    _report(benchmark, f"dfpn {game} {moves}", value=WORDS[out["value"]],
-            dfpn_nodes=out["nodes"], dfpn_s=round(seconds, 3), alphabeta_nodes=ab.nodes,
-            alphabeta_s=round(ab_seconds, 3), dfpn_over_alphabeta=round(seconds / ab_seconds, 2))
+    _report(
+        benchmark,
+        f"dfpn {game} {moves}",
+        value=WORDS[out["value"]],
+        dfpn_nodes=out["nodes"],
+        dfpn_s=round(seconds, 3),
+        alphabeta_nodes=ab.nodes,
+        alphabeta_s=round(ab_seconds, 3),
+        dfpn_over_alphabeta=round(seconds / ab_seconds, 2),
+    )
 
 
 # --- threat-space search against full df-pn -----------------------------------------------
@@ -125,8 +150,10 @@ def test_dfpn_against_alphabeta(benchmark, game, moves, value):
 THREATS = [  # positions won by threats (checked against alpha-beta on the small ones)
     ("7x7k5", "......./......./.XXX.../......./O....../O....../O......"),
     ("7x7k4", "......O/.XX..../....X../....X../O....../......O/O......"),
-    ("9x9k5", "........./........./....O..../.....X.../......O../.....X.../"
-              "...O..X../........./........."),  # a 35-ply threat line
+    (
+        "9x9k5",
+        "........./........./....O..../.....X.../......O../.....X.../...O..X../........./.........",
+    ),  # a 35-ply threat line
 ]
 
 
@@ -139,9 +166,15 @@ def test_threats_against_dfpn(benchmark, game, text):
     result = benchmark.pedantic(threat_search, args=(pos,), rounds=3, iterations=1)
     assert result.won
     seconds = benchmark.stats.stats.min
-    _report(benchmark, f"threats {game}", threat_nodes=result.nodes,
-            threat_s=round(seconds, 4), line=",".join(map(str, result.line)),
-            dfpn_nodes=full.nodes, dfpn_s=round(full.seconds, 4))
+    _report(
+        benchmark,
+        f"threats {game}",
+        threat_nodes=result.nodes,
+        threat_s=round(seconds, 4),
+        line=",".join(map(str, result.line)),
+        dfpn_nodes=full.nodes,
+        dfpn_s=round(full.seconds, 4),
+    )
 
 
 # --- the big boards (slow) --------------------------------------------------------------
@@ -158,8 +191,14 @@ def test_7x7k5_published_draw(benchmark):
     benchmark.pedantic(run, rounds=1, iterations=1)
     r = out["r"]
     assert r.value == 0, r.verdict()
-    _report(benchmark, "prove 7x7k5", method=r.method, nodes=r.nodes,
-            seconds=round(r.seconds, 1), proof_size=r.proof_size)
+    _report(
+        benchmark,
+        "prove 7x7k5",
+        method=r.method,
+        nodes=r.nodes,
+        seconds=round(r.seconds, 1),
+        proof_size=r.proof_size,
+    )
 
 
 @pytest.mark.slow
@@ -168,14 +207,20 @@ def test_7x7k5_dfpn_alone(benchmark):
     out = {}
 
     def run():
-        out["r"] = ProofSearch(spec, tt_bits=23).prove(Position.empty(spec), 0,
-                                                      seconds=max(CAP, 600.0))
+        out["r"] = ProofSearch(spec, tt_bits=23).prove(
+            Position.empty(spec), 0, seconds=max(CAP, 600.0)
+        )
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     r = out["r"]
     assert r.proven is False
-    _report(benchmark, "dfpn 7x7k5 (X cannot win)", nodes=r.nodes, seconds=round(r.seconds, 1),
-            proof_size=r.proof_size)
+    _report(
+        benchmark,
+        "dfpn 7x7k5 (X cannot win)",
+        nodes=r.nodes,
+        seconds=round(r.seconds, 1),
+        proof_size=r.proof_size,
+    )
 
 
 FAR = [("8x8k5", "draw"), ("15x15k5", "first"), ("4x9k4", "first"), ("4x10k4", "first")]
@@ -193,15 +238,26 @@ def test_beyond_reach_how_far(benchmark, game, published):
 
     def run():
         search = ProofSearch(spec, tt_bits=23)
-        out["threats"] = search.prove(pos, 0, mode="threats", seconds=CAP / 10,
-                                      proof_size=False)
+        out["threats"] = search.prove(pos, 0, mode="threats", seconds=CAP / 10, proof_size=False)
         out["dfpn"] = search.prove(pos, 0, seconds=CAP, proof_size=False)
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     t, d = out["threats"], out["dfpn"]
     answer = {True: "first", False: "draw", None: "unknown"}[d.proven]
     assert answer in ("unknown", published)
-    _report(benchmark, f"far {game}", published=published, answer=answer, cap_s=CAP,
-            threats=t.proven, threat_nodes=t.nodes, nodes=d.nodes, seconds=round(d.seconds, 1),
-            phi=d.phi, delta=d.delta, root_solved=f"{d.root_solved}/{d.root_moves}",
-            deepest=d.deepest, nodes_per_s=round(d.nodes / max(d.seconds, 1e-9)))
+    _report(
+        benchmark,
+        f"far {game}",
+        published=published,
+        answer=answer,
+        cap_s=CAP,
+        threats=t.proven,
+        threat_nodes=t.nodes,
+        nodes=d.nodes,
+        seconds=round(d.seconds, 1),
+        phi=d.phi,
+        delta=d.delta,
+        root_solved=f"{d.root_solved}/{d.root_moves}",
+        deepest=d.deepest,
+        nodes_per_s=round(d.nodes / max(d.seconds, 1e-9)),
+    )

@@ -180,11 +180,13 @@ def test_4x4_k4(benchmark):
 @pytest.mark.benchmark(group="4x4 k=4", timer=time.process_time)
 def test_4x4_k4_parallel(benchmark):
     solve(mnk(4, 4, 4), parallel=True)
-    solution = benchmark.pedantic(solve, (mnk(4, 4, 4),), {"parallel": True}, rounds=5,
-                                  iterations=1)
+    solution = benchmark.pedantic(
+        solve, (mnk(4, 4, 4),), {"parallel": True}, rounds=5, iterations=1
+    )
     assert solution.reachable == 9_722_011
-    _print_ratio("4x4 dense, 2 threads", "prototype",
-                 speedup("prototype", "4x4 dense, 2 threads", benchmark))
+    _print_ratio(
+        "4x4 dense, 2 threads", "prototype", speedup("prototype", "4x4 dense, 2 threads", benchmark)
+    )
     record_traced(benchmark, solution.reachable, solve, mnk(4, 4, 4), parallel=True)
 
 
@@ -192,8 +194,13 @@ def _solve_in_child(game, env=None):
     """Run ``fastttt solve GAME --json`` in a fresh process; return (summary, peak RSS bytes
     of the largest child so far: ``ru_maxrss`` is a maximum over the children waited for)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    out = subprocess.run([sys.executable, "-m", "fastttt", "solve", game, "--json"],
-                         capture_output=True, text=True, check=True, env=env)
+    out = subprocess.run(
+        [sys.executable, "-m", "fastttt", "solve", game, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return json.loads(out.stdout), max(peak, before) * 1024
 

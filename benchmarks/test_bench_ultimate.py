@@ -13,6 +13,7 @@ import pytest
 
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate import Engine, UltimateState, warmup
+
 from ultimate_reference import RefState
 
 GAMES = 20_000

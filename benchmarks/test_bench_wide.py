@@ -41,8 +41,9 @@ def _best(run, reset) -> tuple[float, np.ndarray, np.ndarray]:
     return best, out[0], out[1]
 
 
-def _compare(benchmark, name, narrow: Searcher, batch64, wide: WideSearcher, batchw,
-             expected=None) -> None:
+def _compare(
+    benchmark, name, narrow: Searcher, batch64, wide: WideSearcher, batchw, expected=None
+) -> None:
     """Time both kernels on the same positions (``batch64``, ``batchw``), interleaved; print
     and record the figures."""
     solve_batch(narrow, batch64)  # compile or load
@@ -61,17 +62,29 @@ def _compare(benchmark, name, narrow: Searcher, batch64, wide: WideSearcher, bat
     n = len(s64)
     ratio = tw / t64
     benchmark.extra_info.update(
-        positions=n, cpu_64=t64, cpu_wide=tw, nodes_64=int(n64.sum()),
-        nodes_wide=int(nw.sum()), wide_over_64=round(ratio, 2))
-    print(f"\n{name}: {n} positions; 64-bit {t64 / n * 1e6:,.1f} us/position, "
-          f"{int(n64.sum()):,} nodes, {n64.sum() / t64 / 1e6:.1f} M nodes/s; wide "
-          f"{tw / n * 1e6:,.1f} us/position, {int(nw.sum()):,} nodes, "
-          f"{nw.sum() / tw / 1e6:.1f} M nodes/s; wide/64-bit CPU x{ratio:.2f}")
+        positions=n,
+        cpu_64=t64,
+        cpu_wide=tw,
+        nodes_64=int(n64.sum()),
+        nodes_wide=int(nw.sum()),
+        wide_over_64=round(ratio, 2),
+    )
+    print(
+        f"\n{name}: {n} positions; 64-bit {t64 / n * 1e6:,.1f} us/position, "
+        f"{int(n64.sum()):,} nodes, {n64.sum() / t64 / 1e6:.1f} M nodes/s; wide "
+        f"{tw / n * 1e6:,.1f} us/position, {int(nw.sum()):,} nodes, "
+        f"{nw.sum() / tw / 1e6:.1f} M nodes/s; wide/64-bit CPU x{ratio:.2f}"
+    )
 
 
-@pytest.mark.parametrize("filename, name, limit", [("Test_L3_R1", "End-Easy", 1000),
-                                                   ("Test_L2_R1", "Middle-Easy", 1000),
-                                                   ("Test_L1_R1", "Begin-Easy", 100)])
+@pytest.mark.parametrize(
+    "filename, name, limit",
+    [
+        ("Test_L3_R1", "End-Easy", 1000),
+        ("Test_L2_R1", "Middle-Easy", 1000),
+        ("Test_L1_R1", "Begin-Easy", 100),
+    ],
+)
 def test_connect4_sets(benchmark, connect4_data, filename, name, limit):
     warmup(wide=True)
     moves, expected = read_benchmark(connect4_data / filename)
@@ -86,8 +99,13 @@ def test_connect4_sets(benchmark, connect4_data, filename, name, limit):
 
 @pytest.mark.parametrize(
     "spec, symmetry",
-    [(mnk(4, 4, 4), True), (mnk(4, 4, 4), False), (mnk(4, 4, 4, gravity=True), True),
-     (mnk(5, 5, 4), True), (mnk(5, 5, 4), False)],
+    [
+        (mnk(4, 4, 4), True),
+        (mnk(4, 4, 4), False),
+        (mnk(4, 4, 4, gravity=True), True),
+        (mnk(5, 5, 4), True),
+        (mnk(5, 5, 4), False),
+    ],
     ids=["4x4k4", "4x4k4-nosym", "4x4k4g", "5x5k4", "5x5k4-nosym"],
 )
 def test_empty_boards(benchmark, spec, symmetry):
@@ -104,17 +122,24 @@ def _four_three() -> Position:
     spec = mnk(19, 19, 5)
     xs = [(9, 6), (9, 7), (9, 8), (7, 9), (8, 9)]
     os = [(9, 5), (0, 0), (18, 0), (0, 3), (18, 3)]
-    return Position(spec, sum(1 << (r * 19 + c) for r, c in xs),
-                    sum(1 << (r * 19 + c) for r, c in os))
+    return Position(
+        spec, sum(1 << (r * 19 + c) for r, c in xs), sum(1 << (r * 19 + c) for r, c in os)
+    )
 
 
 @pytest.mark.parametrize(
     "name, position",
-    [("9x9 k=4 from empty (first player wins)", lambda: Position.empty(mnk(9, 9, 4))),
-     ("19x19 k=5 four-three (win with the 3rd stone)", _four_three),
-     ("8x9 k=4 gravity, 21 stones (second player wins)", lambda: Position.from_moves(
-         mnk(8, 9, 4, gravity=True),
-         [6, 3, 2, 5, 3, 5, 7, 2, 6, 7, 3, 7, 8, 0, 7, 1, 6, 0, 7, 3, 3]))],
+    [
+        ("9x9 k=4 from empty (first player wins)", lambda: Position.empty(mnk(9, 9, 4))),
+        ("19x19 k=5 four-three (win with the 3rd stone)", _four_three),
+        (
+            "8x9 k=4 gravity, 21 stones (second player wins)",
+            lambda: Position.from_moves(
+                mnk(8, 9, 4, gravity=True),
+                [6, 3, 2, 5, 3, 5, 7, 2, 6, 7, 3, 7, 8, 0, 7, 1, 6, 0, 7, 3, 3],
+            ),
+        ),
+    ],
     ids=["9x9k4", "19x19-four-three", "8x9k4g"],
 )
 def test_wide_only(benchmark, name, position):
@@ -132,5 +157,7 @@ def test_wide_only(benchmark, name, position):
     benchmark.pedantic(run, rounds=1, iterations=1)
     r, cpu = figures["result"], figures["cpu"]
     benchmark.extra_info.update(score=r.score, nodes=r.nodes, cpu=cpu)
-    print(f"\n{name}: score {r.score}, {r.nodes:,} nodes, {cpu:.3f} s CPU, "
-          f"{r.nodes / max(cpu, 1e-9) / 1e6:.1f} M nodes/s")
+    print(
+        f"\n{name}: score {r.score}, {r.nodes:,} nodes, {cpu:.3f} s CPU, "
+        f"{r.nodes / max(cpu, 1e-9) / 1e6:.1f} M nodes/s"
+    )

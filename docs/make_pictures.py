@@ -15,8 +15,37 @@ from fastttt.ultimate import UltimateState
 HERE = Path(__file__).resolve().parent
 
 # Ultimate after 29 random moves (seed 124): X claimed boards 3 and 7, O board 0; X must play in 2
-ULTIMATE_MOVES = (35, 80, 72, 2, 18, 7, 67, 41, 45, 3, 29, 25, 68, 52, 63, 6, 61, 70, 69, 54, 1,
-                  12, 27, 8, 75, 30, 31, 43, 65)
+ULTIMATE_MOVES = (
+    35,
+    80,
+    72,
+    2,
+    18,
+    7,
+    67,
+    41,
+    45,
+    3,
+    29,
+    25,
+    68,
+    52,
+    63,
+    6,
+    61,
+    70,
+    69,
+    54,
+    1,
+    12,
+    27,
+    8,
+    75,
+    30,
+    31,
+    43,
+    65,
+)
 
 
 def tictactoe_values() -> str:

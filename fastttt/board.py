@@ -60,24 +60,31 @@ def numbers_from_move_text(text: str, *, digits: bool = False) -> list[int]:
                 what = "whitespace inside a move list" if ch.isspace() else f"{ch!r} is not a digit"
                 raise InvalidPositionError(
                     f"move list {text!r}: {what} at character {start + i + 1}; "
-                    "give one digit per move, or comma-separated numbers")
+                    "give one digit per move, or comma-separated numbers"
+                )
         return [int(ch) for ch in stripped]
     numbers, at = [], 0
     for number, field in enumerate(text.split(","), start=1):
         body = field.strip(" ")
         start = at + field.index(body) if body else at
         if not body:
-            raise InvalidPositionError(f"move list {text!r}: move {number} is empty "
-                                       f"(character {start + 1})")
+            raise InvalidPositionError(
+                f"move list {text!r}: move {number} is empty (character {start + 1})"
+            )
         for i, ch in enumerate(body):
             if not ch.isascii() or not ch.isdigit():
-                what = ("whitespace inside a move; separate moves with commas" if ch.isspace()
-                        else f"{ch!r} is not a digit")
+                what = (
+                    "whitespace inside a move; separate moves with commas"
+                    if ch.isspace()
+                    else f"{ch!r} is not a digit"
+                )
                 raise InvalidPositionError(
-                    f"move list {text!r}: {what} (character {start + i + 1})")
+                    f"move list {text!r}: {what} (character {start + i + 1})"
+                )
         if len(body) > MAX_MOVE_DIGITS:
-            raise InvalidPositionError(f"move list {text!r}: move {number} is too long "
-                                       f"(character {start + 1})")
+            raise InvalidPositionError(
+                f"move list {text!r}: move {number} is too long (character {start + 1})"
+            )
         numbers.append(int(body))
         at += len(field) + 1
     return numbers
@@ -114,8 +121,10 @@ def win_masks(spec: GameSpec) -> np.ndarray:
     """:func:`line_masks` as uint64 (boards of at most :data:`BITBOARD_CELLS` cells; raises
     :class:`~fastttt.errors.GameSpecError` on bigger ones, whose masks need more bits)."""
     if spec.cells > BITBOARD_CELLS:
-        raise GameSpecError(f"{spec.describe()}: {spec.cells} cells do not fit the uint64 "
-                            f"bitboards of this feature (at most {BITBOARD_CELLS} cells)")
+        raise GameSpecError(
+            f"{spec.describe()}: {spec.cells} cells do not fit the uint64 "
+            f"bitboards of this feature (at most {BITBOARD_CELLS} cells)"
+        )
     return np.array(line_masks(spec), dtype=np.uint64)
 
 

@@ -157,8 +157,11 @@ class MoveLines:
         fixed = np.zeros((n, self.width), dtype=np.int64)
         if self.all_moves:
             size = n * self.width
-            jobs: tuple[np.ndarray, ...] = (np.zeros(size, np.uint64), np.zeros(size, np.uint64),
-                                            np.zeros(size, np.int64))
+            jobs: tuple[np.ndarray, ...] = (
+                np.zeros(size, np.uint64),
+                np.zeros(size, np.uint64),
+                np.zeros(size, np.int64),
+            )
             n_jobs = ml.list_moves(curs, masks, plies, ok, self.weak, s.work, kinds, fixed, *jobs)
             jobs = tuple(a[:n_jobs] for a in jobs)
             ends = np.cumsum((kinds >= 0).sum(axis=1))  # searches up to each line's last
@@ -175,19 +178,42 @@ class MoveLines:
         def write(first: int, last: int, extra: str = "") -> None:
             """Emit lines first .. last - 1 (their searches are done); ``extra`` ends line
             ``first`` when it is good (``--nodes``)."""
-            size = ml.format_lines(chunk.array, chunk.starts, field_ends, ok, kinds, fixed,
-                                   scores, self.all_moves, first, last, out)
+            size = ml.format_lines(
+                chunk.array,
+                chunk.starts,
+                field_ends,
+                ok,
+                kinds,
+                fixed,
+                scores,
+                self.all_moves,
+                first,
+                last,
+                out,
+            )
             text = out[:size].tobytes().decode("ascii")
             if extra and ok[first]:
                 text = text[:-1] + extra + "\n"
-            emit(text, [(int(i), _refusal(s.spec, chunk.line(int(i))))
-                        for i in np.flatnonzero(~ok[first:last]) + first])
+            emit(
+                text,
+                [
+                    (int(i), _refusal(s.spec, chunk.line(int(i))))
+                    for i in np.flatnonzero(~ok[first:last]) + first
+                ],
+            )
 
         def search(j: int, stop: int) -> None:
             """Searches j .. stop - 1; on Ctrl-C, emit the lines they finished, re-raise."""
             try:
-                s._run(nk.solve_many, *(a[j:stop] for a in jobs), self.weak, s.work, s.tt,
-                       scores[j:stop], job_nodes[j:stop])
+                s._run(
+                    nk.solve_many,
+                    *(a[j:stop] for a in jobs),
+                    self.weak,
+                    s.work,
+                    s.tt,
+                    scores[j:stop],
+                    job_nodes[j:stop],
+                )
             except KeyboardInterrupt:
                 finished = j + int(np.argmin(np.append(job_nodes[j:stop], -1) >= 0))
                 last = int(np.searchsorted(ends, finished, side="right"))

@@ -40,8 +40,7 @@ DEFAULT_TT_BITS = 22  # 4 Mi rows of 32 bytes: 128 MiB
 DEFAULT_EPSILON = 0.25
 DEFAULT_PAIRING_NODES = 200  # the pairing search's nodes at each position, after the greedy
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
-_TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0],
-                 dtype=np.uint64)
+_TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
 _BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-C writes 1)
 
 
@@ -87,8 +86,15 @@ class ProofSearch:
     of ``pairing_nodes`` nodes (:func:`fastttt.kernels.threats.pairing_holds`).
     """
 
-    def __init__(self, spec, *, tt_bits: int | None = None, epsilon: float = DEFAULT_EPSILON,
-                 pairing: bool = True, pairing_nodes: int = DEFAULT_PAIRING_NODES):
+    def __init__(
+        self,
+        spec,
+        *,
+        tt_bits: int | None = None,
+        epsilon: float = DEFAULT_EPSILON,
+        pairing: bool = True,
+        pairing_nodes: int = DEFAULT_PAIRING_NODES,
+    ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
         bits = DEFAULT_TT_BITS if tt_bits is None else require_int(tt_bits, "tt_bits", 4, 32)
@@ -132,8 +138,11 @@ class ProofSearch:
             return False
         attacker = require_int(attacker, "attacker", 0, 1)
         self._load(pos)
-        return bool(pairing_holds(self.board.B, attacker, self.covered, self.used,
-                                  self.ctl[K.C_PAIR_BUDGET]))
+        return bool(
+            pairing_holds(
+                self.board.B, attacker, self.covered, self.used, self.ctl[K.C_PAIR_BUDGET]
+            )
+        )
 
     def _move_of(self, cell: int) -> int:
         return cell % self.geometry.cols if self.geometry.gravity else cell
@@ -167,9 +176,18 @@ class ProofSearch:
         return run(kernel, *args, stop=self.stop, slot=0)
 
     # --- the question ----------------------------------------------------------------------
-    def prove(self, pos, attacker: int, *, mode: str = "full", max_nodes: int | None = None,
-              seconds: float | None = None, proof_size: bool = False,
-              line: bool = True, after_seconds: float | None = None) -> DfpnResult:
+    def prove(
+        self,
+        pos,
+        attacker: int,
+        *,
+        mode: str = "full",
+        max_nodes: int | None = None,
+        seconds: float | None = None,
+        proof_size: bool = False,
+        line: bool = True,
+        after_seconds: float | None = None,
+    ) -> DfpnResult:
         """Does ``attacker`` win from ``pos`` (a live position: no line, not full)? Within
         ``max_nodes`` expanded positions and ``seconds`` of wall time (None: no limit; Ctrl-C
         raises KeyboardInterrupt, the table kept). ``proof_size``: also count the proof
@@ -182,8 +200,7 @@ class ProofSearch:
         if mode == "threats" and self.geometry.gravity:
             raise InvalidArgumentError("threat-space search needs a free board (no gravity)")
         attacker = require_int(attacker, "attacker", 0, 1)
-        limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0,
-                                                                 1 << 62)
+        limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
         self._load(pos)
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
@@ -196,8 +213,17 @@ class ProofSearch:
         t0 = time.perf_counter()
         timer = self._arm(seconds)
         try:
-            status = self._kernel(K.search, self.board.B, self.board.Z, self.tt, ctl, self.stop,
-                                  self.stk, self.covered, self.used)
+            status = self._kernel(
+                K.search,
+                self.board.B,
+                self.board.Z,
+                self.tt,
+                ctl,
+                self.stop,
+                self.stk,
+                self.covered,
+                self.used,
+            )
             phi, delta = int(ctl[K.C_PHI]), int(ctl[K.C_DELTA])
             reach = (int(ctl[K.C_DEEPEST]), int(ctl[K.C_ROOT_MOVES]), int(ctl[K.C_ROOT_SOLVED]))
             proven = None
@@ -214,16 +240,38 @@ class ProofSearch:
                 size, at_least = self._proof_size()
             if proven and line:
                 out = np.zeros(self.geometry.cells + 1, dtype=np.int64)
-                got = self._kernel(K.principal_line, self.board.B, self.board.Z, self.tt, ctl,
-                                   self.stop, self.stk, self.wstk, self.covered, self.used, out)
+                got = self._kernel(
+                    K.principal_line,
+                    self.board.B,
+                    self.board.Z,
+                    self.tt,
+                    ctl,
+                    self.stop,
+                    self.stk,
+                    self.wstk,
+                    self.covered,
+                    self.used,
+                    out,
+                )
                 if got == K.ST_DONE:
-                    moves = tuple(self._move_of(int(c)) for c in out[:ctl[K.C_LINE_LEN]])
+                    moves = tuple(self._move_of(int(c)) for c in out[: ctl[K.C_LINE_LEN]])
         finally:
             self._disarm(timer)
         nodes = int(ctl[K.C_NODES]) - start_nodes
         self.nodes += nodes
-        return DfpnResult(proven, attacker, mode, nodes, time.perf_counter() - t0, size,
-                          at_least, moves, phi, delta, *reach)
+        return DfpnResult(
+            proven,
+            attacker,
+            mode,
+            nodes,
+            time.perf_counter() - t0,
+            size,
+            at_least,
+            moves,
+            phi,
+            delta,
+            *reach,
+        )
 
     def _proof_size(self) -> tuple[int | None, int | None]:
         """``(size, None)``, or ``(None, at_least)`` over :data:`SIZE_CAP` or when a search
@@ -233,8 +281,19 @@ class ProofSearch:
         while True:
             self.ctl[K.C_SIZE_CAP] = cap
             seen = np.zeros(2 * cap, dtype=np.uint64)
-            walked = self._kernel(K.walk, self.board.B, self.board.Z, self.tt, self.ctl,
-                                  self.stop, self.stk, self.wstk, self.covered, self.used, seen)
+            walked = self._kernel(
+                K.walk,
+                self.board.B,
+                self.board.Z,
+                self.tt,
+                self.ctl,
+                self.stop,
+                self.stk,
+                self.wstk,
+                self.covered,
+                self.used,
+                seen,
+            )
             count = int(self.ctl[K.C_SIZE])
             if walked == K.ST_DONE:
                 return count, None

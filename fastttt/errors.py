@@ -59,7 +59,8 @@ def require_type(value, kind: type, name: str):
     """``value`` when it is a ``kind``, else InvalidArgumentError naming ``name``."""
     if not isinstance(value, kind):
         raise InvalidArgumentError(
-            f"{name} must be of type {kind.__name__}, got {type(value).__name__}")
+            f"{name} must be of type {kind.__name__}, got {type(value).__name__}"
+        )
     return value
 
 

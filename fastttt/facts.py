@@ -32,8 +32,11 @@ class KnownBoard:
         problems = []
         for key, expected in self.facts.items():
             if key in ("terminal", "values"):
-                names = ("first", "second", "draw") if key == "terminal" else (
-                    "first", "draw", "second")
+                names = (
+                    ("first", "second", "draw")
+                    if key == "terminal"
+                    else ("first", "draw", "second")
+                )
                 got = "/".join(str(summary[key][n]) for n in names)
             else:
                 got = str(summary[key])
@@ -95,9 +98,16 @@ def known_values() -> list[KnownValue]:
     for game, facts in _lines():
         if facts.get("by") != "search":
             continue
-        values.append(KnownValue(game, facts["value"], facts["source"],
-                                 facts.get("slow", "0") == "1", facts.get("reach") != "no",
-                                 float(facts.get("budget", 60))))
+        values.append(
+            KnownValue(
+                game,
+                facts["value"],
+                facts["source"],
+                facts.get("slow", "0") == "1",
+                facts.get("reach") != "no",
+                float(facts.get("budget", 60)),
+            )
+        )
     return values
 
 

@@ -24,9 +24,13 @@ PICTURE_MAGIC = {".svg": (b"<?xml", b"<svg"), ".png": (b"\x89PNG",), ".pdf": (b"
 
 def describe_kind(mode: int) -> str:
     """What a non-regular file is, for messages: "a directory", "a FIFO", ..."""
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return name
     return "not a regular file"
@@ -71,7 +75,7 @@ def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
     except OSError:
         return removed
     for entry in entries:
-        pid = entry.name[len(prefix):]
+        pid = entry.name[len(prefix) :]
         if not (entry.name.startswith(prefix) and pid.isdigit() and pid.isascii()):
             continue
         try:
@@ -96,9 +100,15 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def check_target(path: str | os.PathLike, is_ours: Callable[[Path], bool], what: str,
-                 error: type[FastTTTError], *, force: bool = False,
-                 force_hint: str = "") -> Path:
+def check_target(
+    path: str | os.PathLike,
+    is_ours: Callable[[Path], bool],
+    what: str,
+    error: type[FastTTTError],
+    *,
+    force: bool = False,
+    force_hint: str = "",
+) -> Path:
     """Refuse a write to ``path`` before any work (``error``, a FastTTTError class): a target
     that exists and is not a regular file, a regular file for which ``is_ours`` is False
     (unless ``force``: ``what`` names the kind, "a fastttt table"; ``force_hint`` says how
@@ -117,8 +127,9 @@ def check_target(path: str | os.PathLike, is_ours: Callable[[Path], bool], what:
         raise error(f"{path}: cannot check the target ({err.strerror or err})") from None
     if st is not None:
         if not stat.S_ISREG(st.st_mode):
-            raise error(f"{path}: is {describe_kind(st.st_mode)}; fastttt writes only to "
-                        "regular files")
+            raise error(
+                f"{path}: is {describe_kind(st.st_mode)}; fastttt writes only to regular files"
+            )
         if not force and not is_ours(path):
             raise error(f"{path}: exists and is not {what}; refusing to overwrite it{force_hint}")
     if not folder.is_dir():
@@ -130,8 +141,9 @@ def check_target(path: str | os.PathLike, is_ours: Callable[[Path], bool], what:
         os.close(create_exclusive(probe))
         os.unlink(probe)
     except OSError as err:
-        raise error(f"{folder}: folder not writable, cannot write {path.name} in it "
-                    f"({err.strerror or err})") from None
+        raise error(
+            f"{folder}: folder not writable, cannot write {path.name} in it ({err.strerror or err})"
+        ) from None
     return path
 
 
@@ -148,8 +160,9 @@ def write_atomic(path: Path, write: Callable, error: type[FastTTTError]) -> Path
                 os.fsync(f.fileno())
             os.replace(tmp, path)
         except OSError as err:
-            raise error(f"{path}: could not write it in {path.parent.absolute()} "
-                        f"({err.strerror or err})") from err
+            raise error(
+                f"{path}: could not write it in {path.parent.absolute()} ({err.strerror or err})"
+            ) from err
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -168,13 +181,16 @@ def is_picture(path: Path) -> bool:
     return any(head.startswith(m) for m in magics)
 
 
-def check_picture_target(path: str | os.PathLike, suffixes: tuple[str, ...],
-                         error: type[FastTTTError]) -> Path:
+def check_picture_target(
+    path: str | os.PathLike, suffixes: tuple[str, ...], error: type[FastTTTError]
+) -> Path:
     """:func:`check_target` for a picture: the suffix must be one of ``suffixes``, and an
     existing file is replaced only when it is a picture of that kind."""
     path = Path(path)
     if path.suffix.lower() not in suffixes:
-        raise error(f"{path}: a picture is written as {' or '.join(suffixes)}, "
-                    f"not {path.suffix or 'a name without a suffix'}")
+        raise error(
+            f"{path}: a picture is written as {' or '.join(suffixes)}, "
+            f"not {path.suffix or 'a name without a suffix'}"
+        )
     kind = path.suffix.lower().lstrip(".").upper()
     return check_target(path, is_picture, f"a picture ({kind})", error)

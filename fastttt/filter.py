@@ -188,7 +188,8 @@ def read_chunks(source: Iterable[str] | IO[Any]) -> Iterator[Chunk]:
     size = 1 if _is_tty(source) else CHUNK_LINES
     if isinstance(source, (list, tuple)):
         groups: Iterator[Sequence[str]] = (
-            source[i : i + size] for i in range(0, len(source), size))
+            source[i : i + size] for i in range(0, len(source), size)
+        )
     else:
         lines = iter(source)
         groups = iter(lambda: list(itertools.islice(lines, size)), [])

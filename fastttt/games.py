@@ -141,8 +141,14 @@ class GameSpec:
         from fastttt.errors import UnknownPlayerError
         from fastttt.players import bounded_depth, default_player, make_player
 
-        names = ["human", default_player(self), "perfect", f"alphabeta:{bounded_depth(self)}",
-                 "heuristic:2", "random"]
+        names = [
+            "human",
+            default_player(self),
+            "perfect",
+            f"alphabeta:{bounded_depth(self)}",
+            "heuristic:2",
+            "random",
+        ]
         playable = []
         for name in dict.fromkeys(names):
             try:
@@ -168,15 +174,36 @@ class GameSpec:
                 alphabeta = depth
         return {"heuristic:P": minimax, "minimax:P": minimax, "alphabeta:P": alphabeta}
 
-    def render_svg(self, state: Any, *, values: dict | None, source: str | None,
-                   coordinates: bool, last_move: int | None, cell: int, legend: bool) -> str:
+    def render_svg(
+        self,
+        state: Any,
+        *,
+        values: dict | None,
+        source: str | None,
+        coordinates: bool,
+        last_move: int | None,
+        cell: int,
+        legend: bool,
+    ) -> str:
         from fastttt.svg import board_svg
 
-        return board_svg(state, values=values, source=source, coordinates=coordinates,
-                         last_move=last_move, cell=cell, legend=legend)
+        return board_svg(
+            state,
+            values=values,
+            source=source,
+            coordinates=coordinates,
+            last_move=last_move,
+            cell=cell,
+            legend=legend,
+        )
 
-    def move_values(self, state: Any, seconds: float, progress: Callable[[str], None] | None,
-                    cancel: threading.Event | None) -> Any:
+    def move_values(
+        self,
+        state: Any,
+        seconds: float,
+        progress: Callable[[str], None] | None,
+        cancel: threading.Event | None,
+    ) -> Any:
         """From the solved table where :func:`fastttt.players.uses_table`, else exact search."""
         from fastttt.move_values import board_values
 

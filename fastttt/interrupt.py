@@ -167,9 +167,7 @@ def _compile_holding_sigint(kernel: Any, args: tuple) -> None:
         raise KeyboardInterrupt
 
 
-def run(
-    kernel: Callable[..., T], *args: Any, stop: np.ndarray, slot: int = 0, value: int = 1
-) -> T:
+def run(kernel: Callable[..., T], *args: Any, stop: np.ndarray, slot: int = 0, value: int = 1) -> T:
     """``kernel(*args)``, stopped by Ctrl-C: on SIGINT ``stop[slot] = value`` is written while
     the kernel runs, the kernel unwinds, ``stop[slot]`` gets its old value back and
     ``KeyboardInterrupt`` is raised; the kernel's result is then never returned.

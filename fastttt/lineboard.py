@@ -84,8 +84,12 @@ def symmetry_maps(geo: Geometry) -> list[list[int]]:
     if not geo.gravity:
         maps += [lambda r, c: (R - 1 - r, c), lambda r, c: (R - 1 - r, C - 1 - c)]
         if R == C:
-            maps += [lambda r, c: (c, r), lambda r, c: (C - 1 - c, R - 1 - r),
-                     lambda r, c: (c, R - 1 - r), lambda r, c: (C - 1 - c, r)]
+            maps += [
+                lambda r, c: (c, r),
+                lambda r, c: (C - 1 - c, R - 1 - r),
+                lambda r, c: (c, R - 1 - r),
+                lambda r, c: (C - 1 - c, r),
+            ]
     out = []
     for f in maps:
         image = [f(cell // C, cell % C) for cell in range(geo.cells)]
@@ -108,15 +112,31 @@ class LineBoard:
             for t in range(k):
                 through[first + t * step].append(i)
         sizes = {
-            "lfirst": nl, "lstep": nl, "lcells": nl * k, "clstart": n + 1,
-            "clines": sum(len(x) for x in through), "board": n, "cnt": 2 * nl, "wc": 2 * n,
-            "tc": 2 * n, "height": geo.cols,
+            "lfirst": nl,
+            "lstep": nl,
+            "lcells": nl * k,
+            "clstart": n + 1,
+            "clines": sum(len(x) for x in through),
+            "board": n,
+            "cnt": 2 * nl,
+            "wc": 2 * n,
+            "tc": 2 * n,
+            "height": geo.cols,
             "scratch": 4 * n + nl + (n // 2 + 2) * pairing_frame(k),
         }
-        slots = {"lfirst": L.H_LFIRST, "lstep": L.H_LSTEP, "lcells": L.H_LCELLS,
-                 "clstart": L.H_CLSTART, "clines": L.H_CLINES, "board": L.H_BOARD,
-                 "cnt": L.H_CNT, "wc": L.H_WC, "tc": L.H_TC, "height": L.H_HEIGHT,
-                 "scratch": L.H_SCRATCH}
+        slots = {
+            "lfirst": L.H_LFIRST,
+            "lstep": L.H_LSTEP,
+            "lcells": L.H_LCELLS,
+            "clstart": L.H_CLSTART,
+            "clines": L.H_CLINES,
+            "board": L.H_BOARD,
+            "cnt": L.H_CNT,
+            "wc": L.H_WC,
+            "tc": L.H_TC,
+            "height": L.H_HEIGHT,
+            "scratch": L.H_SCRATCH,
+        }
         at = L.HEADER
         offsets = {}
         for name, size in sizes.items():
@@ -128,19 +148,18 @@ class LineBoard:
         for name, slot in slots.items():
             B[slot] = offsets[name]
         o = offsets
-        B[o["lfirst"]:o["lfirst"] + nl] = [f for f, _ in lines]
-        B[o["lstep"]:o["lstep"] + nl] = [s for _, s in lines]
-        B[o["lcells"]:o["lcells"] + nl * k] = [f + t * s for f, s in lines for t in range(k)]
+        B[o["lfirst"] : o["lfirst"] + nl] = [f for f, _ in lines]
+        B[o["lstep"] : o["lstep"] + nl] = [s for _, s in lines]
+        B[o["lcells"] : o["lcells"] + nl * k] = [f + t * s for f, s in lines for t in range(k)]
         start = np.cumsum([0] + [len(x) for x in through])
-        B[o["clstart"]:o["clstart"] + n + 1] = start
-        B[o["clines"]:o["clines"] + int(start[-1])] = [i for x in through for i in x]
+        B[o["clstart"] : o["clstart"] + n + 1] = start
+        B[o["clines"] : o["clines"] + int(start[-1])] = [i for x in through for i in x]
         maps = symmetry_maps(geo)
         B[L.H_NSYM] = len(maps)
         rng = np.random.default_rng(ZOBRIST_SEED)
-        base = rng.integers(0, np.iinfo(np.uint64).max, size=(n, 2), dtype=np.uint64,
-                            endpoint=True)
+        base = rng.integers(0, np.iinfo(np.uint64).max, size=(n, 2), dtype=np.uint64, endpoint=True)
         Z = np.zeros(L.Z_KEYS_AT + len(maps) * n * 2, dtype=np.uint64)
-        keys = Z[L.Z_KEYS_AT:].reshape(len(maps), n, 2)
+        keys = Z[L.Z_KEYS_AT :].reshape(len(maps), n, 2)
         for s, image in enumerate(maps):
             keys[s] = base[image]
         self.B, self.Z = B, Z
@@ -158,13 +177,13 @@ class LineBoard:
                 board[c] = 1
             elif second >> c & 1:
                 board[c] = 2
-        self.B[self._board:self._board + n] = board
+        self.B[self._board : self._board + n] = board
         L.recount(self.B, self.Z)
 
     @property
     def board(self) -> np.ndarray:
         """The cells (0 empty, 1 first player, 2 second player), a view."""
-        return self.B[self._board:self._board + self.geometry.cells]
+        return self.B[self._board : self._board + self.geometry.cells]
 
     @property
     def ply(self) -> int:

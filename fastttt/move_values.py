@@ -55,8 +55,13 @@ class MoveValue:
         return result_words(self.result, self.plies)
 
     def as_json(self) -> dict:
-        return {"result": self.result, "plies": self.plies, "estimate": self.estimate,
-                "score": self.score, "label": str(self)}
+        return {
+            "result": self.result,
+            "plies": self.plies,
+            "estimate": self.estimate,
+            "score": self.score,
+            "label": str(self),
+        }
 
 
 @dataclass(frozen=True)
@@ -85,14 +90,16 @@ def move_values(
     :func:`board_values` on m,n,k boards, :func:`engine_values` on Ultimate)."""
     if not isinstance(state, State):
         raise InvalidArgumentError(
-            f"expected a game state (fastttt.registry.State), got {type(state).__name__}")
+            f"expected a game state (fastttt.registry.State), got {type(state).__name__}"
+        )
     start = time.perf_counter()
     done = state.spec.move_values(state, seconds, progress, cancel)
     return MoveValues(done.values, done.source, done.complete, time.perf_counter() - start)
 
 
-def board_values(pos: Position, seconds: float, progress: Progress | None,
-                 cancel: threading.Event | None) -> MoveValues:
+def board_values(
+    pos: Position, seconds: float, progress: Progress | None, cancel: threading.Event | None
+) -> MoveValues:
     """An m,n,k position's move values (:meth:`fastttt.games.GameSpec.move_values`): from the
     solved table where :func:`fastttt.players.uses_table` (built first if need be, saying so
     through ``progress``), else exact search move by move within ``seconds``."""
@@ -107,8 +114,9 @@ def board_values(pos: Position, seconds: float, progress: Progress | None,
     return _search_values(pos, start + seconds, progress, cancel)
 
 
-def engine_values(state: Any, seconds: float, progress: Progress | None,
-                  cancel: threading.Event | None) -> MoveValues:
+def engine_values(
+    state: Any, seconds: float, progress: Progress | None, cancel: threading.Event | None
+) -> MoveValues:
     """An Ultimate position's move values (:meth:`fastttt.ultimate.spec.UltimateSpec.
     move_values`): the engine's search, move by move, within ``seconds`` in all."""
     return _engine_values(state, time.perf_counter() + seconds, progress, cancel)
@@ -121,8 +129,7 @@ class _Stopper:
     whether it did, so the block's result is then not to be trusted. Firing again and again
     covers kernels that clear their stop word as they start."""
 
-    def __init__(self, fire: Callable[[], None], deadline: float,
-                 cancel: threading.Event | None):
+    def __init__(self, fire: Callable[[], None], deadline: float, cancel: threading.Event | None):
         self.fire, self.deadline, self.cancel = fire, deadline, cancel
         self.fired = False
         self._done = threading.Event()
@@ -165,8 +172,10 @@ def _pooled(pool: dict[Any, list[Any]], key: Any, make: Callable[[], Any]):
 
 # --- exact search on boards without a table ---------------------------------------------
 
-def _search_values(pos: Position, deadline: float, progress: Progress | None,
-                   cancel: threading.Event | None) -> MoveValues:
+
+def _search_values(
+    pos: Position, deadline: float, progress: Progress | None, cancel: threading.Event | None
+) -> MoveValues:
     from fastttt.kernels import negamax as nk
     from fastttt.search import Searcher
 
@@ -182,8 +191,9 @@ def _search_values(pos: Position, deadline: float, progress: Progress | None,
             else:
                 if time.perf_counter() >= deadline or (cancel and cancel.is_set()):
                     break
-                with _Stopper(lambda: searcher.work.__setitem__(nk.S_STOP, 1), deadline,
-                              cancel) as stopper:
+                with _Stopper(
+                    lambda: searcher.work.__setitem__(nk.S_STOP, 1), deadline, cancel
+                ) as stopper:
                     score = searcher.solve(child).score
                 if stopper.fired:  # the table keeps only entries finished before the stop
                     break
@@ -198,8 +208,10 @@ def _search_values(pos: Position, deadline: float, progress: Progress | None,
 
 # --- Ultimate: the engine's estimates ------------------------------------------------------
 
-def _engine_values(state: Any, deadline: float, progress: Progress | None,
-                   cancel: threading.Event | None) -> MoveValues:
+
+def _engine_values(
+    state: Any, deadline: float, progress: Progress | None, cancel: threading.Event | None
+) -> MoveValues:
     from fastttt.kernels import ultimate as K
     from fastttt.ultimate.engine import Engine
 
@@ -216,8 +228,9 @@ def _engine_values(state: Any, deadline: float, progress: Progress | None,
                     break
                 share = (deadline - time.perf_counter()) / (len(moves) - i)
                 # the engine keeps its own time; a cancel sets its node limit to -1
-                with _Stopper(lambda: engine.ctl.__setitem__(K.C_LIMIT, -1), float("inf"),
-                              cancel) as stopper:
+                with _Stopper(
+                    lambda: engine.ctl.__setitem__(K.C_LIMIT, -1), float("inf"), cancel
+                ) as stopper:
                     try:
                         res = engine.search(child, time_ms=max(share, 0.001) * 1000)
                     except Exception:

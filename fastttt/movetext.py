@@ -114,5 +114,6 @@ def _checked(text: object, what: str) -> str:
         raise InvalidPositionError(f"{what} must be text, got {text!r}")
     if len(text) > MAX_MOVES_TEXT:
         raise InvalidPositionError(
-            f"{what} is {len(text)} characters long (at most {MAX_MOVES_TEXT})")
+            f"{what} is {len(text)} characters long (at most {MAX_MOVES_TEXT})"
+        )
     return text

@@ -47,8 +47,10 @@ class PairingResult:
 
     def verdict(self) -> str:
         if self.pairs is not None:
-            return (f"draw: a pairing of {len(self.pairs)} pairs covers all "
-                    f"{len(_lines(self.spec))} lines (the second player cannot lose)")
+            return (
+                f"draw: a pairing of {len(self.pairs)} pairs covers all "
+                f"{len(_lines(self.spec))} lines (the second player cannot lose)"
+            )
         if self.complete:
             return "no pairing exists"
         return f"no pairing found within {self.nodes:,} nodes (unknown)"
@@ -81,7 +83,7 @@ def find_pairing(spec: GameSpec | str, *, node_budget: int = DEFAULT_NODE_BUDGET
 
 def _lines_overlap(lines: list[int]) -> bool:
     """True when two lines share two cells (so a pair may serve both)."""
-    return any((a & b).bit_count() >= 2 for i, a in enumerate(lines) for b in lines[i + 1:])
+    return any((a & b).bit_count() >= 2 for i, a in enumerate(lines) for b in lines[i + 1 :])
 
 
 def _private_pairs(lines: list[int]) -> tuple[tuple[int, int], ...] | None:
@@ -116,7 +118,7 @@ def _search(spec: GameSpec, lines: list[int], node_budget: int) -> PairingResult
 
     def candidates(line: int, used: int) -> list[tuple[int, int]]:
         free = _bits(line & ~used)
-        return [(a, b) for i, a in enumerate(free) for b in free[i + 1:]]
+        return [(a, b) for i, a in enumerate(free) for b in free[i + 1 :]]
 
     def solve(open_lines: list[int], used: int) -> bool | None:
         nonlocal nodes
@@ -128,8 +130,7 @@ def _search(spec: GameSpec, lines: list[int], node_budget: int) -> PairingResult
         # the line with the fewest free pairs first; a line with none fails at once
         best = min(open_lines, key=lambda m: (m & ~used).bit_count())
         options = candidates(best, used)
-        options.sort(key=lambda p: -sum(1 for m in open_lines
-                                        if m >> p[0] & 1 and m >> p[1] & 1))
+        options.sort(key=lambda p: -sum(1 for m in open_lines if m >> p[0] & 1 and m >> p[1] & 1))
         unknown = False
         for a, b in options:
             pair = 1 << a | 1 << b

@@ -125,8 +125,9 @@ def uses_table(spec: GameSpec) -> bool:
     return slot_count(spec) <= PLAY_TABLE_MAX_SLOTS and bool(fits_in_memory(spec))
 
 
-def perfect_play_reach(spec: GameSpec, what: str = "perfect play", verb: str = "needs"
-                       ) -> str | None:
+def perfect_play_reach(
+    spec: GameSpec, what: str = "perfect play", verb: str = "needs"
+) -> str | None:
     """Why perfect play (and hints) cannot be had on ``spec``: no table is built for it and
     exact search does not take its board; None when they can. ``what`` (and its ``verb``)
     begin the sentence. Exact search takes every board a :class:`GameSpec` allows (over 64
@@ -136,8 +137,10 @@ def perfect_play_reach(spec: GameSpec, what: str = "perfect play", verb: str = "
 
     if uses_table(spec) or spec.cells <= SEARCH_MAX_CELLS:
         return None
-    return (f"{what} on {spec.name} {verb} exact search, which takes at most "
-            f"{SEARCH_MAX_CELLS} cells; {default_player(spec)} plays it")
+    return (
+        f"{what} on {spec.name} {verb} exact search, which takes at most "
+        f"{SEARCH_MAX_CELLS} cells; {default_player(spec)} plays it"
+    )
 
 
 def _score_outcome(pos: Position, score: int) -> Outcome:
@@ -293,9 +296,11 @@ def perfect_play_cost(spec: GameSpec) -> str | None:
     too big for it to be quick, so that a move may take minutes or hours; else None."""
     if is_perfect_quick(spec):
         return None
-    return (f"perfect play on {spec.name} ({spec.describe()}) is exact search: "
-            f"a move near the empty board can take minutes to hours; "
-            f"{default_player(spec)} answers within a second")
+    return (
+        f"perfect play on {spec.name} ({spec.describe()}) is exact search: "
+        f"a move near the empty board can take minutes to hours; "
+        f"{default_player(spec)} answers within a second"
+    )
 
 
 def make_player(name: str, spec: GameSpec | None = None) -> Player:
@@ -321,7 +326,8 @@ def make_player(name: str, spec: GameSpec | None = None) -> Player:
             raise UnknownPlayerError(
                 f"player {name!r}: the heuristic search takes boards of at most "
                 f"{BITBOARD_CELLS} cells; {spec.name} has {spec.cells} (random and perfect "
-                "play it)")
+                "play it)"
+            )
         most = MAX_DEPTH if spec is None else spec.cells
         if not sep or not depth.strip().isdigit() or not 1 <= int(depth) <= most:
             raise UnknownPlayerError(

@@ -82,10 +82,15 @@ def scaling(benchmarks: list[dict]) -> list[tuple[str, int, float, float | None,
         info = bench.get("extra_info") or {}
         positions = info.get("positions", info.get("reachable"))
         if isinstance(positions, (int, float)) and positions > 0:
-            peak, kind = next(((float(info[key]), kind) for key, kind in MEMORY_KEYS
-                               if isinstance(info.get(key), (int, float))), (None, None))
-            rows.append((_label(bench), int(positions), float(bench["stats"]["min"]), peak,
-                         kind))
+            peak, kind = next(
+                (
+                    (float(info[key]), kind)
+                    for key, kind in MEMORY_KEYS
+                    if isinstance(info.get(key), (int, float))
+                ),
+                (None, None),
+            )
+            rows.append((_label(bench), int(positions), float(bench["stats"]["min"]), peak, kind))
     return rows
 
 
@@ -103,15 +108,24 @@ def plot_benchmarks(benchmarks: list[dict], path: str | Path) -> Path:
         bars.set_xscale("log")
         bars.axvline(1, color="#555555", lw=0.8)
         for i, (*_, ratio) in enumerate(ups):
-            bars.text(ratio, i, f" {ratio:,.0f}x" if ratio >= 10 else f" {ratio:.1f}x",
-                      va="center", fontsize=8)
+            bars.text(
+                ratio,
+                i,
+                f" {ratio:,.0f}x" if ratio >= 10 else f" {ratio:.1f}x",
+                va="center",
+                fontsize=8,
+            )
         bars.invert_yaxis()
     _empty(bars, not ups, "speedup_vs_<reference>")
     bars.set_title("speed-up against the reference, same run")
     for ax, rows, unit, title in (
         (times, [(n, p, s) for n, p, s, *_ in sizes], "solve time (s)", "solve time"),
-        (memory, [(f"{n} ({k})", p, m) for n, p, _, m, k in sizes if m is not None],
-         "peak memory (MiB)", "peak memory"),
+        (
+            memory,
+            [(f"{n} ({k})", p, m) for n, p, _, m, k in sizes if m is not None],
+            "peak memory (MiB)",
+            "peak memory",
+        ),
     ):
         for name, positions, y in rows:
             ax.loglog([positions], [y], "o", label=name)
@@ -121,8 +135,11 @@ def plot_benchmarks(benchmarks: list[dict], path: str | Path) -> Path:
         if rows:
             ax.legend(fontsize=7)
             ax.grid(True, which="both", alpha=0.3)
-        _empty(ax, not rows, "positions" + (" and peak_rss_mib or peak_traced_mib"
-                                            if ax is memory else ""))
+        _empty(
+            ax,
+            not rows,
+            "positions" + (" and peak_rss_mib or peak_traced_mib" if ax is memory else ""),
+        )
     fig.tight_layout()
     return _save(fig, plt, path)
 
@@ -141,16 +158,24 @@ def plot_bench(result: dict[str, Any], path: str | Path) -> Path:
     ax.set_ylabel("nodes")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    ax.set_title(f"Bench: {result['nodes']:,} nodes, "
-                 f"{result['nodes_per_second'] / 1e6:.2f} M nodes/s")
+    ax.set_title(
+        f"Bench: {result['nodes']:,} nodes, {result['nodes_per_second'] / 1e6:.2f} M nodes/s"
+    )
     fig.tight_layout()
     return _save(fig, plt, path)
 
 
 def _empty(ax, empty: bool, field: str) -> None:
     if empty:
-        ax.text(0.5, 0.5, f"no benchmark recorded\nextra_info {field}", ha="center",
-                va="center", transform=ax.transAxes, color="#777777")
+        ax.text(
+            0.5,
+            0.5,
+            f"no benchmark recorded\nextra_info {field}",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            color="#777777",
+        )
 
 
 PLOT_SUFFIXES = (".svg", ".png", ".pdf")

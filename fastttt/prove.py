@@ -142,10 +142,12 @@ def _check_budget(nodes, seconds) -> tuple[int | None, float | None]:
         if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
             raise InvalidArgumentError(f"budget_nodes must be a positive integer, got {nodes!r}")
     if seconds is not None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
-                0 < seconds < float("inf")):
-            raise InvalidArgumentError(f"budget_seconds must be a positive number, got "
-                                       f"{seconds!r}")
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not (0 < seconds < float("inf"))
+        ):
+            raise InvalidArgumentError(f"budget_seconds must be a positive number, got {seconds!r}")
         seconds = float(seconds)
     return nodes, seconds
 
@@ -161,10 +163,16 @@ def _searcher_for(spec):
         return None
 
 
-def prove(pos, *, budget_nodes: int | None = None, budget_seconds: float | None = None,
-          methods: tuple[str, ...] | None = None, proof_size: bool = True,
-          progress: Callable[[Step, tuple[int, int]], None] | None = None,
-          dfpn_tt_bits: int | None = None) -> ProofResult:
+def prove(
+    pos,
+    *,
+    budget_nodes: int | None = None,
+    budget_seconds: float | None = None,
+    methods: tuple[str, ...] | None = None,
+    proof_size: bool = True,
+    progress: Callable[[Step, tuple[int, int]], None] | None = None,
+    dfpn_tt_bits: int | None = None,
+) -> ProofResult:
     """Win, draw or loss of the live position ``pos`` from its side to move (see the module
     docstring: methods, schedule, value scheme), within ``budget_nodes`` nodes and
     ``budget_seconds`` seconds (None: no limit). ``methods``: a subset of :data:`METHODS`
@@ -181,8 +189,7 @@ def prove(pos, *, budget_nodes: int | None = None, budget_seconds: float | None 
     chosen = METHODS if methods is None else tuple(methods)
     unknown = [m for m in chosen if m not in METHODS]
     if unknown:
-        raise InvalidArgumentError(f"unknown method {unknown[0]!r}; methods: "
-                                   f"{', '.join(METHODS)}")
+        raise InvalidArgumentError(f"unknown method {unknown[0]!r}; methods: {', '.join(METHODS)}")
     free = not spec.gravity
     budget = _Budget(budget_nodes, budget_seconds)
     state = _State(pos, budget, progress)
@@ -209,7 +216,8 @@ def prove(pos, *, budget_nodes: int | None = None, budget_seconds: float | None 
                 break
             nodes, seconds = budget.slice(
                 slice_nodes if budget.nodes is not None else None,
-                slice_seconds if budget.nodes is None else None)
+                slice_seconds if budget.nodes is None else None,
+            )
             if method == "dfpn":
                 assert dfpn is not None  # made above: df-pn chosen, the value unknown
                 _dfpn_step(state, dfpn, nodes, seconds, proof_size)
@@ -217,8 +225,12 @@ def prove(pos, *, budget_nodes: int | None = None, budget_seconds: float | None 
                 _alphabeta_step(state, ab, nodes, seconds)
         slice_nodes *= 2
         slice_seconds = min(2 * slice_seconds, MAX_SLICE_SECONDS)
-    if state.value() in (1, -1) and state.line is None and dfpn is not None \
-            and not budget.spent_all():
+    if (
+        state.value() in (1, -1)
+        and state.line is None
+        and dfpn is not None
+        and not budget.spent_all()
+    ):
         _line_for(state, dfpn)
     return state.result()
 
@@ -243,9 +255,17 @@ class _State:
     def value(self) -> int | None:
         return self.low if self.known() else None
 
-    def bound(self, low: int | None, high: int | None, method: str, question: str,
-              nodes: int, seconds: float, answer: str = "proven",
-              size: int | None = 0) -> None:
+    def bound(
+        self,
+        low: int | None,
+        high: int | None,
+        method: str,
+        question: str,
+        nodes: int,
+        seconds: float,
+        answer: str = "proven",
+        size: int | None = 0,
+    ) -> None:
         """Record a step; raise the lower bound to ``low`` and lower the upper one to
         ``high`` (None: unchanged) when they narrow the value. ``size``: the positions of the
         proof graph behind it (0 for an argument, None when unknown)."""
@@ -254,8 +274,7 @@ class _State:
         if high is not None and high < self.high:
             self.high, self.upper_by, self.high_size = high, method, size
         if self.low > self.high:  # two methods disagree: a bug, never a silent answer
-            raise AssertionError(f"{method} contradicts the bounds proven before: "
-                                 f"{self.steps}")
+            raise AssertionError(f"{method} contradicts the bounds proven before: {self.steps}")
         self.note(Step(method, question, answer, nodes, seconds))
 
     def note(self, step: Step) -> None:
@@ -268,18 +287,36 @@ class _State:
         value = self.value()
         method = None
         if value is not None:
-            by = [self.lower_by] if value == 1 else [self.upper_by] if value == -1 else [
-                self.upper_by, self.lower_by]
+            by = (
+                [self.lower_by]
+                if value == 1
+                else [self.upper_by]
+                if value == -1
+                else [self.upper_by, self.lower_by]
+            )
             method = " + ".join(dict.fromkeys(m for m in by if m))
         by_value: dict[int | None, list[int | None]] = {
-            1: [self.low_size], -1: [self.high_size], 0: [self.low_size, self.high_size],
-            None: [None]}
+            1: [self.low_size],
+            -1: [self.high_size],
+            0: [self.low_size, self.high_size],
+            None: [None],
+        }
         sizes = by_value[value]
         size = None if None in sizes else sum(s for s in sizes if s is not None)
-        return ProofResult(value, (self.low, self.high), method, self.lower_by, self.upper_by,
-                           sum(s.nodes for s in self.steps), self.budget.elapsed(),
-                           self.pos.to_move, size, self.line if value in (1, -1) else None,
-                           self.pairs, tuple(self.steps))
+        return ProofResult(
+            value,
+            (self.low, self.high),
+            method,
+            self.lower_by,
+            self.upper_by,
+            sum(s.nodes for s in self.steps),
+            self.budget.elapsed(),
+            self.pos.to_move,
+            size,
+            self.line if value in (1, -1) else None,
+            self.pairs,
+            tuple(self.steps),
+        )
 
 
 def _pairing_bounds(state: _State, chosen) -> None:
@@ -296,8 +333,15 @@ def _pairing_bounds(state: _State, chosen) -> None:
             state.pairs = proof.pairs
             state.bound(None, 0, "pairing", "first player cannot win", proof.nodes, seconds)
         else:
-            state.note(Step("pairing", "first player cannot win",
-                            "disproven" if proof.complete else "unknown", proof.nodes, seconds))
+            state.note(
+                Step(
+                    "pairing",
+                    "first player cannot win",
+                    "disproven" if proof.complete else "unknown",
+                    proof.nodes,
+                    seconds,
+                )
+            )
         return
     search = ProofSearch(pos.spec, tt_bits=4)
     for attacker in (pos.to_move, 1 - pos.to_move):
@@ -322,8 +366,15 @@ def _threat_step(state: _State, dfpn: ProofSearch, proof_size: bool) -> None:
     if budget.nodes is None and budget.seconds is None:
         nodes = None  # unbounded: the threat space is finite, let it finish
     nodes, seconds = budget.slice(nodes, seconds)
-    r = dfpn.prove(state.pos, state.pos.to_move, mode="threats", max_nodes=nodes,
-                   seconds=seconds, proof_size=proof_size, after_seconds=budget.left()[1])
+    r = dfpn.prove(
+        state.pos,
+        state.pos.to_move,
+        mode="threats",
+        max_nodes=nodes,
+        seconds=seconds,
+        proof_size=proof_size,
+        after_seconds=budget.left()[1],
+    )
     answer = "proven" if r.proven else "unknown" if r.proven is None else "no threat win"
     question = "mover wins by threats"
     if r.proven:
@@ -339,18 +390,36 @@ def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: boo
         attacker, question = pos.to_move, "mover wins"
     else:
         attacker, question = 1 - pos.to_move, "opponent wins"
-    r = dfpn.prove(pos, attacker, max_nodes=nodes, seconds=seconds, proof_size=proof_size,
-                   after_seconds=state.budget.left()[1])
+    r = dfpn.prove(
+        pos,
+        attacker,
+        max_nodes=nodes,
+        seconds=seconds,
+        proof_size=proof_size,
+        after_seconds=state.budget.left()[1],
+    )
     if r.proven is None:
         state.note(Step("dfpn", question, "unknown", r.nodes, r.seconds))
         return
     if r.proven:
         state.line = r.line
     mover = attacker == pos.to_move
-    low, high = {(True, True): (1, None), (True, False): (None, -1),
-                 (False, True): (None, 0), (False, False): (0, None)}[(r.proven, mover)]
-    state.bound(low, high, "dfpn", question, r.nodes, r.seconds,
-                "proven" if r.proven else "disproven", r.proof_size)
+    low, high = {
+        (True, True): (1, None),
+        (True, False): (None, -1),
+        (False, True): (None, 0),
+        (False, False): (0, None),
+    }[(r.proven, mover)]
+    state.bound(
+        low,
+        high,
+        "dfpn",
+        question,
+        r.nodes,
+        r.seconds,
+        "proven" if r.proven else "disproven",
+        r.proof_size,
+    )
 
 
 def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
@@ -359,11 +428,20 @@ def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
     try:
         score = ab.solve(state.pos, weak=True, max_nodes=nodes, seconds=seconds).score
     except SearchBudgetError:
-        state.note(Step("alphabeta", "value", "unknown", ab.nodes - before,
-                        time.perf_counter() - t0))
+        state.note(
+            Step("alphabeta", "value", "unknown", ab.nodes - before, time.perf_counter() - t0)
+        )
         return
-    state.bound(score, score, "alphabeta", "value", ab.nodes - before,
-                time.perf_counter() - t0, VALUE_WORDS[score], None)
+    state.bound(
+        score,
+        score,
+        "alphabeta",
+        "value",
+        ab.nodes - before,
+        time.perf_counter() - t0,
+        VALUE_WORDS[score],
+        None,
+    )
 
 
 def _line_for(state: _State, dfpn: ProofSearch) -> None:
@@ -372,7 +450,6 @@ def _line_for(state: _State, dfpn: ProofSearch) -> None:
     attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
     nodes, seconds = state.budget.slice(None, None)
     r = dfpn.prove(pos, attacker, max_nodes=nodes, seconds=seconds, proof_size=False)
-    state.note(Step("dfpn", "principal line", "found" if r.line else "unknown", r.nodes,
-                    r.seconds))
+    state.note(Step("dfpn", "principal line", "found" if r.line else "unknown", r.nodes, r.seconds))
     if r.proven:
         state.line = r.line

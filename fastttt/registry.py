@@ -108,13 +108,27 @@ class Game(Protocol):
     def render(self, state: Any, last_cell: int | None = None, *, color: bool = False) -> str:
         """``state`` as text for a terminal, ``last_cell`` marked (with ``color``)."""
 
-    def render_svg(self, state: Any, *, values: dict | None, source: str | None,
-                   coordinates: bool, last_move: int | None, cell: int, legend: bool) -> str:
+    def render_svg(
+        self,
+        state: Any,
+        *,
+        values: dict | None,
+        source: str | None,
+        coordinates: bool,
+        last_move: int | None,
+        cell: int,
+        legend: bool,
+    ) -> str:
         """``state`` as an SVG document; :func:`fastttt.svg.render` (the entry point) says what
         the arguments mean."""
 
-    def move_values(self, state: Any, seconds: float, progress: Callable[[str], None] | None,
-                    cancel: threading.Event | None) -> Any:
+    def move_values(
+        self,
+        state: Any,
+        seconds: float,
+        progress: Callable[[str], None] | None,
+        cancel: threading.Event | None,
+    ) -> Any:
         """The value of every legal move of ``state`` within about ``seconds``:
         :func:`fastttt.move_values.move_values` (the entry point) says how."""
 
@@ -206,5 +220,4 @@ def as_game(game: Any) -> Any:
     raise GameSpecError(f"expected a game or a game name, got {game!r}")
 
 
-__all__ = ["Game", "GameSpec", "Player", "State", "as_game", "game_names", "load_game",
-           "register"]
+__all__ = ["Game", "GameSpec", "Player", "State", "as_game", "game_names", "load_game", "register"]

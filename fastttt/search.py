@@ -330,10 +330,12 @@ class _Budget:
         if max_nodes is not None:
             self.limit = s.nodes + require_int(max_nodes, "max_nodes", 1, 2**62)
         if seconds is not None:
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
-                    0 < seconds < float("inf")):
-                raise InvalidArgumentError(
-                    f"seconds must be a positive number, got {seconds!r}")
+            if (
+                isinstance(seconds, bool)
+                or not isinstance(seconds, (int, float))
+                or not (0 < seconds < float("inf"))
+            ):
+                raise InvalidArgumentError(f"seconds must be a positive number, got {seconds!r}")
         self.seconds = seconds
         self.max_nodes = max_nodes
         self.done = threading.Event()
@@ -346,9 +348,10 @@ class _Budget:
         work = self.s.work
         wait = self.POLL
         while not self.done.wait(wait):
-            if not self.fired and (time.perf_counter() >= deadline or (
-                    self.limit is not None and poll_nodes
-                    and int(work[nk.S_NODES]) >= self.limit)):
+            if not self.fired and (
+                time.perf_counter() >= deadline
+                or (self.limit is not None and poll_nodes and int(work[nk.S_NODES]) >= self.limit)
+            ):
                 self.fired = True
             if self.fired:
                 work[nk.S_STOP] = STOP_BUDGET
@@ -361,8 +364,9 @@ class _Budget:
         poll_nodes = self.limit is not None and not self.s.wide
         if self.seconds is not None or poll_nodes:
             deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1e18)
-            self.thread = threading.Thread(target=self._watch, args=(deadline, poll_nodes),
-                                           daemon=True)
+            self.thread = threading.Thread(
+                target=self._watch, args=(deadline, poll_nodes), daemon=True
+            )
             self.thread.start()
         return self
 
@@ -420,8 +424,9 @@ class WideSearcher(Searcher):
             potential = not spec.gravity and spec.cells > 64
         self.potential = bool(potential)
         if spec.cells > wk.MAX_CELLS:
-            raise GameSpecError(f"{spec.describe()}: exact search takes at most "
-                                f"{wk.MAX_CELLS} cells")
+            raise GameSpecError(
+                f"{spec.describe()}: exact search takes at most {wk.MAX_CELLS} cells"
+            )
         if tt_bits is None:
             tt_bits = min(WIDE_TT_BITS, max(17, spec.cells + 2))
         self.tt_bits = require_int(tt_bits, "tt_bits", 17, 32)
@@ -436,14 +441,22 @@ class WideSearcher(Searcher):
             order = sorted(range(cols), key=lambda c: (abs(c - centre), c))
         else:
             cr, cc = (spec.rows - 1) / 2, (cols - 1) / 2
-            order = sorted(range(cells),
-                           key=lambda x: (abs(x // cols - cr) + abs(x % cols - cc), x))
+            order = sorted(
+                range(cells), key=lambda x: (abs(x // cols - cr) + abs(x % cols - cc), x)
+            )
         words = (cells + 63) // 64
         sizes = [  # the parts of the work array, in the order of their offset fields
-            (wk.O_CLSTART, cells + 1), (wk.O_CLLINES, sum(map(len, through))),
-            (wk.O_LTOT, len(lines)), (wk.O_LSTATE, len(lines)), (wk.O_BOARD, cells),
-            (wk.O_WINCNT, 2 * cells), (wk.O_WINBITS, 2 * words), (wk.O_NWIN, 2),
-            (wk.O_TOP, cols), (wk.O_ORDER, len(order)), (wk.O_ZOB, 2 * cells),
+            (wk.O_CLSTART, cells + 1),
+            (wk.O_CLLINES, sum(map(len, through))),
+            (wk.O_LTOT, len(lines)),
+            (wk.O_LSTATE, len(lines)),
+            (wk.O_BOARD, cells),
+            (wk.O_WINCNT, 2 * cells),
+            (wk.O_WINBITS, 2 * words),
+            (wk.O_NWIN, 2),
+            (wk.O_TOP, cols),
+            (wk.O_ORDER, len(order)),
+            (wk.O_ZOB, 2 * cells),
             (wk.O_MBUF, (cells + 1) * len(order)),
         ]
         offsets, at = {}, wk.HEADER
@@ -525,8 +538,7 @@ class WideSearcher(Searcher):
         stones = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
         return WideBatch(stones, starts)
 
-    def solve_batch(self, batch: WideBatch, *, weak: bool = False
-                    ) -> tuple[np.ndarray, np.ndarray]:
+    def solve_batch(self, batch: WideBatch, *, weak: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Scores and node counts of the positions of ``batch``, in order, sharing the table
         (one kernel call, :func:`fastttt.kernels.wide.solve_many`: benchmarks compare it with
         :func:`solve_batch` of the 64-bit kernels)."""
@@ -536,8 +548,9 @@ class WideSearcher(Searcher):
         if self.spec.k == 1:
             scores[:] = 1 if weak else score_base(self.spec) - 1
             return scores, nodes
-        self._run(wk.solve_many, self.work, self.tt, batch.stones, batch.starts, weak, scores,
-                  nodes)
+        self._run(
+            wk.solve_many, self.work, self.tt, batch.stones, batch.starts, weak, scores, nodes
+        )
         return scores, nodes
 
 

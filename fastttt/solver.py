@@ -190,14 +190,21 @@ class Solution(PositionQueries):
         """Reachable positions, finished ones by result, all of them by value."""
         h = self.histogram
         codes = np.arange(256)
-        by_value = {name: int(h[1:255][(codes[1:255] & 3) == v].sum())
-                    for v, name in BYTE_NAMES.items()}
+        by_value = {
+            name: int(h[1:255][(codes[1:255] & 3) == v].sum()) for v, name in BYTE_NAMES.items()
+        }
         return {
             "reachable": self.reachable,
-            "terminal": {"first": int(h[BYTE_FIRST]), "second": int(h[BYTE_SECOND]),
-                         "draw": int(h[BYTE_DRAW])},
-            "values": {"first": by_value["first"], "draw": by_value["draw"],
-                       "second": by_value["second"]},
+            "terminal": {
+                "first": int(h[BYTE_FIRST]),
+                "second": int(h[BYTE_SECOND]),
+                "draw": int(h[BYTE_DRAW]),
+            },
+            "values": {
+                "first": by_value["first"],
+                "draw": by_value["draw"],
+                "second": by_value["second"],
+            },
         }
 
     def summary(self) -> dict:
@@ -342,8 +349,9 @@ def warmup() -> float:
     from fastttt.games import mnk
 
     start = time.perf_counter()
-    for spec, parallel in itertools.product((mnk(3, 4, 3, gravity=True), mnk(3, 4, 3)),
-                                            (False, True)):
+    for spec, parallel in itertools.product(
+        (mnk(3, 4, 3, gravity=True), mnk(3, 4, 3)), (False, True)
+    ):
         solution = solve(spec, parallel=parallel)
         solution.lookup(solution.reachable_codes()[:1])
         solution.histogram  # noqa: B018 (computes the counts)

@@ -85,8 +85,14 @@ def check_save_target(path: str | os.PathLike, force: bool = False) -> Path:
     """Refuse a save to ``path`` before any work: TableFileError when ``path`` exists and is
     not a regular file, is a regular file that is not a fastttt table (unless ``force``), or
     its folder is missing or not writable. Removes stale temporary files; returns the path."""
-    return check_target(path, _is_table, "a fastttt table", TableFileError, force=force,
-                        force_hint=" (--force overwrites)")
+    return check_target(
+        path,
+        _is_table,
+        "a fastttt table",
+        TableFileError,
+        force=force,
+        force_hint=" (--force overwrites)",
+    )
 
 
 def save(solution: Solution, path: str | os.PathLike, *, force: bool = False) -> Path:
@@ -159,6 +165,7 @@ def read_header(path: str | os.PathLike) -> dict:
 def _parse_header(header: dict, path: Path) -> tuple[GameSpec, int, float]:
     """Game, slot count and seconds of a header, each field of the exact type it is written
     with."""
+
     def damaged(what: str) -> TableFileError:
         return TableFileError(f"{path}: damaged header ({what})")
 
@@ -201,8 +208,10 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solutio
         want = len(prefix) + slots + 4
         if st.st_size != want:
             why = "truncated?" if st.st_size < want else "extra bytes at the end"
-            raise TableFileError(f"{path}: {st.st_size} bytes, a table of {spec.name} with this "
-                                 f"header has {want} ({why})")
+            raise TableFileError(
+                f"{path}: {st.st_size} bytes, a table of {spec.name} with this "
+                f"header has {want} ({why})"
+            )
         table = np.empty(slots, dtype=np.uint8)
         got = f.readinto(table.data)
         trailer = f.read(4)

@@ -60,22 +60,46 @@ def render(
     """
     if not isinstance(state, State):
         raise InvalidArgumentError(
-            f"cannot draw {type(state).__name__}: expected a game state (fastttt.registry.State)")
+            f"cannot draw {type(state).__name__}: expected a game state (fastttt.registry.State)"
+        )
     source = getattr(values, "source", None)
     table = getattr(values, "values", values)
-    return state.spec.render_svg(state, values=table, source=source, coordinates=coordinates,
-                                 last_move=last_move, cell=cell, legend=legend)
+    return state.spec.render_svg(
+        state,
+        values=table,
+        source=source,
+        coordinates=coordinates,
+        last_move=last_move,
+        cell=cell,
+        legend=legend,
+    )
 
 
-def board_svg(pos: Position, *, values: dict | None, source: str | None, coordinates: bool,
-              last_move: int | None, cell: int, legend: bool) -> str:
+def board_svg(
+    pos: Position,
+    *,
+    values: dict | None,
+    source: str | None,
+    coordinates: bool,
+    last_move: int | None,
+    cell: int,
+    legend: bool,
+) -> str:
     """The picture of an m,n,k position (:meth:`fastttt.games.GameSpec.render_svg`); ``values``
     ``{move: MoveValue}`` and ``source`` its :class:`~fastttt.move_values.MoveValues`' source."""
     return _Board(pos, values, source, coordinates, last_move, cell, legend).svg()
 
 
-def ultimate_svg(state: Any, *, values: dict | None, source: str | None, coordinates: bool,
-                 last_move: int | None, cell: int, legend: bool) -> str:
+def ultimate_svg(
+    state: Any,
+    *,
+    values: dict | None,
+    source: str | None,
+    coordinates: bool,
+    last_move: int | None,
+    cell: int,
+    legend: bool,
+) -> str:
     """The picture of an Ultimate position (:meth:`fastttt.ultimate.spec.UltimateSpec.
     render_svg`); the arguments as :func:`board_svg`'s."""
     return _Ultimate(state, values, source, coordinates, last_move, cell, legend).svg()
@@ -95,6 +119,7 @@ def repr_svg(state: Any) -> str:
 
 
 # --- colours -----------------------------------------------------------------------------
+
 
 def _mix(dark: tuple[int, ...], light: tuple[int, ...], t: float) -> str:
     t = min(max(t, 0.0), 1.0)
@@ -165,16 +190,21 @@ class _Canvas:
         if value is None:
             return
         fill = value_color(value, horizon)
-        kind = "unknown" if value.result is None else (
-            "estimate" if value.estimate else ("win", "draw", "loss")[1 - value.result])
+        kind = (
+            "unknown"
+            if value.result is None
+            else ("estimate" if value.estimate else ("win", "draw", "loss")[1 - value.result])
+        )
         self.add(
             f'<rect class="heat {kind}" data-move="{move}" data-result="{_attr(value.result)}" '
             f'data-plies="{_attr(value.plies)}" x="{x:g}" y="{y:g}" width="{size:g}" '
             f'height="{size:g}" fill="{fill}"><title>{escape(str(value))}</title></rect>'
         )
         if value.estimate:
-            self.add(f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" '
-                     'fill="url(#estimate-hatch)" pointer-events="none"/>')
+            self.add(
+                f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" '
+                'fill="url(#estimate-hatch)" pointer-events="none"/>'
+            )
         label = value_label(value)
         fs = max(size * (0.26 if len(label) > 3 else 0.34), 7)
         self.add(
@@ -192,15 +222,23 @@ class _Canvas:
             return
         sw = self.s * 0.36
         fs = max(self.s * 0.28, 8)
-        rows = [[(_mix(WIN_DARK, WIN_LIGHT, 0.0), "win", False),
-                 (_mix(WIN_DARK, WIN_LIGHT, 1.0), "later win", False),
-                 (DRAW_COLOR, "draw", False),
-                 (_mix(LOSS_DARK, LOSS_LIGHT, 1.0), "later loss", False),
-                 (_mix(LOSS_DARK, LOSS_LIGHT, 0.0), "loss", False)]]
+        rows = [
+            [
+                (_mix(WIN_DARK, WIN_LIGHT, 0.0), "win", False),
+                (_mix(WIN_DARK, WIN_LIGHT, 1.0), "later win", False),
+                (DRAW_COLOR, "draw", False),
+                (_mix(LOSS_DARK, LOSS_LIGHT, 1.0), "later loss", False),
+                (_mix(LOSS_DARK, LOSS_LIGHT, 0.0), "loss", False),
+            ]
+        ]
         if estimates:  # the colours value_color gives estimates half way to the darkest
-            rows.append([(_mix(WIN_DARK, WIN_LIGHT, 0.5), "estimate: mover ahead", True),
-                         (DRAW_COLOR, "even", True),
-                         (_mix(LOSS_DARK, LOSS_LIGHT, 0.5), "behind", True)])
+            rows.append(
+                [
+                    (_mix(WIN_DARK, WIN_LIGHT, 0.5), "estimate: mover ahead", True),
+                    (DRAW_COLOR, "even", True),
+                    (_mix(LOSS_DARK, LOSS_LIGHT, 0.5), "behind", True),
+                ]
+            )
         if any(v.result is None for v in self.values.values()):
             rows[-1].append((UNKNOWN_COLOR, "not valued", False))
         self.add('<g class="legend">')
@@ -210,13 +248,19 @@ class _Canvas:
             x, y = self.margin, y + self.s * 0.6
             for fill, name, hatched in entries:
                 cls = "swatch estimate" if hatched else "swatch"
-                self.add(f'<rect class="{cls}" x="{x:g}" y="{y:g}" width="{sw:g}" '
-                         f'height="{sw:g}" fill="{fill}" stroke="#555555" stroke-width="0.5"/>')
+                self.add(
+                    f'<rect class="{cls}" x="{x:g}" y="{y:g}" width="{sw:g}" '
+                    f'height="{sw:g}" fill="{fill}" stroke="#555555" stroke-width="0.5"/>'
+                )
                 if hatched:
-                    self.add(f'<rect x="{x:g}" y="{y:g}" width="{sw:g}" height="{sw:g}" '
-                             'fill="url(#estimate-hatch)"/>')
-                self.add(f'<text x="{x + sw + 3:g}" y="{y + sw * 0.85:g}" font-size="{fs:.1f}" '
-                         f'fill="#222222" {_FONT}>{name}</text>')
+                    self.add(
+                        f'<rect x="{x:g}" y="{y:g}" width="{sw:g}" height="{sw:g}" '
+                        'fill="url(#estimate-hatch)"/>'
+                    )
+                self.add(
+                    f'<text x="{x + sw + 3:g}" y="{y + sw * 0.85:g}" font-size="{fs:.1f}" '
+                    f'fill="#222222" {_FONT}>{name}</text>'
+                )
                 x += sw + 8 + fs * 0.6 * len(name)
             right = max(right, x)
         x = right
@@ -225,8 +269,10 @@ class _Canvas:
             "search": "exact search in a time budget; ? = not reached",
             "engine": "engine: W/L/D proven, hatched ~ = estimates",
         }.get(self.source or "", "value of each move for the side to move")
-        self.add(f'<text x="{self.margin:g}" y="{y + sw + fs * 1.4:g}" font-size="{fs:.1f}" '
-                 f'fill="#444444" {_FONT}>{escape(note)}</text>')
+        self.add(
+            f'<text x="{self.margin:g}" y="{y + sw + fs * 1.4:g}" font-size="{fs:.1f}" '
+            f'fill="#444444" {_FONT}>{escape(note)}</text>'
+        )
         self.add("</g>")
         self.right = max(x, self.margin + fs * 0.56 * len(note)) + self.s * 0.2
 
@@ -246,21 +292,41 @@ class _Canvas:
                 x, y = x0 + offset, y0 - self.s * 0.18
             else:
                 x, y = x0 - self.s * 0.3, y0 + offset + fs * 0.36
-            self.add(f'<text class="coord" x="{x:g}" y="{y:g}" font-size="{fs:.1f}" '
-                     f'text-anchor="middle" fill="#666666" {_FONT}>{i + 1}</text>')
+            self.add(
+                f'<text class="coord" x="{x:g}" y="{y:g}" font-size="{fs:.1f}" '
+                f'text-anchor="middle" fill="#666666" {_FONT}>{i + 1}</text>'
+            )
 
-    def cross(self, cx: float, cy: float, r: float, color: str, width: float, cls: str,
-              opacity: float = 1.0) -> None:
+    def cross(
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        color: str,
+        width: float,
+        cls: str,
+        opacity: float = 1.0,
+    ) -> None:
         self.add(
             f'<path class="{cls}" d="M{cx - r:g},{cy - r:g}L{cx + r:g},{cy + r:g}'
             f'M{cx + r:g},{cy - r:g}L{cx - r:g},{cy + r:g}" stroke="{color}" '
             f'stroke-width="{width:g}" stroke-linecap="round" fill="none"{_opacity(opacity)}/>'
         )
 
-    def ring(self, cx: float, cy: float, r: float, color: str, width: float, cls: str,
-             opacity: float = 1.0) -> None:
-        self.add(f'<circle class="{cls}" cx="{cx:g}" cy="{cy:g}" r="{r:g}" stroke="{color}" '
-                 f'stroke-width="{width:g}" fill="none"{_opacity(opacity)}/>')
+    def ring(
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        color: str,
+        width: float,
+        cls: str,
+        opacity: float = 1.0,
+    ) -> None:
+        self.add(
+            f'<circle class="{cls}" cx="{cx:g}" cy="{cy:g}" r="{r:g}" stroke="{color}" '
+            f'stroke-width="{width:g}" fill="none"{_opacity(opacity)}/>'
+        )
 
 
 def _opacity(opacity: float) -> str:
@@ -272,6 +338,7 @@ def _attr(v: int | None) -> str:
 
 
 # --- m,n,k boards ------------------------------------------------------------------------
+
 
 class _Board(_Canvas):
     def __init__(self, pos: Position, values, source, coordinates, last_move, cell, legend):
@@ -290,8 +357,10 @@ class _Board(_Canvas):
             self.labels(spec.cols, x0, y0, s, "x")
             self.labels(spec.rows, x0, y0, s, "y")
         fill = "#1E4FA3" if spec.gravity else "#FAF7EF"
-        self.add(f'<rect class="board" x="{x0}" y="{y0}" width="{spec.cols * s}" '
-                 f'height="{board_h}" fill="{fill}" stroke="#333333" stroke-width="1.5"/>')
+        self.add(
+            f'<rect class="board" x="{x0}" y="{y0}" width="{spec.cols * s}" '
+            f'height="{board_h}" fill="{fill}" stroke="#333333" stroke-width="1.5"/>'
+        )
         winning = self._winning_cells()
         landing = self._landing_cells()
         horizon = spec.cells - pos.ply
@@ -303,24 +372,32 @@ class _Board(_Canvas):
             data = f' data-cell="{c}"' + (f' data-move="{move}"' if move is not None else "")
             if spec.gravity:
                 hole = "#FFE680" if c in winning else "#FFFFFF"
-                self.add(f'<rect class="{cls}"{data} x="{x}" y="{y}" width="{s}" height="{s}" '
-                         'fill="#1E4FA3"/>')
+                self.add(
+                    f'<rect class="{cls}"{data} x="{x}" y="{y}" width="{s}" height="{s}" '
+                    'fill="#1E4FA3"/>'
+                )
                 if move is not None and self.values is not None and move in self.values:
                     self.heat(move, x + s * 0.1, y + s * 0.1, s * 0.8, horizon)
                 else:
-                    self.add(f'<circle cx="{x + s / 2:g}" cy="{y + s / 2:g}" r="{s * 0.4:g}" '
-                             f'fill="{hole}" pointer-events="none"/>')
+                    self.add(
+                        f'<circle cx="{x + s / 2:g}" cy="{y + s / 2:g}" r="{s * 0.4:g}" '
+                        f'fill="{hole}" pointer-events="none"/>'
+                    )
             else:
                 bg = HIGHLIGHT if c in winning else "none"
-                self.add(f'<rect class="{cls}"{data} x="{x}" y="{y}" width="{s}" height="{s}" '
-                         f'fill="{bg}" stroke="#555555" stroke-width="1"/>')
+                self.add(
+                    f'<rect class="{cls}"{data} x="{x}" y="{y}" width="{s}" height="{s}" '
+                    f'fill="{bg}" stroke="#555555" stroke-width="1"/>'
+                )
                 if move is not None:
                     self.heat(move, x + 1, y + 1, s - 2, horizon)
             self._stone(c, x + s / 2, y + s / 2, c in winning)
         if spec.gravity:  # a whole column is one click target
             for col in sorted(set(landing.values())):
-                self.add(f'<rect class="move" data-move="{col}" x="{x0 + col * s}" y="{y0}" '
-                         f'width="{s}" height="{board_h}" fill="#FFFFFF" fill-opacity="0"/>')
+                self.add(
+                    f'<rect class="move" data-move="{col}" x="{x0 + col * s}" y="{y0}" '
+                    f'width="{s}" height="{board_h}" fill="#FFFFFF" fill-opacity="0"/>'
+                )
         self._win_line(winning, x0, y0)
         self.legend(y0 + board_h + round(s * 0.2), False)
         return self.document(width, height, f"{spec.name}: {pos}")
@@ -368,16 +445,20 @@ class _Board(_Canvas):
         cls = f"stone {'xo'[who]}"
         if pos.spec.gravity:
             edge = "#2E7D32" if winning else "#000000"
-            self.add(f'<circle class="{cls}" cx="{cx:g}" cy="{cy:g}" r="{s * 0.4:g}" '
-                     f'fill="{DISCS[who]}" stroke="{edge}" stroke-width="{s * 0.05:g}"'
-                     f'{"" if winning else _opacity(0.25)}/>')
+            self.add(
+                f'<circle class="{cls}" cx="{cx:g}" cy="{cy:g}" r="{s * 0.4:g}" '
+                f'fill="{DISCS[who]}" stroke="{edge}" stroke-width="{s * 0.05:g}"'
+                f"{'' if winning else _opacity(0.25)}/>"
+            )
         elif who == 0:
             self.cross(cx, cy, s * 0.28, INK[0], s * 0.11, cls)
         else:
             self.ring(cx, cy, s * 0.3, INK[1], s * 0.1, cls)
         if c == self.last_cell:
-            self.add(f'<circle class="last" cx="{cx + s * 0.36:g}" cy="{cy - s * 0.36:g}" '
-                     f'r="{s * 0.06:g}" fill="#333333"/>')
+            self.add(
+                f'<circle class="last" cx="{cx + s * 0.36:g}" cy="{cy - s * 0.36:g}" '
+                f'r="{s * 0.06:g}" fill="#333333"/>'
+            )
 
     def _last_cell(self) -> int | None:
         if self.last_move is None:
@@ -395,6 +476,7 @@ class _Board(_Canvas):
 
 # --- Ultimate tic-tac-toe ----------------------------------------------------------------
 
+
 class _Ultimate(_Canvas):
     def __init__(self, state, values, source, coordinates, last_move, cell, legend):
         super().__init__(values, source, coordinates, last_move, cell, legend)
@@ -405,15 +487,18 @@ class _Ultimate(_Canvas):
         b, c = divmod(move, 9)
         col = b % 3 * 3 + c % 3
         row = b // 3 * 3 + c // 3
-        return (self.margin + col * self.s + col // 3 * self.gap,
-                self.margin + row * self.s + row // 3 * self.gap)
+        return (
+            self.margin + col * self.s + col // 3 * self.gap,
+            self.margin + row * self.s + row // 3 * self.gap,
+        )
 
     def svg(self) -> str:
         st, s, m, gap = self.state, self.s, self.margin, self.gap
         side = 9 * s + 2 * gap
         width = m + side + round(s * 0.2)
         estimates = self.values is not None and (
-            self.source == "engine" or any(v.estimate for v in self.values.values()))
+            self.source == "engine" or any(v.estimate for v in self.values.values())
+        )
         height = m + side + round(s * 0.2) + self.legend_height(estimates)
         if self.coordinates:
             self.labels(9, m, m, s, "x", gap=lambda i: i // 3 * gap)
@@ -431,16 +516,20 @@ class _Ultimate(_Canvas):
                 cls, fill = "board win", HIGHLIGHT
             elif closed >> b & 1 and claims[b] is None:
                 cls, fill = "board full", "#E6E6E6"
-            self.add(f'<rect class="{cls}" data-board="{b}" x="{bx:g}" y="{by:g}" width="{size}" '
-                     f'height="{size}" fill="{fill}" stroke="#333333" stroke-width="1.5"/>')
+            self.add(
+                f'<rect class="{cls}" data-board="{b}" x="{bx:g}" y="{by:g}" width="{size}" '
+                f'height="{size}" fill="{fill}" stroke="#333333" stroke-width="1.5"/>'
+            )
             for c in range(9):
                 move = b * 9 + c
                 x, y = self._xy(move)
                 data = f' data-move="{move}"' if move in legal else ""
                 cell_cls = "cell legal" if move in legal else "cell"
                 cell_fill = "#FFF3C4" if move in legal and self.values is None else "none"
-                self.add(f'<rect class="{cell_cls}"{data} x="{x:g}" y="{y:g}" width="{s}" '
-                         f'height="{s}" fill="{cell_fill}" stroke="#999999" stroke-width="0.5"/>')
+                self.add(
+                    f'<rect class="{cell_cls}"{data} x="{x:g}" y="{y:g}" width="{s}" '
+                    f'height="{s}" fill="{cell_fill}" stroke="#999999" stroke-width="0.5"/>'
+                )
                 if move in legal:
                     self.heat(move, x + 1, y + 1, s - 2, horizon)
                 who = st.cell(move)
@@ -452,23 +541,30 @@ class _Ultimate(_Canvas):
                     else:
                         self.ring(cx, cy, s * 0.29, INK[1], s * 0.09, "stone o", fade)
                     if move == self.last_move:
-                        self.add(f'<circle class="last" cx="{cx + s * 0.36:g}" '
-                                 f'cy="{cy - s * 0.36:g}" r="{s * 0.06:g}" fill="#333333"/>')
+                        self.add(
+                            f'<circle class="last" cx="{cx + s * 0.36:g}" '
+                            f'cy="{cy - s * 0.36:g}" r="{s * 0.06:g}" fill="#333333"/>'
+                        )
             if claims[b] is not None:
                 cx, cy = bx + size / 2, by + size / 2
-                mark = (self.cross if claims[b] == 0 else self.ring)
-                mark(cx, cy, size * 0.34, INK[claims[b]], size * 0.1,
-                     f"claim {'xo'[claims[b]]}", 0.7)
+                mark = self.cross if claims[b] == 0 else self.ring
+                mark(
+                    cx, cy, size * 0.34, INK[claims[b]], size * 0.1, f"claim {'xo'[claims[b]]}", 0.7
+                )
             if forced == b:
-                self.add(f'<rect class="forced" x="{bx - 2:g}" y="{by - 2:g}" '
-                         f'width="{size + 4}" height="{size + 4}" fill="none" stroke="{FORCED}" '
-                         f'stroke-width="{s * 0.12:g}"/>')
+                self.add(
+                    f'<rect class="forced" x="{bx - 2:g}" y="{by - 2:g}" '
+                    f'width="{size + 4}" height="{size + 4}" fill="none" stroke="{FORCED}" '
+                    f'stroke-width="{s * 0.12:g}"/>'
+                )
         if won_boards:
             ends = sorted(won_boards)
             (x1, y1), (x2, y2) = self._xy(ends[0] * 9 + 4), self._xy(ends[-1] * 9 + 4)
-            self.add(f'<line class="win-line" x1="{x1 + s / 2:g}" y1="{y1 + s / 2:g}" '
-                     f'x2="{x2 + s / 2:g}" y2="{y2 + s / 2:g}" stroke="#2E7D32" '
-                     f'stroke-width="{s * 0.25:g}" stroke-linecap="round" stroke-opacity="0.6"/>')
+            self.add(
+                f'<line class="win-line" x1="{x1 + s / 2:g}" y1="{y1 + s / 2:g}" '
+                f'x2="{x2 + s / 2:g}" y2="{y2 + s / 2:g}" stroke="#2E7D32" '
+                f'stroke-width="{s * 0.25:g}" stroke-linecap="round" stroke-opacity="0.6"/>'
+            )
         self.legend(m + side, estimates)
         return self.document(width, height, f"ultimate: {st}")
 

@@ -41,9 +41,14 @@ class ThreatResult:
     proof_size: int | None = None
 
 
-def threat_search(pos, *, max_nodes: int | None = None, seconds: float | None = None,
-                  proof_size: bool = True, searcher: ProofSearch | None = None
-                  ) -> ThreatResult:
+def threat_search(
+    pos,
+    *,
+    max_nodes: int | None = None,
+    seconds: float | None = None,
+    proof_size: bool = True,
+    searcher: ProofSearch | None = None,
+) -> ThreatResult:
     """Does the side to move of ``pos`` (a live position of a free board) win by threats?
     ``max_nodes``, ``seconds``: the budget (None: none; Ctrl-C raises KeyboardInterrupt).
     ``searcher``: a :class:`~fastttt.dfpn.ProofSearch` of the game to share its table (one of
@@ -57,7 +62,18 @@ def threat_search(pos, *, max_nodes: int | None = None, seconds: float | None = 
         raise InvalidPositionError(f"the game is already over in {pos!r}")
     if searcher is None:
         searcher = ProofSearch(spec, tt_bits=21)
-    result = searcher.prove(pos, pos.to_move, mode="threats", max_nodes=max_nodes,
-                            seconds=seconds, proof_size=proof_size)
-    return ThreatResult(result.proven, result.line, result.nodes, result.seconds,
-                        result.proof_size if result.proven else None)
+    result = searcher.prove(
+        pos,
+        pos.to_move,
+        mode="threats",
+        max_nodes=max_nodes,
+        seconds=seconds,
+        proof_size=proof_size,
+    )
+    return ThreatResult(
+        result.proven,
+        result.line,
+        result.nodes,
+        result.seconds,
+        result.proof_size if result.proven else None,
+    )

@@ -9,8 +9,12 @@ SCALE = int(os.environ.get("FASTTTT_FUZZ_SCALE", "1"))
 
 
 def fuzz(examples: int) -> settings:
-    return settings(max_examples=examples * SCALE, deadline=None,
-                    suppress_health_check=list(HealthCheck), database=None)
+    return settings(
+        max_examples=examples * SCALE,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+    )
 
 
 def long_run(module: str, scale: int = 30) -> None:
@@ -20,8 +24,9 @@ def long_run(module: str, scale: int = 30) -> None:
     import sys
 
     child = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
-         module],
-        env={**os.environ, "FASTTTT_FUZZ_SCALE": str(scale)}, capture_output=True, text=True,
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow", module],
+        env={**os.environ, "FASTTTT_FUZZ_SCALE": str(scale)},
+        capture_output=True,
+        text=True,
     )
     assert child.returncode == 0, child.stdout[-5000:] + child.stderr[-2000:]

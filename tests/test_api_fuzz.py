@@ -9,7 +9,6 @@ runs 30 times as many examples.
 import random
 
 import pytest
-from fuzzing import fuzz, long_run
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,8 @@ from fastttt.errors import FastTTTError
 from fastttt.players import make_player
 from fastttt.search import Searcher
 from fastttt.ultimate import UltimateState, engine
+
+from fuzzing import fuzz, long_run
 
 FUZZ = fuzz(600)
 
@@ -209,8 +210,11 @@ ultimate_states = st.one_of(st.sampled_from([UltimateState(), UltimateState(True
 
 def small(value):
     """``value``, or 100 when it is a valid integer budget over 2000."""
-    return 100 if isinstance(value, int) and not isinstance(value, bool) and 2000 < value <= 2**62 \
+    return (
+        100
+        if isinstance(value, int) and not isinstance(value, bool) and 2000 < value <= 2**62
         else value
+    )
 
 
 @fuzz(300)
@@ -231,8 +235,12 @@ def test_ultimate_engine(state, nodes, depth, tt_bits, time_ms, name):
 
 
 @FUZZ
-@given(specs, st.one_of(st.integers(-3, 20), st.integers(33, 40), junk), junk,
-       st.one_of(st.integers(-2, 3), junk))
+@given(
+    specs,
+    st.one_of(st.integers(-3, 20), st.integers(33, 40), junk),
+    junk,
+    st.one_of(st.integers(-2, 3), junk),
+)
 def test_search_and_players(spec, tt_bits, pos, depth):
     only_typed(Searcher, spec, tt_bits=small(tt_bits))
     only_typed(Searcher("tictactoe").solve, pos)

@@ -126,6 +126,7 @@ def test_solve_exact_none_budget_returns():
 
 # --- search and Ultimate APIs (issue 10, item 7: untyped errors found by the audit) ----------
 
+
 def _ENGINE():
     return engine.Engine(tt_bits=8)
 

@@ -74,8 +74,15 @@ def test_game_names():
 
 @pytest.mark.parametrize(
     "text, digits, numbers",
-    [("", False, []), ("  ", True, []), ("0,4", False, [0, 4]), (" 0 , 4 ", False, [0, 4]),
-     ("4455", True, [4, 4, 5, 5]), ("1,10", True, [1, 10]), ("4455", False, [4455])],
+    [
+        ("", False, []),
+        ("  ", True, []),
+        ("0,4", False, [0, 4]),
+        (" 0 , 4 ", False, [0, 4]),
+        ("4455", True, [4, 4, 5, 5]),
+        ("1,10", True, [1, 10]),
+        ("4455", False, [4455]),
+    ],
 )
 def test_move_text_numbers(text, digits, numbers):
     assert numbers_from_move_text(text, digits=digits) == numbers
@@ -83,11 +90,17 @@ def test_move_text_numbers(text, digits, numbers):
 
 @pytest.mark.parametrize(
     "text, digits, words",
-    [("0 4", False, "character 2"), ("4 0", False, "whitespace inside a move"),
-     ("44 55", True, "character 3"), ("4\u30004", True, "whitespace"),
-     ("0,,4", False, "move 2 is empty"), ("0,4,", False, "move 3 is empty"),
-     ("-1", False, "'-' is not a digit"),
-     ("\u0663", True, "is not a digit"), ("9" * 8, False, "too long")],
+    [
+        ("0 4", False, "character 2"),
+        ("4 0", False, "whitespace inside a move"),
+        ("44 55", True, "character 3"),
+        ("4\u30004", True, "whitespace"),
+        ("0,,4", False, "move 2 is empty"),
+        ("0,4,", False, "move 3 is empty"),
+        ("-1", False, "'-' is not a digit"),
+        ("\u0663", True, "is not a digit"),
+        ("9" * 8, False, "too long"),
+    ],
 )
 def test_move_text_refuses_glued_and_odd_moves(text, digits, words):
     # "0 4" used to be read as the single move 4 (the space dropped), "4 0" as 40

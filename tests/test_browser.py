@@ -25,8 +25,16 @@ from fastttt.svg import value_color
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TIMEOUT_MS = 90_000  # a cold Numba cache compiles the kernels on first use (seconds)
 
 if not Path(CHROMIUM).exists():
@@ -43,8 +51,11 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server():
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "fastttt", "serve", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastttt", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -94,14 +105,17 @@ def click_move(page, move: int) -> None:
 
 def heat_colours(page) -> dict[int, str]:
     cells = page.locator("#board rect.heat")
-    return {int(cells.nth(i).get_attribute("data-move")): cells.nth(i).get_attribute("fill")
-            for i in range(cells.count())}
+    return {
+        int(cells.nth(i).get_attribute("data-move")): cells.nth(i).get_attribute("fill")
+        for i in range(cells.count())
+    }
 
 
 def expected_colours(pos: Position) -> dict[int, str]:
     horizon = pos.spec.cells - pos.ply
-    return {m: value_color(MoveValue(o.result, o.plies), horizon)
-            for m, o in move_outcomes(pos).items()}
+    return {
+        m: value_color(MoveValue(o.result, o.plies), horizon) for m, o in move_outcomes(pos).items()
+    }
 
 
 def test_tictactoe_game_to_the_end_with_table_colours(server, page, tmp_path):
@@ -155,12 +169,13 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
     assert "seconds=0.2" in page.url and "moves=4+4&" in page.url
     heat = heat_colours(page)  # exact search within 0.2 s: grey where it was not reached
     assert sorted(heat) == list(range(7)) and "exact search" in page.text_content("#source")
-    exact = page.locator('#board rect.heat:not(.unknown)')
+    exact = page.locator("#board rect.heat:not(.unknown)")
     pos = Position.from_moves("connect4", [3, 3])
     for i in range(exact.count()):  # a move valued in time has its exact colour
         cell = exact.nth(i)
-        value = MoveValue(int(cell.get_attribute("data-result")),
-                          int(cell.get_attribute("data-plies")))
+        value = MoveValue(
+            int(cell.get_attribute("data-result")), int(cell.get_attribute("data-plies"))
+        )
         assert cell.get_attribute("fill") == value_color(value, pos.spec.cells - pos.ply)
 
     page.goto(f"{server}/?game=connect4&seconds=0.2&values=0&moves=4455")  # Connect Four notation

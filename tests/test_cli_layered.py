@@ -83,8 +83,10 @@ def test_out_writes_a_table_that_answers_like_the_in_ram_solve(in_ram, table_dir
         ram = solve_json(GAME, "--moves", moves)["query"]
         disk = solve_json(GAME, "--out", str(out), "--resume", "--moves", moves)["query"]
         assert disk == ram
-        assert table.value([int(c) - 1 for c in moves]) == {"first": 1, "draw": 0,
-                                                              "second": -1}[ram["winner"]]
+        assert (
+            table.value([int(c) - 1 for c in moves])
+            == {"first": 1, "draw": 0, "second": -1}[ram["winner"]]
+        )
         assert ram["moves"] == list(moves)
 
 
@@ -124,13 +126,17 @@ def test_out_on_a_finished_table_needs_resume(table_dir):
         ([GAME, "--workers", "2"], "give --out DIR"),
         ([GAME, "--scheduler", "tcp://127.0.0.1:1"], "give --out DIR"),
         ([GAME, "--engine", "dense", "--out", "{tmp}/x"], "the dense engine keeps its table"),
-        ([GAME, "--engine", "layered", "--save", "{tmp}/f.fttt"],
-         "a layered table is kept with --out DIR"),
+        (
+            [GAME, "--engine", "layered", "--save", "{tmp}/f.fttt"],
+            "a layered table is kept with --out DIR",
+        ),
         (["3x3k3", "--engine", "layered", "--save", "{tmp}/f.fttt"], "not --save FILE"),
         (["--load", "{tmp}/f.fttt", "--out", "{tmp}/x"], "--load reads a solved table: drop --out"),
         (["--load", "{table}", "--out", "{tmp}/x"], "--load"),
-        ([GAME, "--out", "{tmp}/x", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
-         "not both"),
+        (
+            [GAME, "--out", "{tmp}/x", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+            "not both",
+        ),
     ],
 )
 def test_usage_errors_are_one_line_exit_2(tmp_path, table_dir, args, message):
@@ -145,12 +151,26 @@ def test_usage_errors_are_one_line_exit_2(tmp_path, table_dir, args, message):
 
 def test_usage_error_from_the_console_script(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "fastttt", "solve", GAME, "--engine", "dense", "--out",
-         str(tmp_path / "x")], capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "fastttt",
+            "solve",
+            GAME,
+            "--engine",
+            "dense",
+            "--out",
+            str(tmp_path / "x"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "Error: the dense engine keeps its table in RAM: --out, --workers and --scheduler go "
-        "with the layered engine"]
+        "with the layered engine"
+    ]
 
 
 def test_max_memory_refuses_with_the_estimate(tmp_path):
@@ -183,9 +203,13 @@ def _limit_memory():  # run in the child: 3 GiB of address space, so nothing can
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS")
 def test_a_board_far_too_big_is_refused_with_the_estimate():
     """The plan counts slots without building the layers' indexes (C(36, 18) keys here)."""
-    result = subprocess.run([sys.executable, "-m", "fastttt", "solve", "6x6k4"],
-                            capture_output=True, text=True, timeout=300,
-                            preexec_fn=_limit_memory)
+    result = subprocess.run(
+        [sys.executable, "-m", "fastttt", "solve", "6x6k4"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_limit_memory,
+    )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
@@ -203,10 +227,15 @@ def test_ctrl_c_stops_a_layered_solve_between_chunks(tmp_path, to_folder):
 
     out = tmp_path / "t"
     args = ["solve", "5x4k4", "--engine", "layered"] + (["--out", str(out)] if to_folder else [])
-    proc = subprocess.Popen([sys.executable, "-m", "fastttt", *args], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            # SIGINT answered even when this run inherited it ignored
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastttt", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # SIGINT answered even when this run inherited it ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     seen = []
     for line in proc.stderr:  # a progress line per layer: the kernels are compiled by then
         seen.append(line)

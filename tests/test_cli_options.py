@@ -20,15 +20,31 @@ MODE_ARGS = {
 }
 # one value for every option of ``solve``
 OPTION_ARGS = {
-    "rows": ["--rows", "3"], "cols": ["--cols", "3"], "k": ["-k", "3"], "gravity": ["--gravity"],
-    "as_json": ["--json"], "save_path": ["--save", "{tmp}/s.fttt"], "force": ["--force"],
-    "load_path": ["--load", "{tmp}/t.fttt"], "position": ["--position", "........."],
-    "moves": ["--moves", "4"], "max_memory": ["--max-memory", "1"], "stdin": ["--stdin"],
-    "all_moves": ["--all-moves"], "weak": ["--weak"], "nodes": ["--nodes"],
-    "max_nodes": ["--max-nodes", "10"], "search": ["--search"], "engine": ["--engine", "dense"],
-    "out_dir": ["--out", "{tmp}/o"], "resume": ["--resume"], "symmetry": ["--no-symmetry"],
-    "workers": ["--workers", "2"], "scheduler": ["--scheduler", "tcp://127.0.0.1:1"],
-    "budget": ["--budget", "1s"], "method": ["--method", "dfpn"],
+    "rows": ["--rows", "3"],
+    "cols": ["--cols", "3"],
+    "k": ["-k", "3"],
+    "gravity": ["--gravity"],
+    "as_json": ["--json"],
+    "save_path": ["--save", "{tmp}/s.fttt"],
+    "force": ["--force"],
+    "load_path": ["--load", "{tmp}/t.fttt"],
+    "position": ["--position", "........."],
+    "moves": ["--moves", "4"],
+    "max_memory": ["--max-memory", "1"],
+    "stdin": ["--stdin"],
+    "all_moves": ["--all-moves"],
+    "weak": ["--weak"],
+    "nodes": ["--nodes"],
+    "max_nodes": ["--max-nodes", "10"],
+    "search": ["--search"],
+    "engine": ["--engine", "dense"],
+    "out_dir": ["--out", "{tmp}/o"],
+    "resume": ["--resume"],
+    "symmetry": ["--no-symmetry"],
+    "workers": ["--workers", "2"],
+    "scheduler": ["--scheduler", "tcp://127.0.0.1:1"],
+    "budget": ["--budget", "1s"],
+    "method": ["--method", "dfpn"],
 }
 
 
@@ -52,8 +68,13 @@ def test_the_table_covers_every_option():
 
 @pytest.mark.parametrize(
     "mode, option",
-    [(m, o) for m in MODE_ARGS for o in OPTION_ARGS
-     if o not in MODE_OPTIONS[m] and not (m == "a table solve" and OPTION_ARGS[o][0] in MODE_ARGS)],
+    [
+        (m, o)
+        for m in MODE_ARGS
+        for o in OPTION_ARGS
+        if o not in MODE_OPTIONS[m]
+        and not (m == "a table solve" and OPTION_ARGS[o][0] in MODE_ARGS)
+    ],
 )
 def test_solve_refuses_what_its_mode_ignores(tmp_path, mode, option):
     # e.g. --json with --stdin and --rows with solve ultimate used to exit 0, ignored
@@ -76,10 +97,11 @@ def test_symmetry_is_refused_with_the_dense_engine(tmp_path):
         (["solve", "4x4k3g", "--moves", "4 4 x"], "move 3 ('x'): 'x' is not a move"),
         (["solve", "ultimate", "--moves", "5 5"], "move 1 ('5'): '5': no board is forced"),
         (["solve", "--moves", "1,2,3"], "move 1 ('1,2,3'): '1,2,3' is not a move"),
-        (["render", "tictactoe", "--moves", "2,2 4,4", "-o", "{tmp}/b.svg"],
-         "--moves: move 2 ('4,4'): row 4 is off the board (rows 1 to 3)"),
-        (["prove", "--moves", "5,5 5,5"], "--moves: move 2 ('5,5'): 5,5: "
-         "the cell is taken"),
+        (
+            ["render", "tictactoe", "--moves", "2,2 4,4", "-o", "{tmp}/b.svg"],
+            "--moves: move 2 ('4,4'): row 4 is off the board (rows 1 to 3)",
+        ),
+        (["prove", "--moves", "5,5 5,5"], "--moves: move 2 ('5,5'): 5,5: the cell is taken"),
     ],
 )
 def test_a_bad_move_is_named_in_people_numbering(tmp_path, args, words):
@@ -152,15 +174,18 @@ def test_a_long_exact_search_is_announced(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     "args, words",
-    [(["play", "--x", "human", "--o", "human", "--seed", "3"], "both players are human"),
-     (["match", "-n", "1", "--swap"], "--games 2 or more")],
+    [
+        (["play", "--x", "human", "--o", "human", "--seed", "3"], "both players are human"),
+        (["match", "-n", "1", "--swap"], "--games 2 or more"),
+    ],
 )
 def test_play_and_match_refuse_what_they_would_ignore(tmp_path, args, words):
     assert words in one_line_error(invoke(args, tmp_path))
 
 
 def test_render_refuses_a_budget_without_values(tmp_path):
-    result = invoke(["render", "tictactoe", "--seconds", "2", "-o", str(tmp_path / "p.svg")],
-                    tmp_path)
+    result = invoke(
+        ["render", "tictactoe", "--seconds", "2", "-o", str(tmp_path / "p.svg")], tmp_path
+    )
     assert result.exit_code == 2 and "--seconds is the budget of --values" in result.output
     assert list(tmp_path.iterdir()) == []

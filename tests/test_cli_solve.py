@@ -43,22 +43,32 @@ def test_default_is_tictactoe_json():
         (["--rows", "abc"], "'abc' is not a valid integer"),
         (["--position", "XXX/..."], "has 6 cells"),
         (["--weak"], "drop --weak (--weak goes with --stdin)"),
-        (["8x8g", "--search", "--moves", "9"],
-         "--moves: move 1 ('9'): column 9 is off the board (columns 1 to 8)"),
+        (
+            ["8x8g", "--search", "--moves", "9"],
+            "--moves: move 1 ('9'): column 9 is off the board (columns 1 to 8)",
+        ),
         (["--search", "--position", "XXX/OO./..."], "the game is already over"),
         (["--max-memory", "nan"], "must be a number of GiB"),
         (["--max-memory", "-1"], "is not in the range"),
-        (["4x4k3g", "--moves", "9"],
-         "--moves: move 1 ('9'): column 9 is off the board (columns 1 to 4)"),
-        (["connect4", "--search", "--moves", "4,4,10"],
-         "--moves: move 3 ('10'): column 10 is off the board (columns 1 to 7)"),
+        (
+            ["4x4k3g", "--moves", "9"],
+            "--moves: move 1 ('9'): column 9 is off the board (columns 1 to 4)",
+        ),
+        (
+            ["connect4", "--search", "--moves", "4,4,10"],
+            "--moves: move 3 ('10'): column 10 is off the board (columns 1 to 7)",
+        ),
         (["--moves", "2,2 2,2"], "--moves: move 2 ('2,2'): row 2, column 2 is taken"),
         (["--moves", "0,4"], "--moves: move 1 ('0,4'): row 0 is off the board (rows 1 to 3)"),
         (["--moves", "5"], "--moves: move 1 ('5'): '5' is not a move: type row,col such as 2,3"),
-        (["ultimate", "--moves", "5,5 0,1"],
-         "--moves: move 2 ('0,1'): '0,1': board and cell go from 1 to 9"),
-        (["--moves", "1,1 1,2 2,1 2,2 3,1 3,3"],
-         "--moves: move 6 ('3,3'): the game is already over"),
+        (
+            ["ultimate", "--moves", "5,5 0,1"],
+            "--moves: move 2 ('0,1'): '0,1': board and cell go from 1 to 9",
+        ),
+        (
+            ["--moves", "1,1 1,2 2,1 2,2 3,1 3,3"],
+            "--moves: move 6 ('3,3'): the game is already over",
+        ),
         (["ultimate", "--search"], "ultimate is solved by search from --moves: drop --search"),
         (["--load", "t.fttt", "--search"], "--search uses no table: drop --load"),
     ],
@@ -125,7 +135,10 @@ def test_ultimate_illegal_moves_are_one_line():
 def test_stdin_filter_answers_each_line_and_reports_bad_ones():
     result = subprocess.run(
         [sys.executable, "-m", "fastttt", "solve", "connect4", "--stdin"],
-        input="4455\n8\n44455554221\n", capture_output=True, text=True, timeout=300,
+        input="4455\n8\n44455554221\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.stdout.splitlines() == ["4455 18", "", "44455554221 -15"]
     assert result.stderr.startswith("line 2:")
@@ -195,8 +208,11 @@ def test_save_refuses_a_fifo_and_a_file_that_is_not_a_table(tmp_path, monkeypatc
         refused = runner.invoke(main, ["solve", "--save", str(notes)])
         assert refused.exit_code == 1 and "not a fastttt table" in refused.output
         assert "--force" in refused.output and notes.read_text() == "keep me\n"
-        for args in (["--save", str(fifo)], ["--save", str(fifo), "--force"],
-                     ["--save", str(tmp_path), "--force"]):
+        for args in (
+            ["--save", str(fifo)],
+            ["--save", str(fifo), "--force"],
+            ["--save", str(tmp_path), "--force"],
+        ):
             result = runner.invoke(main, ["solve", *args])
             assert result.exit_code in (1, 2), result.output
             assert "FIFO" in result.output or "directory" in result.output
@@ -217,8 +233,12 @@ def test_load_of_a_fifo_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     try:
-        result = subprocess.run([sys.executable, "-m", "fastttt", "solve", "--load", str(fifo)],
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "fastttt", "solve", "--load", str(fifo)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("solve --load FIFO blocked")
     assert result.returncode == 1 and "is a FIFO" in result.stderr
@@ -236,8 +256,9 @@ def test_slot_counts_and_estimates_are_exact_up_to_64_cells():
 
     for rows, cols in ((6, 7), (7, 7), (6, 9), (7, 8), (8, 8)):
         n = rows * cols
-        exact = sum(comb(n, x) * comb(n - x, o) for x in range(n + 1)
-                    for o in (x - 1, x) if 0 <= o <= n - x)
+        exact = sum(
+            comb(n, x) * comb(n - x, o) for x in range(n + 1) for o in (x - 1, x) if 0 <= o <= n - x
+        )
         spec = mnk(rows, cols, 4)
         assert slot_count(spec) == exact
         assert estimate_memory(spec) > exact > 2**63
@@ -246,8 +267,11 @@ def test_slot_counts_and_estimates_are_exact_up_to_64_cells():
 
 
 @pytest.mark.parametrize("game", ["6x9k4", "8x8k5", "7x7k5"])
-@pytest.mark.parametrize("limit", [[], ["--max-memory", "0.001"], ["--max-memory", "1000000"]],
-                         ids=["default", "tiny", "above-ram"])
+@pytest.mark.parametrize(
+    "limit",
+    [[], ["--max-memory", "0.001"], ["--max-memory", "1000000"]],
+    ids=["default", "tiny", "above-ram"],
+)
 def test_boards_too_big_are_refused_in_one_line(game, limit):
     result = run("solve", game, *limit)
     assert result.returncode == 1, result.stderr

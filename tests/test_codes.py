@@ -12,8 +12,14 @@ from fastttt.board import Position
 from fastttt.games import mnk
 from fastttt.search import Searcher
 
-SPECS = [mnk(1, 1, 1), mnk(3, 3, 3), mnk(4, 4, 3, gravity=True), mnk(3, 5, 3), mnk(6, 6, 4),
-         mnk(5, 7, 4, gravity=True)]
+SPECS = [
+    mnk(1, 1, 1),
+    mnk(3, 3, 3),
+    mnk(4, 4, 3, gravity=True),
+    mnk(3, 5, 3),
+    mnk(6, 6, 4),
+    mnk(5, 7, 4, gravity=True),
+]
 
 
 def random_positions(spec, count, seed):
@@ -32,8 +38,10 @@ def random_positions(spec, count, seed):
 
 
 def naive_code(pos: Position) -> int:
-    return sum((1 if pos.first >> c & 1 else 2 if pos.second >> c & 1 else 0) * 3**c
-               for c in range(pos.spec.cells))
+    return sum(
+        (1 if pos.first >> c & 1 else 2 if pos.second >> c & 1 else 0) * 3**c
+        for c in range(pos.spec.cells)
+    )
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
@@ -90,8 +98,9 @@ def test_edge_cases():
     assert codes.bitboards_of_cells(["x", " ", "o", "x"], ("x", "o")) == (0b1001, 0b0100)
 
 
-@pytest.mark.parametrize("spec", [mnk(5, 6, 4, gravity=True), mnk(4, 5, 4), mnk(1, 33, 4)],
-                         ids=lambda s: s.name)
+@pytest.mark.parametrize(
+    "spec", [mnk(5, 6, 4, gravity=True), mnk(4, 5, 4), mnk(1, 33, 4)], ids=lambda s: s.name
+)
 def test_search_layout_agrees_with_searcher(spec):
     """to_layout (scalar and vectorised) against Searcher.internal and batch_from_codes, on a
     gravity board, a free board and a transposed free board (codes: at most 39 cells)."""
@@ -100,17 +109,19 @@ def test_search_layout_agrees_with_searcher(spec):
     live = [p for p in random_positions(spec, 80, seed=7) if not p.is_over()]
     for pos in live:
         cur, mask, ply = s.internal(pos)
-        first, second = codes.to_layout(pos.first, s.cell_bit), codes.to_layout(pos.second,
-                                                                               s.cell_bit)
+        first, second = (
+            codes.to_layout(pos.first, s.cell_bit),
+            codes.to_layout(pos.second, s.cell_bit),
+        )
         assert mask == first | second and ply == pos.ply
         assert cur == (first if pos.to_move == 0 else second)
         # a stone's layout bit maps back to its cell
-        assert sorted(s.bit_cell[b] for b in codes.cells_of(mask)) == codes.cells_of(
-            pos.occupied)
+        assert sorted(s.bit_cell[b] for b in codes.cells_of(mask)) == codes.cells_of(pos.occupied)
     batch = s.batch_from_codes(np.array([p.code for p in live], dtype=np.int64))
     assert batch.curs.tolist() == [s.internal(p)[0] for p in live]
     assert batch.masks.tolist() == [s.internal(p)[1] for p in live]
     assert batch.plies.tolist() == [p.ply for p in live]
     firsts = np.array([p.first for p in live], dtype=np.uint64)
     assert codes.to_layout_many(firsts, s.cell_bit).tolist() == [
-        codes.to_layout(p.first, s.cell_bit) for p in live]
+        codes.to_layout(p.first, s.cell_bit) for p in live
+    ]

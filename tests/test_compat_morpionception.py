@@ -28,6 +28,7 @@ from fastttt.compat.morpionception import (
 )
 from fastttt.errors import IllegalMoveError
 from fastttt.ultimate import UltimateState
+
 from ultimate_reference import RefState, TreeTooLarge, minimax
 
 
@@ -41,7 +42,13 @@ def test_victoire_morpion():
 
 def test_coups_disponibles():
     assert coups_disponibles_morpion([[1, 0, 2], [0, 0, 0], [0, 0, 0]]) == [
-        (0, 1), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (2, 0),
+        (2, 1),
+        (2, 2),
     ]
     assert coups_disponibles_morpion([[1, 1, 1], [2, 2, 0], [0, 0, 0]]) == []  # won board
     Morpion, _ = nouveau_morpion()
@@ -107,8 +114,9 @@ def _endgame(seed: int, back: int):
     for m in moves:
         b, c = divmod(m, 9)
         coup = (b // 3, b % 3, c // 3, c % 3)
-        avance_configuration_morpionception(Morpion, inter, "Croix" if s.to_move == 0 else
-                                            "Ronds", coup)
+        avance_configuration_morpionception(
+            Morpion, inter, "Croix" if s.to_move == 0 else "Ronds", coup
+        )
         s = s.play(m)
     last = moves[-1] % 9
     return Morpion, inter, ("Croix", "Ronds")[s.to_move], last // 3, last % 3, s
@@ -151,9 +159,12 @@ def test_minmax_heuristique():
     exact = MinMax(Morpion, inter, joueur, a, b)
     # an enormous Delta and stop value explore every move: the exact value
     assert MinMax_heuristique(Morpion, inter, joueur, a, b, 1, None, 10**6, 10**6) == exact
-    assert MinMax_heuristique_AlphaBeta(
-        Morpion, inter, joueur, a, b, 2, {"frame_two": 50}, 10**6, 10**6, 0
-    ) == exact
+    assert (
+        MinMax_heuristique_AlphaBeta(
+            Morpion, inter, joueur, a, b, 2, {"frame_two": 50}, 10**6, 10**6, 0
+        )
+        == exact
+    )
     # a stop value above every evaluation explores nothing: the mover counts as lost
     lost = -1 if joueur == CROIX else 1
     assert MinMax_heuristique(Morpion, inter, joueur, a, b, 1, None, 10**6, -(10**6)) == lost
@@ -177,8 +188,7 @@ def test_minmax_heuristique_deep_lookahead_keeps_its_budget(back):
         Morpion, inter, joueur, a, b, _s = _endgame(7, back)
     started = time.perf_counter()
     try:
-        value = MinMax_heuristique(Morpion, inter, joueur, a, b, 8, None, 10, 100,
-                                   budget=200_000)
+        value = MinMax_heuristique(Morpion, inter, joueur, a, b, 8, None, 10, 100, budget=200_000)
     except SearchBudgetError as err:
         assert "200,000" in str(err)
     else:

@@ -38,8 +38,12 @@ class PlainMnk:
                     continue
                 for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                     run = [(r + i * dr, c + i * dc) for i in range(self.k)]
-                    if all(0 <= rr < self.rows and 0 <= cc < self.cols
-                           and self.cells[rr * self.cols + cc] == who for rr, cc in run):
+                    if all(
+                        0 <= rr < self.rows
+                        and 0 <= cc < self.cols
+                        and self.cells[rr * self.cols + cc] == who
+                        for rr, cc in run
+                    ):
                         return who
         return None
 
@@ -53,8 +57,11 @@ class PlainMnk:
     def play(self, move):
         cell = move
         if self.gravity:
-            cell = max(r * self.cols + move for r in range(self.rows)
-                       if self.cells[r * self.cols + move] is None)
+            cell = max(
+                r * self.cols + move
+                for r in range(self.rows)
+                if self.cells[r * self.cols + move] is None
+            )
         self.cells[cell] = self.player
         self.player = 1 - self.player
         return cell
@@ -220,21 +227,31 @@ def test_move_values_value_every_legal_move(name):
 
 
 def test_the_registry_does_not_import_ultimate():
-    code = ("import sys, fastttt, fastttt.registry; fastttt.registry.game_names(); "
-            "import fastttt.svg, fastttt.move_values, fastttt.movetext; "
-            "fastttt.registry.load_game('connect4'); "
-            "print(any(m.startswith('fastttt.ultimate') for m in sys.modules))")
+    code = (
+        "import sys, fastttt, fastttt.registry; fastttt.registry.game_names(); "
+        "import fastttt.svg, fastttt.move_values, fastttt.movetext; "
+        "fastttt.registry.load_game('connect4'); "
+        "print(any(m.startswith('fastttt.ultimate') for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
-    code = "import sys, fastttt.registry as r; r.load_game('ultimate-open'); " \
-           "print('fastttt.ultimate.spec' in sys.modules)"
+    code = (
+        "import sys, fastttt.registry as r; r.load_game('ultimate-open'); "
+        "print('fastttt.ultimate.spec' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
 
 
-@pytest.mark.parametrize("name, expected", [("ultimate-open", "ultimate-open"),
-                                            ("Ultimate_Open", "ultimate-open"),
-                                            ("ultimate", "ultimate"), ("4x5k4g", "mnk")])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("ultimate-open", "ultimate-open"),
+        ("Ultimate_Open", "ultimate-open"),
+        ("ultimate", "ultimate"),
+        ("4x5k4g", "mnk"),
+    ],
+)
 def test_every_variant_loads_by_name(name, expected):
     game = load_game(name)
     assert game.name.startswith(expected)

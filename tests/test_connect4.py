@@ -153,8 +153,14 @@ def test_filter_other_gravity_board():
 
 
 # file, positions checked by default (Begin-Hard: seconds each; FASTTTT_C4_HARD=1000 for all)
-PUBLIC_SETS = [("Test_L3_R1", None), ("Test_L2_R1", None), ("Test_L2_R2", None),
-               ("Test_L1_R1", None), ("Test_L1_R2", None), ("Test_L1_R3", "FASTTTT_C4_HARD")]
+PUBLIC_SETS = [
+    ("Test_L3_R1", None),
+    ("Test_L2_R1", None),
+    ("Test_L2_R2", None),
+    ("Test_L1_R1", None),
+    ("Test_L1_R2", None),
+    ("Test_L1_R3", "FASTTTT_C4_HARD"),
+]
 
 
 @pytest.mark.slow

@@ -38,10 +38,17 @@ def dfpn_value(search: ProofSearch, pos: Position, **kw) -> int:
     return 0
 
 
-@pytest.mark.parametrize("game, live", [
-    ("tictactoe", 4520), ("3x4k3g", 4631), ("4x3k3g", 1801), ("2x5k2", 749),
-    pytest.param("3x4k3", 79563, marks=pytest.mark.slow),
-    pytest.param("4x4k3g", 23930, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "game, live",
+    [
+        ("tictactoe", 4520),
+        ("3x4k3g", 4631),
+        ("4x3k3g", 1801),
+        ("2x5k2", 749),
+        pytest.param("3x4k3", 79563, marks=pytest.mark.slow),
+        pytest.param("4x4k3g", 23930, marks=pytest.mark.slow),
+    ],
+)
 def test_every_position_matches_the_table(game, live):
     spec = as_spec(game)
     table = solve(spec)
@@ -53,8 +60,9 @@ def test_every_position_matches_the_table(game, live):
         assert dfpn_value(search, pos) == expected, pos
 
 
-@pytest.mark.parametrize("game, count", [("3x4k3", 300), ("4x4k3", 300), ("4x4k4", 300),
-                                         ("3x5k1", 20)])
+@pytest.mark.parametrize(
+    "game, count", [("3x4k3", 300), ("4x4k3", 300), ("4x4k4", 300), ("3x5k1", 20)]
+)
 def test_free_boards_match_the_dense_table(game, count):
     spec = as_spec(game)
     table = solve(spec)
@@ -64,11 +72,19 @@ def test_free_boards_match_the_dense_table(game, count):
         assert dfpn_value(search, pos) == expected, pos
 
 
-@pytest.mark.parametrize("game, count", [
-    ("3x4k3g", 200), ("4x4k3g", 200), ("4x4k4g", 100), ("5x5k4", 120), ("4x5k4", 150),
-    pytest.param("5x4k4g", 150, marks=pytest.mark.slow),
-    pytest.param("5x5k5", 60, marks=pytest.mark.slow),
-    pytest.param("6x6k5", 40, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "game, count",
+    [
+        ("3x4k3g", 200),
+        ("4x4k3g", 200),
+        ("4x4k4g", 100),
+        ("5x5k4", 120),
+        ("4x5k4", 150),
+        pytest.param("5x4k4g", 150, marks=pytest.mark.slow),
+        pytest.param("5x5k5", 60, marks=pytest.mark.slow),
+        pytest.param("6x6k5", 40, marks=pytest.mark.slow),
+    ],
+)
 def test_samples_match_alphabeta(game, count):
     spec = as_spec(game)
     reference = Searcher(spec)
@@ -97,11 +113,16 @@ def test_a_tiny_table_keeps_proofs_right():
 
 
 def test_empty_board_values_and_proof_sizes():
-    for game, attacker, proven in [("4x4k3", 0, True), ("5x5k4", 0, False),
-                                   ("5x6k4", 0, True), ("4x4k4g", 0, False)]:
+    for game, attacker, proven in [
+        ("4x4k3", 0, True),
+        ("5x5k4", 0, False),
+        ("5x6k4", 0, True),
+        ("4x4k4g", 0, False),
+    ]:
         spec = as_spec(game)
-        result = ProofSearch(spec, tt_bits=20).prove(Position.empty(spec), attacker,
-                                                     proof_size=True)
+        result = ProofSearch(spec, tt_bits=20).prove(
+            Position.empty(spec), attacker, proof_size=True
+        )
         assert result.proven is proven, game
         assert 0 < result.proof_size <= result.nodes
         if proven:
@@ -181,9 +202,17 @@ def _expected_counts(board, geo: Geometry):
     return wc, tc
 
 
-@pytest.mark.parametrize("geo", [Geometry(3, 3, 3), Geometry(4, 5, 4), Geometry(4, 4, 2),
-                                 Geometry(2, 3, 1), Geometry(6, 7, 4, True),
-                                 Geometry(15, 15, 5)])
+@pytest.mark.parametrize(
+    "geo",
+    [
+        Geometry(3, 3, 3),
+        Geometry(4, 5, 4),
+        Geometry(4, 4, 2),
+        Geometry(2, 3, 1),
+        Geometry(6, 7, 4, True),
+        Geometry(15, 15, 5),
+    ],
+)
 def test_line_board_counts_follow_the_moves(geo):
     lb = LineBoard(geo)
     n = geo.cells
@@ -199,8 +228,8 @@ def test_line_board_counts_follow_the_moves(geo):
             L.place(lb.B, lb.Z, c, p)
             played.append((c, p))
             wc, tc = _expected_counts(lb.board, geo)
-            assert (lb.B[lb.B[L.H_WC]:lb.B[L.H_WC] + 2 * n].reshape(2, n) == wc).all()
-            assert (lb.B[lb.B[L.H_TC]:lb.B[L.H_TC] + 2 * n].reshape(2, n) == tc).all()
+            assert (lb.B[lb.B[L.H_WC] : lb.B[L.H_WC] + 2 * n].reshape(2, n) == wc).all()
+            assert (lb.B[lb.B[L.H_TC] : lb.B[L.H_TC] + 2 * n].reshape(2, n) == tc).all()
             assert lb.B[L.H_NWIN] == (wc[0] > 0).sum()
             incremental = (lb.B.copy(), lb.Z.copy())
             L.recount(lb.B, lb.Z)
@@ -214,8 +243,12 @@ def test_symmetric_positions_share_a_key():
     spec = as_spec("5x5k4")
     lb = LineBoard(spec)
     keys = set()
-    for first, second in [(1 << 0 | 1 << 7, 1 << 12), (1 << 4 | 1 << 7, 1 << 12),
-                          (1 << 20 | 1 << 17, 1 << 12), (1 << 24 | 1 << 17, 1 << 12)]:
+    for first, second in [
+        (1 << 0 | 1 << 7, 1 << 12),
+        (1 << 4 | 1 << 7, 1 << 12),
+        (1 << 20 | 1 << 17, 1 << 12),
+        (1 << 24 | 1 << 17, 1 << 12),
+    ]:
         lb.load(first, second)
         keys.add(int(L.canonical_key(lb.B, lb.Z, np.uint64(0))))
     assert len(keys) == 1

@@ -28,8 +28,14 @@ print(json.dumps(out))
 
 def test_search_kernels_run_as_plain_python():
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    run = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env,
-                         check=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=600,
+    )
     plain = json.loads(run.stdout)
     for name in ("tictactoe", "3x4k3g"):
         game = load_game(name)

@@ -18,8 +18,10 @@ def test_picture_targets_are_checked_before_any_work(tmp_path):
     (tmp_path / "notes.svg").write_text("my notes, not a picture")
     (tmp_path / "old.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"></svg>')
     refused = {
-        "pipe.svg": "is a FIFO", "folder.svg": "is a directory",
-        "notes.svg": "exists and is not a picture", "picture.txt": "a picture is written as",
+        "pipe.svg": "is a FIFO",
+        "folder.svg": "is a directory",
+        "notes.svg": "exists and is not a picture",
+        "picture.txt": "a picture is written as",
         "missing/x.svg": "no such folder",
     }
     for name, message in refused.items():
@@ -52,8 +54,12 @@ def test_render_refuses_a_target_that_is_not_a_picture(tmp_path):
     assert result.exit_code == 2 and "not a picture" in result.output
     assert notes.read_text() == "keep me"
     out = tmp_path / "board.svg"
-    assert CliRunner().invoke(main, ["render", "tictactoe", "--moves", "1,1 2,2",
-                                     "-o", str(out)]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(main, ["render", "tictactoe", "--moves", "1,1 2,2", "-o", str(out)])
+        .exit_code
+        == 0
+    )
     assert out.read_text().startswith("<svg")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.svg", "notes.svg"]
 

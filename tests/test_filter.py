@@ -25,15 +25,37 @@ from fastttt.kernels import movelines as ml
 from fastttt.search import Searcher, move_scores
 
 GRAVITY = mnk(4, 4, 3, gravity=True)
-FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck),
-                database=None)
-ODD = ["\x00", "\x1f", "\x7f", "\x85", "\u00a0", "\u3000", "\ufeff", "\t", " ", "\r", "\n",
-       "\r\n", "\v", "é", "\udcff", "\ud800"]
+FUZZ = settings(
+    max_examples=200, deadline=None, suppress_health_check=list(HealthCheck), database=None
+)
+ODD = [
+    "\x00",
+    "\x1f",
+    "\x7f",
+    "\x85",
+    "\u00a0",
+    "\u3000",
+    "\ufeff",
+    "\t",
+    " ",
+    "\r",
+    "\n",
+    "\r\n",
+    "\v",
+    "é",
+    "\udcff",
+    "\ud800",
+]
 lines = st.lists(
-    st.builds(lambda moves, odd, where, tail: moves[:where] + odd + moves[where:] + tail,
-              st.text(alphabet="123456", max_size=12), st.sampled_from(["", *ODD]),
-              st.integers(0, 12), st.sampled_from(["", "\n", "\r\n", "\r", " 7", "\t-1\n"])),
-    max_size=8)
+    st.builds(
+        lambda moves, odd, where, tail: moves[:where] + odd + moves[where:] + tail,
+        st.text(alphabet="123456", max_size=12),
+        st.sampled_from(["", *ODD]),
+        st.integers(0, 12),
+        st.sampled_from(["", "\n", "\r\n", "\r", " 7", "\t-1\n"]),
+    ),
+    max_size=8,
+)
 
 
 def filtered(spec, source, **options) -> tuple[str, str, int]:
@@ -45,8 +67,11 @@ def filtered(spec, source, **options) -> tuple[str, str, int]:
 def as_stream(text_lines: list[str]) -> io.TextIOWrapper:
     """The lines as a text stream over bytes (as ``sys.stdin``): each string one line."""
     data = "".join(line if line.endswith("\n") else line + "\n" for line in text_lines)
-    return io.TextIOWrapper(io.BytesIO(data.encode("utf-8", "surrogateescape")),
-                            encoding="utf-8", errors="surrogateescape")
+    return io.TextIOWrapper(
+        io.BytesIO(data.encode("utf-8", "surrogateescape")),
+        encoding="utf-8",
+        errors="surrogateescape",
+    )
 
 
 @FUZZ
@@ -77,14 +102,27 @@ def test_a_stream_is_answered_as_a_list(lines, weak, all_moves):
     # one line each, and bytes a stream can hold (a lone surrogate other than \udcXX cannot)
     lines = [line.removesuffix("\n") for line in lines]
     lines = [line for line in lines if "\n" not in line and "\ud800" not in line]
-    expected = filtered(GRAVITY, [line + "\n" for line in lines], weak=weak,
-                        all_moves=all_moves)
+    expected = filtered(GRAVITY, [line + "\n" for line in lines], weak=weak, all_moves=all_moves)
     assert filtered(GRAVITY, as_stream(lines), weak=weak, all_moves=all_moves) == expected
 
 
 def test_chunks_cut_anywhere(monkeypatch):
-    lines = ["4455", "", "44455554221 -15", "8", " 4", "44\r55", "4455\r", "1212121", "é",
-             "4455\t18", "\udcff12", "23", "1" * 300, "3344"] * 3
+    lines = [
+        "4455",
+        "",
+        "44455554221 -15",
+        "8",
+        " 4",
+        "44\r55",
+        "4455\r",
+        "1212121",
+        "é",
+        "4455\t18",
+        "\udcff12",
+        "23",
+        "1" * 300,
+        "3344",
+    ] * 3
     stream_lines = [line + "\n" for line in lines]
     expected = filtered(GRAVITY, stream_lines)
     for size in (1, 2, 3, 7, 64, 1 << 16):
@@ -101,8 +139,12 @@ def test_line_endings_and_the_last_line():
     raw = b"4433\r\n33\n44\r33\n12\r"  # a lone \r ends no line; the last line has no \n
     out, err, bad = filtered(GRAVITY, io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
     score = {m: solve_position(from_move_string(GRAVITY, m)).score for m in ("4433", "33", "12")}
-    assert out.split("\n")[:-1] == [f"4433 {score['4433']}", f"33 {score['33']}", "",
-                                    f"12 {score['12']}"]
+    assert out.split("\n")[:-1] == [
+        f"4433 {score['4433']}",
+        f"33 {score['33']}",
+        "",
+        f"12 {score['12']}",
+    ]
     assert err == "line 3: column 3: '\\r' is not printable ASCII\n" and bad == 1
 
 
@@ -112,8 +154,10 @@ def test_bytes_that_are_not_utf8_are_refused_with_the_line_number():
         source = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors=errors)
         out, err, bad = filtered(GRAVITY, source)
         assert bad == 2 and out.split("\n")[1:3] == ["", ""]
-        assert err.splitlines() == ["line 2: column 1: '\\udcff' is not printable ASCII",
-                                    "line 3: column 1: 'é' is not printable ASCII"]
+        assert err.splitlines() == [
+            "line 2: column 1: '\\udcff' is not printable ASCII",
+            "line 3: column 1: 'é' is not printable ASCII",
+        ]
 
 
 def test_a_terminal_is_read_line_by_line():
@@ -144,19 +188,26 @@ def test_all_moves_match_move_scores():
         assert bad == 0 and err == ""
         for (moves, pos), line in zip(positions, out.splitlines(), strict=True):
             scores = move_scores(pos, weak=weak)
-            assert line.split(" ") == [moves] + [str(scores[c]) if c in scores else "-"
-                                              for c in range(spec.cols)]
+            assert line.split(" ") == [moves] + [
+                str(scores[c]) if c in scores else "-" for c in range(spec.cols)
+            ]
 
 
 def test_a_program_that_waits_for_each_answer_gets_it():
     # a pipe, not a terminal: the filter must answer what it has read without waiting for
     # a full chunk (or for the end of its input)
-    proc = subprocess.Popen([sys.executable, "-m", "fastttt", "solve", "connect4", "--stdin"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastttt", "solve", "connect4", "--stdin"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
-        for line, answer in [(b"4455\n", b"4455 18\n"), (b"8\n", b"\n"),
-                             (b"44455554221\n", b"44455554221 -15\n")]:
+        for line, answer in [
+            (b"4455\n", b"4455 18\n"),
+            (b"8\n", b"\n"),
+            (b"44455554221\n", b"44455554221 -15\n"),
+        ]:
             proc.stdin.write(line)
             proc.stdin.flush()
             ready, _, _ = select.select([proc.stdout], [], [], 300)  # a cold cache compiles
@@ -168,8 +219,9 @@ def test_a_program_that_waits_for_each_answer_gets_it():
     assert proc.stderr.read().decode().splitlines() == ["line 2: move 1 ('8') is not a column 1..7"]
 
 
-@pytest.mark.parametrize("spec, plies", [(GRAVITY, (4, 9)), (connect4, (22, 31))],
-                         ids=["4x4k3g", "connect4"])
+@pytest.mark.parametrize(
+    "spec, plies", [(GRAVITY, (4, 9)), (connect4, (22, 31))], ids=["4x4k3g", "connect4"]
+)
 def test_weak_is_the_sign_of_exact(spec, plies):
     # on Connect Four weak mode also searches fewer nodes in all (not always per position:
     # its first probes are not exactly the exact mode's)

@@ -31,29 +31,58 @@ FUZZ = settings(
 LONG = settings(FUZZ, max_examples=3000)
 
 GRAVITY, FREE = load_game("4x4k3g"), load_game("3x4k3")
-ODD = ["\x00", "\x1c", "\x1f", "\x7f", "\x85", "\u00a0", "\u2028", "\u3000", "\u200b", "\ufeff",
-       "\t", " ", "\r", "\v", "\f", "é", "٣"]
+ODD = [
+    "\x00",
+    "\x1c",
+    "\x1f",
+    "\x7f",
+    "\x85",
+    "\u00a0",
+    "\u2028",
+    "\u3000",
+    "\u200b",
+    "\ufeff",
+    "\t",
+    " ",
+    "\r",
+    "\v",
+    "\f",
+    "é",
+    "٣",
+]
 PRINTABLE_LINE = re.compile(r"[!-~][ -~\t]*|")  # starts with a visible character, or empty
 
 move_strings = st.lists(st.integers(1, 4), max_size=10).map(lambda c: "".join(map(str, c)))
 free_texts = st.lists(st.sampled_from(".XO"), min_size=12, max_size=12).map(
-    lambda cells: "/".join("".join(cells[r * 4 : r * 4 + 4]) for r in range(3)))
+    lambda cells: "/".join("".join(cells[r * 4 : r * 4 + 4]) for r in range(3))
+)
 
 
 def noisy(base: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     """``base`` with odd characters inserted, a score appended, or a line ending."""
     return st.builds(
-        lambda text, where, odd, tail: text[: where % (len(text) + 1)] + odd
-        + text[where % (len(text) + 1) :] + tail,
-        base, st.integers(0, 20), st.sampled_from(["", *ODD]),
-        st.sampled_from(["", " 3", "\t-2", "\n", "\r\n", "\r", " x\x00"]))
+        lambda text, where, odd, tail: (
+            text[: where % (len(text) + 1)] + odd + text[where % (len(text) + 1) :] + tail
+        ),
+        base,
+        st.integers(0, 20),
+        st.sampled_from(["", *ODD]),
+        st.sampled_from(["", " 3", "\t-2", "\n", "\r\n", "\r", " x\x00"]),
+    )
 
 
 def lines_for(base: st.SearchStrategy[str]) -> st.SearchStrategy[list[str]]:
-    return st.lists(st.one_of(base, noisy(base), st.text(max_size=12),
-                              st.sampled_from(ODD), st.just("1" * 5000),
-                              st.text(alphabet="1234 ", min_size=100, max_size=400)),
-                    max_size=5)
+    return st.lists(
+        st.one_of(
+            base,
+            noisy(base),
+            st.text(max_size=12),
+            st.sampled_from(ODD),
+            st.just("1" * 5000),
+            st.text(alphabet="1234 ", min_size=100, max_size=400),
+        ),
+        max_size=5,
+    )
 
 
 def filtered(spec, lines, **options) -> tuple[list[str], list[str], int]:
@@ -124,8 +153,10 @@ def test_the_command_line_filter(lines):
     assert all(e.startswith("line ") for e in result.stderr.splitlines())
 
 
-@pytest.mark.parametrize("line", ["\x00", "\x1c", "\u3000", "\u00a0", "\u2028", " 4455",
-                                  "44\x0055", "4455\x85", "\ufeff4455"])
+@pytest.mark.parametrize(
+    "line",
+    ["\x00", "\x1c", "\u3000", "\u00a0", "\u2028", " 4455", "44\x0055", "4455\x85", "\ufeff4455"],
+)
 def test_odd_lines_are_refused_not_the_empty_board(line):
     # a line holding only a control character or a Unicode space was the empty 7 x 6 board
     with pytest.raises(InvalidPositionError, match="column"):
@@ -136,12 +167,15 @@ def test_odd_lines_are_refused_not_the_empty_board(line):
         assert out[1].startswith("4455 ")
 
 
-@pytest.mark.parametrize("line, moves", [("", ""), ("\n", ""), ("4455\r\n", "4455"),
-                                         ("4455 18", "4455"), ("4455\t18\n", "4455")])
+@pytest.mark.parametrize(
+    "line, moves",
+    [("", ""), ("\n", ""), ("4455\r\n", "4455"), ("4455 18", "4455"), ("4455\t18\n", "4455")],
+)
 def test_what_a_line_holds(line, moves):
     # an empty line is the empty move sequence: the empty board with gravity
     assert _parse_line(GRAVITY, line.replace("5", "3")) == Position.from_moves(
-        GRAVITY, [int(c) - 1 for c in moves.replace("5", "3")])
+        GRAVITY, [int(c) - 1 for c in moves.replace("5", "3")]
+    )
 
 
 def test_an_empty_line_is_refused_on_free_boards():
@@ -151,8 +185,7 @@ def test_an_empty_line_is_refused_on_free_boards():
 
 @pytest.mark.slow
 @LONG
-@given(lines=st.one_of(lines_for(move_strings), lines_for(free_texts)),
-       all_moves=st.booleans())
+@given(lines=st.one_of(lines_for(move_strings), lines_for(free_texts)), all_moves=st.booleans())
 def test_filter_long(lines, all_moves):
     for spec in (GRAVITY, FREE):
         out, err, bad = filtered(spec, lines, all_moves=all_moves)

@@ -53,8 +53,13 @@ def interrupt_cli(args, cwd: Path, *, delay: float = 3.0, stdin: str | None = No
     """Run ``fastttt ARGS``, send SIGINT after ``delay`` seconds (start-up and kernel loading
     take about 1 s); return (exit code, stdout, stderr, seconds from SIGINT to exit)."""
     proc = subprocess.Popen(
-        [*FASTTTT, *args], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, preexec_fn=answer_ctrl_c,
+        [*FASTTTT, *args],
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=answer_ctrl_c,
     )
     if stdin is not None:
         proc.stdin.write(stdin)
@@ -85,8 +90,9 @@ def warm(args, stdin: str | None = None) -> None:
     """Run ``fastttt ARGS`` on short work to its end, so that the kernels the interrupted
     command runs are compiled and cached first: a SIGINT that lands while Numba compiles is
     held back until the compilation ends (tens of seconds on a cold cache under load)."""
-    subprocess.run([*FASTTTT, *args], input=stdin, capture_output=True, text=True, timeout=600,
-                   check=True)
+    subprocess.run(
+        [*FASTTTT, *args], input=stdin, capture_output=True, text=True, timeout=600, check=True
+    )
 
 
 EASY = "2252576253462244111563365343671351441"  # the first End-Easy position
@@ -100,11 +106,19 @@ EASY = "2252576253462244111563365343671351441"  # the first End-Easy position
         # the filter, one stone played: minutes
         (["solve", "connect4", "--stdin"], "4\n", ["solve", "connect4", "--stdin"], EASY + "\n"),
         # alpha-beta, minutes
-        (["solve", "ultimate", "--max-nodes", "1000000000"], None,
-         ["solve", "ultimate", "--max-nodes", "1000"], None),
+        (
+            ["solve", "ultimate", "--max-nodes", "1000000000"],
+            None,
+            ["solve", "ultimate", "--max-nodes", "1000"],
+            None,
+        ),
         # minutes a move
-        (["match", "ultimate", "--x", "minimax:9", "-n", "100"], None,
-         ["match", "ultimate", "--x", "minimax:1", "--o", "minimax:1", "-n", "1"], None),
+        (
+            ["match", "ultimate", "--x", "minimax:9", "-n", "100"],
+            None,
+            ["match", "ultimate", "--x", "minimax:1", "--o", "minimax:1", "-n", "1"],
+            None,
+        ),
     ],
     ids=["search", "filter", "ultimate", "match"],
 )
@@ -154,8 +168,11 @@ def in_own_process(test):
         node = f"{Path(__file__).resolve()}::{test.__name__}"
         child = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", node],
-            env={**os.environ, IN_CHILD: test.__name__}, capture_output=True, text=True,
-            preexec_fn=answer_ctrl_c, timeout=300,
+            env={**os.environ, IN_CHILD: test.__name__},
+            capture_output=True,
+            text=True,
+            preexec_fn=answer_ctrl_c,
+            timeout=300,
         )
         assert child.returncode == 0, child.stdout + child.stderr
         assert "1 passed" in child.stdout, child.stdout
@@ -263,13 +280,26 @@ def test_heuristic_kernel_stops_on_its_stop_word():
 
     masks, geo = _geometry(mnk(5, 5, 4))
     stats = np.zeros(3, dtype=np.int64)
-    args = (np.uint64(0), np.uint64(0), 0, 14, masks, geo, hk.OPT_ALPHABETA, hk.new_table(0),
-            stats, np.zeros(64, dtype=np.uint64), np.zeros(64, dtype=np.int64))
+    args = (
+        np.uint64(0),
+        np.uint64(0),
+        0,
+        14,
+        masks,
+        geo,
+        hk.OPT_ALPHABETA,
+        hk.new_table(0),
+        stats,
+        np.zeros(64, dtype=np.uint64),
+        np.zeros(64, dtype=np.int64),
+    )
     stats[hk.STATS_STOP] = 1
     hk.root_kernel(*args)  # compiled, returning at once, before any SIGINT
     stats[:] = 0
-    assert interrupted(lambda: interrupt.run(hk.root_kernel, *args, stop=stats,
-                                             slot=hk.STATS_STOP)) < 5
+    assert (
+        interrupted(lambda: interrupt.run(hk.root_kernel, *args, stop=stats, slot=hk.STATS_STOP))
+        < 5
+    )
     assert stats[hk.STATS_STOP] == 0
 
 
@@ -308,8 +338,19 @@ def test_stopped_kernels_return_at_once():
     stats = np.array([0, 0, 1], dtype=np.int64)
     bits = np.zeros(64, dtype=np.uint64)
     vals = np.zeros(64, dtype=np.int64)
-    hk.root_kernel(np.uint64(0), np.uint64(0), 0, 12, masks, geo, hk.OPT_ALPHABETA,
-                   hk.new_table(0), stats, bits, vals)
+    hk.root_kernel(
+        np.uint64(0),
+        np.uint64(0),
+        0,
+        12,
+        masks,
+        geo,
+        hk.OPT_ALPHABETA,
+        hk.new_table(0),
+        stats,
+        bits,
+        vals,
+    )
     assert stats[0] <= 25 * 13  # one path down per root move
 
 
@@ -368,8 +409,13 @@ def test_play_ctrl_c_while_an_engine_thinks_abandons_the_game(monkeypatch):
     monkeypatch.setattr("fastttt.play.THINKING_DELAY", 0.0)
     pos = Position.from_moves(mnk(3, 3, 3), [])
     lines = []
-    record = play_game(pos, (InterruptedPlayer(), SlowPlayer(0)), status=io.StringIO(),
-                       write=lines.append, rng=random.Random(0))
+    record = play_game(
+        pos,
+        (InterruptedPlayer(), SlowPlayer(0)),
+        status=io.StringIO(),
+        write=lines.append,
+        rng=random.Random(0),
+    )
     assert record.reason == "interrupt"
     assert lines[-1] == "\nInterrupted: game abandoned."
     assert not [t for t in threading.enumerate() if t.name == "fastttt-thinking"]

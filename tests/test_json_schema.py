@@ -38,12 +38,13 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
         (["solve", "3x3k3g", "--engine", "layered", "--moves", "2 2", "--json"], None),
         (["solve", "4x4k3", "--search", "--json"], None),
         (["solve", "5x5k5", "--search", "--json"], None),  # pairs
-        (["solve", "4x4k3g", "--search", "--moves", "1 2", "--budget", "50nodes", "--json"],
-         None),
+        (["solve", "4x4k3g", "--search", "--moves", "1 2", "--budget", "50nodes", "--json"], None),
         (["solve", "ultimate", "--moves", "5,5 5,1", "--max-nodes", "300", "--json"], None),
         (["solve", "3x3k3g", "--stdin", "--json"], "2\n22\n9\n\n"),
-        (["solve", "tictactoe", "--stdin", "--json", "--all-moves", "--nodes", "--weak"],
-         "X../.O./...\nXXX/OO./...\nX..\n"),
+        (
+            ["solve", "tictactoe", "--stdin", "--json", "--all-moves", "--nodes", "--weak"],
+            "X../.O./...\nXXX/OO./...\nX..\n",
+        ),
     ],
     "prove": [
         (["prove", "--moves", "5,5 5,1", "--max-nodes", "200", "--tt-bits", "12", "--json"], None),
@@ -51,8 +52,10 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
     ],
     "match": [
         (["match", "--x", "random", "--o", "random", "-n", "2", "--seed", "1", "--json"], None),
-        (["match", "ultimate", "--x", "random", "--o", "random", "-n", "2", "--swap", "--json"],
-         None),
+        (
+            ["match", "ultimate", "--x", "random", "--o", "random", "-n", "2", "--swap", "--json"],
+            None,
+        ),
     ],
     "bench": [(["bench", "--tt-bits", "17", "--json"], None)],
 }
@@ -93,8 +96,9 @@ def test_json_output_follows_the_schema(command, validator, tmp_path):
         docs = documents(result.stdout)
         assert docs, args
         for doc in docs:
-            errors = [f"{'/'.join(map(str, e.path))}: {e.message}"
-                      for e in validator.iter_errors(doc)]
+            errors = [
+                f"{'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(doc)
+            ]
             assert not errors, (args, doc, errors)
             assert doc["schema"] == SCHEMA_VERSION and doc["command"] == command
             seen_engines.add(doc.get("engine"))
@@ -105,9 +109,17 @@ def test_json_output_follows_the_schema(command, validator, tmp_path):
 
 
 def test_the_schema_rejects_what_it_does_not_describe(validator):
-    good = {"schema": 1, "command": "solve", "game": "tictactoe", "engine": "filter",
-            "input_line": 1, "position": "X........", "value": "draw", "score": 0,
-            "weak": False}
+    good = {
+        "schema": 1,
+        "command": "solve",
+        "game": "tictactoe",
+        "engine": "filter",
+        "input_line": 1,
+        "position": "X........",
+        "value": "draw",
+        "score": 0,
+        "weak": False,
+    }
     assert validator.is_valid(good)
     assert not validator.is_valid({**good, "schema": 2})
     assert not validator.is_valid({**good, "surprise": 1})
@@ -116,12 +128,12 @@ def test_the_schema_rejects_what_it_does_not_describe(validator):
 
 
 def test_stdin_json_lines_name_refused_lines_and_moves_for_people():
-    result = CliRunner().invoke(main, ["solve", "3x3k3g", "--stdin", "--json", "--all-moves"],
-                                input="2\n9\n")
+    result = CliRunner().invoke(
+        main, ["solve", "3x3k3g", "--stdin", "--json", "--all-moves"], input="2\n9\n"
+    )
     first, refused = documents(result.stdout)
     assert result.exit_code == 1
-    assert first["position"] == "2" and [m["move"] for m in first["move_scores"]] == ["1", "2",
-                                                                                      "3"]
+    assert first["position"] == "2" and [m["move"] for m in first["move_scores"]] == ["1", "2", "3"]
     assert refused["input_line"] == 2 and "9" in refused["error"] and refused["value"] is None
     assert "line 2:" in result.stderr  # the error stream still says it
 
@@ -139,14 +151,16 @@ def test_json_moves_read_back_as_moves(game, moves, best_in):
     assert result.exit_code == 0, result.output
     query = json.loads(result.stdout)["query"]
     assert query["moves"] == moves and set(query["best_moves"]) <= best_in
-    again = CliRunner().invoke(main, ["solve", game, "--moves",
-                                      " ".join([*moves, query["best_moves"][0]]), "--json"])
+    again = CliRunner().invoke(
+        main, ["solve", game, "--moves", " ".join([*moves, query["best_moves"][0]]), "--json"]
+    )
     assert again.exit_code == 0, again.output
 
 
 def test_ultimate_json_moves_are_board_cell_from_1():
-    result = CliRunner().invoke(main, ["solve", "ultimate", "--moves", "5,5 5,1", "--json",
-                                       "--max-nodes", "300"])
+    result = CliRunner().invoke(
+        main, ["solve", "ultimate", "--moves", "5,5 5,1", "--json", "--max-nodes", "300"]
+    )
     out = json.loads(result.stdout)
     assert out["moves"] == ["5,5", "5,1"]
     (best,) = out["best_moves"]

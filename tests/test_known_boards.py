@@ -34,9 +34,11 @@ def test_the_file_holds_tromps_connect4_counts():
 
 
 def test_verify_command_reports_engines_and_failures(monkeypatch):
-    boards = [KnownBoard("3x3k3g", {"reachable": "694"}),
-              KnownBoard("2x2k2", {"reachable": "29"}),
-              KnownBoard("4x5k4g", {}, slow=True)]
+    boards = [
+        KnownBoard("3x3k3g", {"reachable": "694"}),
+        KnownBoard("2x2k2", {"reachable": "29"}),
+        KnownBoard("4x5k4g", {}, slow=True),
+    ]
     monkeypatch.setattr("fastttt.facts.known_boards", lambda: boards)
     result = CliRunner().invoke(main, ["verify"])
     assert result.exit_code == 0, result.output

@@ -452,11 +452,20 @@ def _edit_manifest(disk, old: str, new: str):
         (lambda d: _write_manifest(d, chunk=0), "malformed fields"),
         (lambda d: _write_manifest(d, complete={"value": [9]}), "malformed fields"),
         (lambda d: _edit_manifest(d, '"chunk": 4096', '"chunk": 4097'), "checksum mismatch"),
-        (lambda d: _edit_manifest(d, '"value": [\n   1', '"value": [\n   0'),
-         "checksum mismatch"),
+        (lambda d: _edit_manifest(d, '"value": [\n   1', '"value": [\n   0'), "checksum mismatch"),
     ],
-    ids=["missing", "truncated", "binary", "list", "format", "version", "chunk", "complete",
-         "edited-chunk", "edited-complete"],
+    ids=[
+        "missing",
+        "truncated",
+        "binary",
+        "list",
+        "format",
+        "version",
+        "chunk",
+        "complete",
+        "edited-chunk",
+        "edited-complete",
+    ],
 )
 def test_open_refuses_a_bad_manifest(disk, damage, message):
     fill(disk, layers=[1])

@@ -22,7 +22,6 @@ from math import comb
 
 import numpy as np
 import pytest
-from naive import solve_naive
 
 from fastttt.board import Position
 from fastttt.errors import InvalidPositionError, MemoryBudgetError, TableFileError
@@ -32,6 +31,8 @@ from fastttt.tables.index import LayerIndex
 from fastttt.tables.layered import check_fits, choose_engine, plan, solve_layered
 from fastttt.tables.probe import LayeredSolution, open_table
 from fastttt.tables.store import DEFAULT_CHUNK, LayerStore
+
+from naive import solve_naive
 
 pytest.importorskip("zarr")
 
@@ -47,12 +48,15 @@ def group_maps(spec, symmetry: bool) -> list[list[int]]:
     if symmetry:
         moves.append(lambda r, c: (r, cols - 1 - c))
         if not spec.gravity:
-            moves += [lambda r, c: (rows - 1 - r, c),
-                      lambda r, c: (rows - 1 - r, cols - 1 - c)]
+            moves += [lambda r, c: (rows - 1 - r, c), lambda r, c: (rows - 1 - r, cols - 1 - c)]
             if rows == cols:
                 n = rows
-                moves += [lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r),
-                          lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - c, r)]
+                moves += [
+                    lambda r, c: (c, r),
+                    lambda r, c: (n - 1 - c, n - 1 - r),
+                    lambda r, c: (c, n - 1 - r),
+                    lambda r, c: (n - 1 - c, r),
+                ]
     maps = []
     for move in moves:
         image = [0] * spec.cells
@@ -259,8 +263,19 @@ def test_rank_refuses_positions_no_slot_holds():
 
 
 # --- 2. equal to the dense solver and to the naive one --------------------------------------
-DENSE_BOARDS = ["3x3k3", "3x4k3", "4x3k3", "4x4k3", "1x5k3", "2x2k2",
-                "3x3k3g", "4x3k3g", "3x4k3g", "4x4k4g", "2x5k2g"]
+DENSE_BOARDS = [
+    "3x3k3",
+    "3x4k3",
+    "4x3k3",
+    "4x4k3",
+    "1x5k3",
+    "2x2k2",
+    "3x3k3g",
+    "4x3k3g",
+    "3x4k3g",
+    "4x4k4g",
+    "2x5k2g",
+]
 
 
 @pytest.mark.parametrize("symmetry", [True, False], ids=["sym", "nosym"])
@@ -276,7 +291,8 @@ def test_equal_to_the_dense_solver(game, symmetry):
     bad = np.nonzero(got != expected)[0]
     assert bad.size == 0, (
         f"{bad.size} positions differ, e.g. {Position.from_code(spec, int(codes[bad[0]]))}: "
-        f"layered byte {got[bad[0]]}, dense {expected[bad[0]]}")
+        f"layered byte {got[bad[0]]}, dense {expected[bad[0]]}"
+    )
     assert sol.reachable == codes.shape[0]
     assert sol.counts() == dense.counts()
     summary, dense_summary = sol.summary(), dense.summary()
@@ -327,8 +343,9 @@ def test_parallel_kernels_and_chunks_give_the_same_bytes():
     chunked = solve_layered("4x5k4g", chunk=50_000, parallel=False)
     assert whole.reachable == chunked.reachable == 3_945_711  # John Tromp's count
     assert whole.counts() == chunked.counts()
-    for n, (a, b) in enumerate(zip(value_layers(whole.store), value_layers(chunked.store),
-                                   strict=True)):
+    for n, (a, b) in enumerate(
+        zip(value_layers(whole.store), value_layers(chunked.store), strict=True)
+    ):
         assert np.array_equal(a, b), f"layer {n}"
 
 
@@ -360,8 +377,9 @@ def neighbours(spec, firsts, seconds, children: bool):
     return out
 
 
-@pytest.mark.parametrize(("game", "symmetry"), [("4x4k4g", True), ("4x4k4g", False),
-                                                ("3x4k3", True), ("3x5k3g", True)])
+@pytest.mark.parametrize(
+    ("game", "symmetry"), [("4x4k4g", True), ("4x4k4g", False), ("3x4k3", True), ("3x5k3g", True)]
+)
 def test_neighbour_chunks_hold_every_child_and_parent(game, symmetry):
     from fastttt.kernels.layered import neighbour_chunks
 
@@ -375,8 +393,16 @@ def test_neighbour_chunks_hold_every_child_and_parent(game, symmetry):
             firsts, seconds = index.unrank_many(n, np.arange(start, stop))
             for other, children in ((n + 1, True), (n - 1, False)):
                 needed = np.zeros(-(-sizes[other] // chunk), dtype=bool)
-                neighbour_chunks(index.geometry, index.layer(n), index.layer(other), start,
-                                 stop, children, chunk, needed)
+                neighbour_chunks(
+                    index.geometry,
+                    index.layer(n),
+                    index.layer(other),
+                    start,
+                    stop,
+                    children,
+                    chunk,
+                    needed,
+                )
                 found = neighbours(spec, firsts, seconds, children)
                 if not found:
                     continue
@@ -401,8 +427,16 @@ def test_without_symmetry_a_connect4_chunk_reads_a_few_neighbour_chunks(game):
     for start in np.linspace(0, sizes[n] - chunk, 7).astype(np.int64):
         for other, children in ((n + 1, True), (n - 1, False)):
             needed = np.zeros(-(-sizes[other] // chunk), dtype=bool)
-            neighbour_chunks(index.geometry, index.layer(n), index.layer(other), int(start),
-                             int(start) + chunk, children, chunk, needed)
+            neighbour_chunks(
+                index.geometry,
+                index.layer(n),
+                index.layer(other),
+                int(start),
+                int(start) + chunk,
+                children,
+                chunk,
+                needed,
+            )
             assert 1 <= needed.sum() <= 3 * index.spec.cols, (other, start)
 
 
@@ -421,8 +455,9 @@ def test_workers_reading_only_the_chunks_they_need_give_the_same_bytes(tmp_path)
         def run(self, phase, n, chunks, done):
             results = []
             for c in range(chunks):
-                work = ChunkWork(self.work.store, self.work.index, parallel=False,
-                                 whole_layers=False)
+                work = ChunkWork(
+                    self.work.store, self.work.index, parallel=False, whole_layers=False
+                )
                 read_chunk = work.store.read_chunk
 
                 def counted(kind, layer, index, read_chunk=read_chunk, n=n):
@@ -435,17 +470,20 @@ def test_workers_reading_only_the_chunks_they_need_give_the_same_bytes(tmp_path)
                 del work.store.read_chunk
                 neighbour = n - 1 if phase == "reach" else n + 1
                 if 0 <= neighbour < len(self.work.index.layer_sizes) and not (
-                        phase == "value" and n == self.work.index.spec.cells):
+                    phase == "value" and n == self.work.index.spec.cells
+                ):
                     reads["whole layer"] += self.work.store.chunk_count(neighbour)
                 done(c)
             return results
 
     whole = solve_layered("4x5k4g", out=tmp_path / "whole", chunk=20_000)
-    sparse = solve_layered("4x5k4g", out=tmp_path / "sparse", chunk=20_000,
-                           runner_factory=FreshWorkPerTask)
+    sparse = solve_layered(
+        "4x5k4g", out=tmp_path / "sparse", chunk=20_000, runner_factory=FreshWorkPerTask
+    )
     assert whole.reachable == sparse.reachable == 3_945_711  # John Tromp's count
-    for n, (a, b) in enumerate(zip(value_layers(whole.store), value_layers(sparse.store),
-                                   strict=True)):
+    for n, (a, b) in enumerate(
+        zip(value_layers(whole.store), value_layers(sparse.store), strict=True)
+    ):
         assert np.array_equal(a, b), f"value layer {n}"
     assert 0 < reads["needed"] < reads["whole layer"] / 2, reads
 
@@ -493,8 +531,13 @@ def clean(tmp_path_factory):
     sol = solve_layered(GAME, out=path, chunk=CHUNK, progress=stopper(None, 0, calls))
     assert sol.reachable == 161_029  # John Tromp's count of 4x4 Connect-4
     check_progress(calls, sum(sol.index.layer_sizes))
-    return {"path": path, "layers": value_layers(sol.store), "counts": sol.counts(),
-            "calls": calls, "sizes": list(sol.index.layer_sizes)}
+    return {
+        "path": path,
+        "layers": value_layers(sol.store),
+        "counts": sol.counts(),
+        "calls": calls,
+        "sizes": list(sol.index.layer_sizes),
+    }
 
 
 def test_clean_solve_has_chunks_in_both_phases(clean):
@@ -519,8 +562,9 @@ def test_resume_after_interruptions_gives_the_same_bytes(clean, tmp_path, seed):
 
     calls: list = []
     with pytest.raises(Stop):
-        solve_layered(GAME, out=out, chunk=CHUNK,
-                      progress=stopper("reach", rng.randint(1, n_reach), calls))
+        solve_layered(
+            GAME, out=out, chunk=CHUNK, progress=stopper("reach", rng.randint(1, n_reach), calls)
+        )
     check_progress(calls, total, finished=())
     with pytest.raises(TableFileError, match="not finished"):
         open_table(out)
@@ -529,8 +573,13 @@ def test_resume_after_interruptions_gives_the_same_bytes(clean, tmp_path, seed):
 
     calls = []
     with pytest.raises(Stop):
-        solve_layered(GAME, out=out, chunk=CHUNK, resume=True,
-                      progress=stopper("value", rng.randint(1, n_value), calls))
+        solve_layered(
+            GAME,
+            out=out,
+            chunk=CHUNK,
+            resume=True,
+            progress=stopper("value", rng.randint(1, n_value), calls),
+        )
     check_progress(calls, total, finished=("reach",))
     # the resumed run redid only the reach layers that were not complete
     assert sum(1 for c in calls if c[0] == "reach") == todo
@@ -571,17 +620,23 @@ def test_resume_4x5_connect4_with_small_chunks(tmp_path, seed):
     game = "4x5k4g"
     reference = solve_layered(game)
     out = tmp_path / "t"
-    stops = [("reach", rng.randint(1, 300)), ("reach", rng.randint(1, 300)),
-             ("value", rng.randint(1, 300)), ("value", rng.randint(1, 300))]
+    stops = [
+        ("reach", rng.randint(1, 300)),
+        ("reach", rng.randint(1, 300)),
+        ("value", rng.randint(1, 300)),
+        ("value", rng.randint(1, 300)),
+    ]
     for phase, at in stops:
         with pytest.raises(Stop):
-            solve_layered(game, out=out, chunk=CHUNK, resume=out.exists(),
-                          progress=stopper(phase, at, []))
+            solve_layered(
+                game, out=out, chunk=CHUNK, resume=out.exists(), progress=stopper(phase, at, [])
+            )
     sol = solve_layered(game, out=out, chunk=CHUNK, resume=True)
     assert sol.reachable == 3_945_711
     assert sol.counts() == reference.counts()
-    for n, (a, b) in enumerate(zip(value_layers(sol.store), value_layers(reference.store),
-                                   strict=True)):
+    for n, (a, b) in enumerate(
+        zip(value_layers(sol.store), value_layers(reference.store), strict=True)
+    ):
         assert np.array_equal(a, b), f"value layer {n}"
 
 
@@ -590,8 +645,12 @@ KILL_GAME = "4x5k4g"
 
 
 def _cli(*args, timeout=300):
-    return subprocess.run([sys.executable, "-m", "fastttt", "solve", *args],
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "fastttt", "solve", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -602,9 +661,11 @@ def kill_reference():
 
 def _kill_and_resume(tmp_path, reference, wait) -> dict:
     out = tmp_path / "t"
-    proc = subprocess.Popen([sys.executable, "-m", "fastttt", "solve", KILL_GAME, "--out",
-                             str(out), "--json"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastttt", "solve", KILL_GAME, "--out", str(out), "--json"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         finished = wait(proc, out)
         if not finished:
@@ -633,6 +694,7 @@ def _sleep(delay):
             return True
         except subprocess.TimeoutExpired:
             return False
+
     return wait
 
 
@@ -641,9 +703,13 @@ def _sleep(delay):
 KILL_DELAYS = [round(random.Random(1234 + i).uniform(0.3, 4.5), 2) for i in range(4)]
 
 
-@pytest.mark.parametrize("delay", [
-    pytest.param(d, marks=[] if i == 2 else [pytest.mark.slow]) for i, d in enumerate(KILL_DELAYS)
-])
+@pytest.mark.parametrize(
+    "delay",
+    [
+        pytest.param(d, marks=[] if i == 2 else [pytest.mark.slow])
+        for i, d in enumerate(KILL_DELAYS)
+    ],
+)
 def test_sigkill_after_a_random_delay_then_resume(tmp_path, kill_reference, delay):
     state = _kill_and_resume(tmp_path, kill_reference, _sleep(delay))
     assert state["returncode"] in (-signal.SIGKILL, 0)
@@ -699,7 +765,7 @@ def test_a_damaged_value_chunk_is_refused_by_queries(clean, tmp_path):
     data = clean["layers"][layer]
     assert data.shape[0] > (chunk + 1) * CHUNK
     # a reachable slot in that chunk, another in chunk 0
-    slots = np.nonzero(data[chunk * CHUNK:(chunk + 1) * CHUNK])[0] + chunk * CHUNK
+    slots = np.nonzero(data[chunk * CHUNK : (chunk + 1) * CHUNK])[0] + chunk * CHUNK
     index = LayerIndex(GAME, True)
     f, s = index.unrank(layer, int(slots[0]))
     inside = Position(GAME, f, s)
@@ -731,7 +797,7 @@ def test_a_truncated_or_missing_value_chunk_is_refused(clean, tmp_path):
     with pytest.raises(TableFileError):
         table.value(Position(GAME, f, s))
     chunk_path(out, "value", 10, 1).unlink()
-    f, s = index.unrank(10, int(np.nonzero(clean["layers"][10][CHUNK:2 * CHUNK])[0][0]) + CHUNK)
+    f, s = index.unrank(10, int(np.nonzero(clean["layers"][10][CHUNK : 2 * CHUNK])[0][0]) + CHUNK)
     with pytest.raises(TableFileError, match="missing"):
         open_table(out).depth(Position(GAME, f, s))
 
@@ -746,7 +812,8 @@ def test_a_damaged_reach_chunk_stops_the_resumed_solve(tmp_path, phase):
     def progress(ph, layer, done, total):
         calls.append(ph)
         if (phase == "value" and ph == "value" and calls.count("value") == at) or (
-                phase == "reach" and ph == "reach" and layer == 10):
+            phase == "reach" and ph == "reach" and layer == 10
+        ):
             raise Stop
 
     with pytest.raises(Stop):
@@ -816,8 +883,13 @@ def dask_factory(client):
 def test_dask_solve_gives_the_same_bytes(clean, dask_client, tmp_path):
     out = tmp_path / "t"
     calls: list = []
-    sol = solve_layered(GAME, out=out, chunk=CHUNK, runner_factory=dask_factory(dask_client),
-                        progress=stopper(None, 0, calls))
+    sol = solve_layered(
+        GAME,
+        out=out,
+        chunk=CHUNK,
+        runner_factory=dask_factory(dask_client),
+        progress=stopper(None, 0, calls),
+    )
     check_progress(calls, sum(clean["sizes"]))
     assert len(calls) == len(clean["calls"])
     assert sol.counts() == clean["counts"]
@@ -838,10 +910,16 @@ def test_dask_solve_resumes_after_an_interruption(clean, dask_client, tmp_path):
     out = tmp_path / "t"
     n_value = sum(1 for c in clean["calls"] if c[0] == "value")
     with pytest.raises(Stop):
-        solve_layered(GAME, out=out, chunk=CHUNK, runner_factory=dask_factory(dask_client),
-                      progress=stopper("value", random.Random(7).randint(1, n_value), []))
-    sol = solve_layered(GAME, out=out, chunk=CHUNK, resume=True,
-                        runner_factory=dask_factory(dask_client))
+        solve_layered(
+            GAME,
+            out=out,
+            chunk=CHUNK,
+            runner_factory=dask_factory(dask_client),
+            progress=stopper("value", random.Random(7).randint(1, n_value), []),
+        )
+    sol = solve_layered(
+        GAME, out=out, chunk=CHUNK, resume=True, runner_factory=dask_factory(dask_client)
+    )
     assert sol.counts() == clean["counts"]
     for n, (a, b) in enumerate(zip(value_layers(sol.store), clean["layers"], strict=True)):
         assert np.array_equal(a, b), f"value layer {n}"
@@ -909,8 +987,9 @@ def test_lazy_probe_of_a_gravity_table(clean, counted):
     dense = dense_solution(GAME)
     moves = [[], [0], [1, 2], [0, 0, 0, 0, 3, 3], [3, 2, 1, 0, 0, 1, 2, 3, 1]]
     positions = [Position.from_moves(GAME, m) for m in moves]
-    expected = [(reference.value(p), reference.depth(p), reference.best_moves(p))
-                for p in positions]
+    expected = [
+        (reference.value(p), reference.depth(p), reference.best_moves(p)) for p in positions
+    ]
     assert expected == [(dense.value(p), dense.depth(p), dense.best_moves(p)) for p in positions]
     assert expected[0] == (0, 16, expected[0][2])
     keys = chunks_touched(reference.index, positions, CHUNK)
@@ -929,8 +1008,13 @@ def test_lazy_probe_of_a_free_table(tmp_path, counted):
     game = "3x4k3"
     dense = dense_solution(game)
     built = solve_layered(game, out=tmp_path / "t", chunk=2048)
-    texts = ["..../..../....", "X.../..../....", "X.O./.X../....", "XO../OX../....",
-             "XXX./OO../...."]
+    texts = [
+        "..../..../....",
+        "X.../..../....",
+        "X.O./.X../....",
+        "XO../OX../....",
+        "XXX./OO../....",
+    ]
     positions = [Position.from_text(game, t) for t in texts]
     keys = chunks_touched(built.index, positions, 2048)
     assert 1 < len(keys) <= 16

@@ -17,8 +17,9 @@ def _params():
     for known in known_values():
         marks = [pytest.mark.slow] if known.slow else []
         if not known.reach:
-            marks.append(pytest.mark.skip(reason=f"{known.game}: beyond reach here "
-                                                 f"({known.source})"))
+            marks.append(
+                pytest.mark.skip(reason=f"{known.game}: beyond reach here ({known.source})")
+            )
         yield pytest.param(known, id=known.game, marks=marks)
 
 
@@ -26,7 +27,8 @@ def _params():
 def test_literature_value(known):
     result = prove(Position.empty(known.spec), budget_seconds=known.budget, proof_size=False)
     assert result.value is not None, (
-        f"{known.game}: {result.verdict()} after {result.seconds:.0f} s ({known.source})")
+        f"{known.game}: {result.verdict()} after {result.seconds:.0f} s ({known.source})"
+    )
     assert WORDS[result.value] == known.value, (known, result.method)
 
 

@@ -12,10 +12,10 @@ import pytest
 
 from fastttt.board import Position
 from fastttt.games import tictactoe
-from fastttt.registry import load_game
 from fastttt.match import MatchResult, SideResult, run_match
 from fastttt.play import play_game
 from fastttt.players import make_player, solution_for
+from fastttt.registry import load_game
 from fastttt.values import relative
 
 BOARDS = ["tictactoe", "4x4k3", "4x4k4g"]

@@ -47,8 +47,9 @@ def some_pairing_exists(rows: int, cols: int, k: int) -> bool:
         first, rest = free[0], free[1:]
         if extend(rest, pairs):  # the first free cell stays unpaired
             return True
-        return any(extend([c for c in rest if c != other], pairs + [(first, other)])
-                   for other in rest)
+        return any(
+            extend([c for c in rest if c != other], pairs + [(first, other)]) for other in rest
+        )
 
     return extend(cells, [])
 
@@ -75,8 +76,9 @@ def test_no_pairing_answers_agree_with_brute_force(game):
         check_certificate(spec.rows, spec.cols, spec.k, result.pairs)
 
 
-@pytest.mark.parametrize("game", ["4x4k4", "5x5k4", "6x6k5",
-                                  pytest.param("7x7k5", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "game", ["4x4k4", "5x5k4", "6x6k5", pytest.param("7x7k5", marks=pytest.mark.slow)]
+)
 def test_boards_without_a_pairing_say_so(game):
     result = find_pairing(game)
     assert not result.found and result.complete
@@ -113,8 +115,10 @@ def test_solve_search_proves_pairing_draws_at_once():
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["value"] == "draw" and out["method"] == "pairing + strategy-stealing"
-    cells = [tuple((int(r) - 1) * 7 + int(c) - 1 for r, c in (m.split(",") for m in pair))
-             for pair in out["pairs"]]  # the pairs are written row,col from 1
+    cells = [
+        tuple((int(r) - 1) * 7 + int(c) - 1 for r, c in (m.split(",") for m in pair))
+        for pair in out["pairs"]
+    ]  # the pairs are written row,col from 1
     check_certificate(7, 7, 7, cells)
     result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--json"])
     out = json.loads(result.stdout)

@@ -10,7 +10,6 @@ import pytest
 
 from fastttt.board import Position
 from fastttt.games import mnk, tictactoe
-from fastttt.registry import load_game
 from fastttt.players import (
     HeuristicPlayer,
     HumanPlayer,
@@ -26,6 +25,7 @@ from fastttt.players import (
     perfect_play_cost,
     solution_for,
 )
+from fastttt.registry import load_game
 from fastttt.values import relative
 
 BOARDS = ["tictactoe", "4x4k3", "4x4k4g"]
@@ -224,9 +224,15 @@ def test_heuristic_players_choose_among_search_best():
 
 @pytest.mark.parametrize(
     "game, name",
-    [("tictactoe", "perfect"), ("4x4k4", "perfect"), ("4x5k4g", "perfect"),
-     ("connect4", "alphabeta:8"), ("5x5k5", "alphabeta:6"), ("6x6k4", "alphabeta:4"),
-     ("8x8k5", "alphabeta:4")],
+    [
+        ("tictactoe", "perfect"),
+        ("4x4k4", "perfect"),
+        ("4x5k4g", "perfect"),
+        ("connect4", "alphabeta:8"),
+        ("5x5k5", "alphabeta:6"),
+        ("6x6k4", "alphabeta:4"),
+        ("8x8k5", "alphabeta:4"),
+    ],
 )
 def test_default_player_answers_within_seconds(game, name):
     # connect4's default used to be perfect play: an exact search of hours from the empty board

@@ -25,25 +25,44 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def bench(name, group, seconds, **extra):
-    return {"name": name, "group": group, "stats": {"min": seconds, "mean": seconds},
-            "extra_info": extra}
+    return {
+        "name": name,
+        "group": group,
+        "stats": {"min": seconds, "mean": seconds},
+        "extra_info": extra,
+    }
 
 
 BENCHMARKS = [
     bench("test_tictactoe_reference_dict_pipeline", "tictactoe strong solve", 0.226),
-    bench("test_tictactoe_dense_solve_warm", "tictactoe strong solve", 7.3e-5,
-          speedup_vs_reference=3100.0, positions=5478),
-    bench("test_4x4_k4", "4x4 k=4", 0.137, speedup_vs_prototype=3.3, positions=9722011,
-          peak_traced_mib=12.9),
-    bench("test_5x4_k4_time_and_peak_memory", "5x4 k=4", 18.6, positions=674794169,
-          peak_rss_mib=861.0),
+    bench(
+        "test_tictactoe_dense_solve_warm",
+        "tictactoe strong solve",
+        7.3e-5,
+        speedup_vs_reference=3100.0,
+        positions=5478,
+    ),
+    bench(
+        "test_4x4_k4",
+        "4x4 k=4",
+        0.137,
+        speedup_vs_prototype=3.3,
+        positions=9722011,
+        peak_traced_mib=12.9,
+    ),
+    bench(
+        "test_5x4_k4_time_and_peak_memory", "5x4 k=4", 18.6, positions=674794169, peak_rss_mib=861.0
+    ),
 ]
 
 
 def test_rows_from_extra_info():
     assert [r[2] for r in speedups(BENCHMARKS)] == [3100.0, 3.3]
     assert [(p, m, k) for _, p, _, m, k in scaling(BENCHMARKS)] == [
-        (5478, None, None), (9722011, 12.9, "traced"), (674794169, 861.0, "RSS")]
+        (5478, None, None),
+        (9722011, 12.9, "traced"),
+        (674794169, 861.0, "RSS"),
+    ]
 
 
 def test_benchmark_plot_script(tmp_path):
@@ -66,9 +85,14 @@ def test_benchmark_plot_script(tmp_path):
 
 def test_bench_plot(tmp_path):
     pytest.importorskip("matplotlib")
-    result = {"positions": [{"game": "connect4", "seconds": 0.01, "nodes": 12000},
-                            {"game": "mnk(rows=5,cols=5,k=4)", "seconds": 0.3, "nodes": 2300000}],
-              "nodes": 2312000, "nodes_per_second": 7.5e6}
+    result = {
+        "positions": [
+            {"game": "connect4", "seconds": 0.01, "nodes": 12000},
+            {"game": "mnk(rows=5,cols=5,k=4)", "seconds": 0.3, "nodes": 2300000},
+        ],
+        "nodes": 2312000,
+        "nodes_per_second": 7.5e6,
+    }
     path = plot_bench(result, tmp_path / "bench.png")
     assert path.read_bytes()[:4] == b"\x89PNG"
     assert plot_benchmarks([], tmp_path / "empty.svg").exists()  # panels say what is missing

@@ -25,8 +25,9 @@ def _methods_named(result) -> set[str]:
     return set(result.method.split(" + "))
 
 
-@pytest.mark.parametrize("game, count", [("tictactoe", 150), ("4x4k3", 60), ("4x4k4", 60),
-                                         ("3x4k3g", 60)])
+@pytest.mark.parametrize(
+    "game, count", [("tictactoe", 150), ("4x4k3", 60), ("4x4k4", 60), ("3x4k3g", 60)]
+)
 def test_values_match_the_tables(game, count):
     spec = as_spec(game)
     table = solve(spec)
@@ -36,8 +37,14 @@ def test_values_match_the_tables(game, count):
         assert result.value == expected, pos
         assert result.bounds == (expected, expected)
         assert _methods_named(result) <= set(METHODS)
-        assert result.winner == {1: "first" if pos.to_move == 0 else "second", 0: "draw",
-                                 -1: "second" if pos.to_move == 0 else "first"}[expected]
+        assert (
+            result.winner
+            == {
+                1: "first" if pos.to_move == 0 else "second",
+                0: "draw",
+                -1: "second" if pos.to_move == 0 else "first",
+            }[expected]
+        )
         if expected != 0:
             check_line(pos, result.line, pos.to_move if expected == 1 else 1 - pos.to_move)
 
@@ -50,14 +57,17 @@ def test_values_match_alphabeta(game):
         assert prove(pos).value == reference.solve(pos, weak=True).score, pos
 
 
-@pytest.mark.parametrize("game, value, methods", [
-    ("tictactoe", 0, {"dfpn", "strategy-stealing"}),
-    ("4x4k3", 1, {"threats"}),
-    ("5x5k5", 0, {"pairing", "strategy-stealing"}),
-    ("8x8k7", 0, {"pairing", "strategy-stealing"}),
-    ("5x6k4", 1, None),  # df-pn or alpha-beta: whichever slice ends first (time slices)
-    ("4x4k4g", 0, None),
-])
+@pytest.mark.parametrize(
+    "game, value, methods",
+    [
+        ("tictactoe", 0, {"dfpn", "strategy-stealing"}),
+        ("4x4k3", 1, {"threats"}),
+        ("5x5k5", 0, {"pairing", "strategy-stealing"}),
+        ("8x8k7", 0, {"pairing", "strategy-stealing"}),
+        ("5x6k4", 1, None),  # df-pn or alpha-beta: whichever slice ends first (time slices)
+        ("4x4k4g", 0, None),
+    ],
+)
 def test_empty_boards_say_who_proved_them(game, value, methods):
     spec = as_spec(game)
     result = prove(Position.empty(spec))
@@ -78,8 +88,7 @@ def test_one_method_alone():
         result = prove(pos, methods=(method,))
         assert result.value == 1 and result.method == method
         assert {s.method for s in result.steps} <= {method, "dfpn"}  # dfpn: the line
-    assert prove(Position.empty("4x4k4"), methods=("threats",),
-                 budget_seconds=5).value is None
+    assert prove(Position.empty("4x4k4"), methods=("threats",), budget_seconds=5).value is None
 
 
 def test_a_node_budget_ends_with_bounds():
@@ -113,17 +122,40 @@ def test_bad_requests():
 # --- the command line -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("30s", (None, 30.0)), ("2m", (None, 120.0)), ("1.5h", (None, 5400.0)),
-    ("1e7nodes", (10_000_000, None)), ("500n", (500, None)),
-    ("60s,1e8nodes", (100_000_000, 60.0)), (" 2min , 10nodes ", (10, 120.0)), (None, (None, None)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("30s", (None, 30.0)),
+        ("2m", (None, 120.0)),
+        ("1.5h", (None, 5400.0)),
+        ("1e7nodes", (10_000_000, None)),
+        ("500n", (500, None)),
+        ("60s,1e8nodes", (100_000_000, 60.0)),
+        (" 2min , 10nodes ", (10, 120.0)),
+        (None, (None, None)),
+    ],
+)
 def test_budgets_parse(text, expected):
     assert parse_budget(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "10", "x", "10 parsecs", "0s", "-1s", "1.5nodes",
-                                  "1s,2s", "1s,,", "1e99nodes", "nan s", "1s,1n,1h"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "10",
+        "x",
+        "10 parsecs",
+        "0s",
+        "-1s",
+        "1.5nodes",
+        "1s,2s",
+        "1s,,",
+        "1e99nodes",
+        "nan s",
+        "1s,1n,1h",
+    ],
+)
 def test_bad_budgets_are_one_line_usage_errors(text):
     result = CliRunner().invoke(main, ["solve", "tictactoe", "--search", "--budget", text])
     assert result.exit_code == 2
@@ -153,8 +185,9 @@ def test_search_text_gravity_line_in_columns():
 
 
 def test_search_unknown_within_budget():
-    result = CliRunner().invoke(main, ["solve", "connect4", "--search", "--budget",
-                                       "20000nodes", "--json"])
+    result = CliRunner().invoke(
+        main, ["solve", "connect4", "--search", "--budget", "20000nodes", "--json"]
+    )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["value"] == "unknown" and out["winner"] is None and out["method"] is None
@@ -167,8 +200,9 @@ def test_search_unknown_within_budget():
 
 
 def test_search_method_option():
-    result = CliRunner().invoke(main, ["solve", "tictactoe", "--search", "--method", "alphabeta",
-                                       "--json"])
+    result = CliRunner().invoke(
+        main, ["solve", "tictactoe", "--search", "--method", "alphabeta", "--json"]
+    )
     out = json.loads(result.stdout)
     assert out["value"] == "draw" and out["method"] == "alphabeta"
     result = CliRunner().invoke(main, ["solve", "connect4", "--search", "--method", "threats"])

@@ -71,8 +71,11 @@ def filled(spec, empty: set[int], rng=None) -> Position:
     of columns); then stones of the bigger side are taken off (with gravity the top stone of
     a column), or turned over, until the counts are legal."""
     rng = rng or np.random.default_rng(0)
-    owner = {x: 0 if (x % spec.cols + 2 * (x // spec.cols)) % 4 < 2 else 1
-             for x in range(spec.cells) if x not in empty}
+    owner = {
+        x: 0 if (x % spec.cols + 2 * (x // spec.cols)) % 4 < 2 else 1
+        for x in range(spec.cells)
+        if x not in empty
+    }
 
     def top(x: int) -> bool:  # may leave the board without leaving a stone floating
         return not spec.gravity or x < spec.cols or x - spec.cols not in owner
@@ -88,22 +91,34 @@ def filled(spec, empty: set[int], rng=None) -> Position:
         else:
             stones = sorted(x for x, v in owner.items() if v == big)
             owner[stones[int(rng.integers(len(stones)))]] = 1 - big
-    pos = Position(spec, sum(1 << x for x, v in owner.items() if v == 0),
-                   sum(1 << x for x, v in owner.items() if v == 1))
+    pos = Position(
+        spec,
+        sum(1 << x for x, v in owner.items() if v == 0),
+        sum(1 << x for x, v in owner.items() if v == 1),
+    )
     return pos
 
 
 # --- the wide kernels against the 64-bit ones, the reference and the tables --------------
 @pytest.mark.parametrize(
     "spec, limit",
-    [(tictactoe, None), (mnk(3, 4, 3, gravity=True), None), (mnk(4, 3, 3), 150),
-     (mnk(3, 5, 3, gravity=True), 150), (mnk(2, 5, 2), None), (mnk(1, 7, 3), None)],
+    [
+        (tictactoe, None),
+        (mnk(3, 4, 3, gravity=True), None),
+        (mnk(4, 3, 3), 150),
+        (mnk(3, 5, 3, gravity=True), 150),
+        (mnk(2, 5, 2), None),
+        (mnk(1, 7, 3), None),
+    ],
     ids=str,
 )
 def test_wide_matches_reference(spec, limit):
     w = WideSearcher(spec, tt_bits=17)
-    positions = (live_positions(spec) if limit is None
-                 else random_positions(spec, limit, spec.cells // 2, seed=1))
+    positions = (
+        live_positions(spec)
+        if limit is None
+        else random_positions(spec, limit, spec.cells // 2, seed=1)
+    )
     for p in positions:
         ref = reference_score(p)
         assert w.solve(p).score == ref, p
@@ -112,9 +127,15 @@ def test_wide_matches_reference(spec, limit):
 
 @pytest.mark.parametrize(
     "spec, n, min_ply",
-    [(mnk(4, 4, 3), 400, 0), (mnk(4, 4, 4), 200, 4), (mnk(4, 4, 4, gravity=True), 300, 0),
-     (mnk(4, 5, 4, gravity=True), 200, 4), (mnk(3, 4, 3, gravity=True), 300, 0),
-     (mnk(5, 5, 4), 30, 12), (mnk(4, 6, 4, gravity=True), 60, 10)],
+    [
+        (mnk(4, 4, 3), 400, 0),
+        (mnk(4, 4, 4), 200, 4),
+        (mnk(4, 4, 4, gravity=True), 300, 0),
+        (mnk(4, 5, 4, gravity=True), 200, 4),
+        (mnk(3, 4, 3, gravity=True), 300, 0),
+        (mnk(5, 5, 4), 30, 12),
+        (mnk(4, 6, 4, gravity=True), 60, 10),
+    ],
     ids=str,
 )
 def test_wide_matches_the_64_bit_kernels(spec, n, min_ply):
@@ -128,8 +149,7 @@ def test_wide_matches_the_64_bit_kernels(spec, n, min_ply):
     assert (nodes >= 0).all()
 
 
-@pytest.mark.parametrize("spec", [mnk(4, 4, 3), mnk(4, 5, 4), mnk(4, 5, 4, gravity=True)],
-                         ids=str)
+@pytest.mark.parametrize("spec", [mnk(4, 4, 3), mnk(4, 5, 4), mnk(4, 5, 4, gravity=True)], ids=str)
 def test_potential_ordering_keeps_the_scores(spec):
     """The ordering of big free boards (lines opened or blocked, then centre-first) on boards
     the 64-bit kernels check it on."""
@@ -139,8 +159,16 @@ def test_potential_ordering_keeps_the_scores(spec):
         assert w.solve(p).score == narrow.solve(p).score, p
 
 
-@pytest.mark.parametrize("spec, sample", [(tictactoe, None), (mnk(4, 4, 4, gravity=True), 3000),
-                                          (mnk(4, 4, 3), 3000), (mnk(4, 4, 4), 1500)], ids=str)
+@pytest.mark.parametrize(
+    "spec, sample",
+    [
+        (tictactoe, None),
+        (mnk(4, 4, 4, gravity=True), 3000),
+        (mnk(4, 4, 3), 3000),
+        (mnk(4, 4, 4), 1500),
+    ],
+    ids=str,
+)
 def test_wide_matches_the_dense_tables(spec, sample):
     from fastttt.solver import solve
 
@@ -179,8 +207,9 @@ def test_wide_end_easy_exact(limit):
     w = WideSearcher(connect4)
     scores, _ = w.solve_batch(w.batch([from_move_string(connect4, m) for m in moves]))
     assert np.array_equal(scores, expected)
-    weak, _ = w.solve_batch(w.batch([from_move_string(connect4, m) for m in moves[:200]]),
-                            weak=True)
+    weak, _ = w.solve_batch(
+        w.batch([from_move_string(connect4, m) for m in moves[:200]]), weak=True
+    )
     assert np.array_equal(weak, np.sign(expected[:200]))
 
 
@@ -198,8 +227,13 @@ def test_wide_middle_easy_sample_exact():
 def test_searcher_dispatches_by_the_layout():
     assert type(Searcher(connect4)) is Searcher  # the 64-bit fast path, unchanged
     assert type(Searcher(mnk(4, 13, 4))) is Searcher  # transposed, 65 bits the other way
-    for spec in (mnk(8, 8, 4, gravity=True), mnk(4, 14, 4, gravity=True), mnk(8, 8, 5),
-                 mnk(19, 19, 5), mnk(32, 32, 5)):
+    for spec in (
+        mnk(8, 8, 4, gravity=True),
+        mnk(4, 14, 4, gravity=True),
+        mnk(8, 8, 5),
+        mnk(19, 19, 5),
+        mnk(32, 32, 5),
+    ):
         s = Searcher(spec, tt_bits=17)
         assert isinstance(s, WideSearcher) and s.wide
         assert s.potential == (not spec.gravity and spec.cells > 64)
@@ -300,10 +334,14 @@ def test_blocked_board_is_a_draw_19x19():
 
 @pytest.mark.parametrize(
     "spec, n_empty",
-    [(mnk(9, 9, 5), 4), (mnk(8, 10, 4, gravity=True), 6), (mnk(12, 9, 4, gravity=True), 6),
-     pytest.param(mnk(9, 9, 5), 6, marks=pytest.mark.slow),
-     pytest.param(mnk(15, 15, 5), 6, marks=pytest.mark.slow),
-     pytest.param(mnk(19, 19, 5), 6, marks=pytest.mark.slow)],
+    [
+        (mnk(9, 9, 5), 4),
+        (mnk(8, 10, 4, gravity=True), 6),
+        (mnk(12, 9, 4, gravity=True), 6),
+        pytest.param(mnk(9, 9, 5), 6, marks=pytest.mark.slow),
+        pytest.param(mnk(15, 15, 5), 6, marks=pytest.mark.slow),
+        pytest.param(mnk(19, 19, 5), 6, marks=pytest.mark.slow),
+    ],
     ids=str,
 )
 def test_near_full_boards_match_the_reference(spec, n_empty):
@@ -363,22 +401,29 @@ def test_budgets_stop_the_64_bit_search_too():
         s.solve(Position.from_moves(s.spec, [12]), max_nodes=20000)
     with pytest.raises(SearchBudgetError):
         s.solve(Position.from_moves(s.spec, [12]), seconds=0.1)
-    assert s.solve(Position.from_moves(s.spec, [12, 6, 7, 13, 11, 17, 16, 8])).score == \
-        Searcher(s.spec).solve(Position.from_moves(s.spec, [12, 6, 7, 13, 11, 17, 16, 8])).score
+    assert (
+        s.solve(Position.from_moves(s.spec, [12, 6, 7, 13, 11, 17, 16, 8])).score
+        == Searcher(s.spec).solve(Position.from_moves(s.spec, [12, 6, 7, 13, 11, 17, 16, 8])).score
+    )
 
 
 def test_cli_wide_search_interrupted_exits_130(tmp_path):
     from test_interrupts import assert_interrupted, interrupt_cli
 
-    rc, _out, err, seconds = interrupt_cli(["solve", "19x19k5", "--search", "--moves", "10,10"],
-                                           tmp_path)
+    rc, _out, err, seconds = interrupt_cli(
+        ["solve", "19x19k5", "--search", "--moves", "10,10"], tmp_path
+    )
     assert_interrupted(rc, err, seconds, tmp_path)
 
 
 # --- the command line and players -------------------------------------------------------------
 def _solve_cli(*args):
-    res = subprocess.run([sys.executable, "-m", "fastttt", "solve", *args, "--json"],
-                         capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "fastttt", "solve", *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout)
 
@@ -405,7 +450,7 @@ def test_cli_solves_near_finished_15x15_and_19x19():
 
 
 def _outcome(out: dict) -> str:
-    """"first", "draw" or "second" from ``solve --search --json``: its alpha-beta ``score``
+    """ "first", "draw" or "second" from ``solve --search --json``: its alpha-beta ``score``
     (side to move), or the ``winner`` field of a prover's answer."""
     if "winner" in out:
         return out["winner"]
@@ -416,8 +461,12 @@ def _outcome(out: dict) -> str:
 
 
 def test_cli_tables_refuse_wide_boards_in_one_line():
-    res = subprocess.run([sys.executable, "-m", "fastttt", "solve", "9x9k5"],
-                         capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        [sys.executable, "-m", "fastttt", "solve", "9x9k5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert "at most 64 cells" in res.stderr and "--search" in res.stderr
 
@@ -460,18 +509,23 @@ def test_solve_batch_of_the_64_bit_kernels_is_unchanged():
     spec = mnk(4, 4, 4, gravity=True)
     s = Searcher(spec)
     batch = s.batch_from_codes(np.array([Position.from_moves(spec, [0, 1]).code]))
-    assert solve_batch(s, batch)[0][0] == WideSearcher(spec).solve(
-        Position.from_moves(spec, [0, 1])).score
+    assert (
+        solve_batch(s, batch)[0][0]
+        == WideSearcher(spec).solve(Position.from_moves(spec, [0, 1])).score
+    )
 
 
 @pytest.mark.slow
 def test_kernels_run_after_loading_from_a_fresh_cache(tmp_path):
     """Compile into an empty Numba cache, then load from it in a second process: the kernels
     once segfaulted when loaded (mutually recursive functions in the cache)."""
-    code = ("from fastttt.search import WideSearcher; from fastttt.board import Position; "
-            "w = WideSearcher('3x3'); print(w.solve(Position.from_moves('3x3', [4])).score)")
+    code = (
+        "from fastttt.search import WideSearcher; from fastttt.board import Position; "
+        "w = WideSearcher('3x3'); print(w.solve(Position.from_moves('3x3', [4])).score)"
+    )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     for _ in range(2):
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             env=env, timeout=300)
+        res = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+        )
         assert res.returncode == 0 and res.stdout.strip() == "0", res.stderr

@@ -4,13 +4,14 @@ from functools import cache
 
 import numpy as np
 import pytest
-from naive import solve_naive
 
 from fastttt import Position, load_game, mnk, solver
 from fastttt.errors import InvalidPositionError, MemoryBudgetError
 from fastttt.kernels import dense
 from fastttt.layout import build_layout, hi_layers, slot_count
 from fastttt.solver import estimate_memory, solve
+
+from naive import solve_naive
 
 SMALL_BOARDS = [
     mnk(1, 1, 1),

@@ -100,10 +100,17 @@ def _header(header: dict) -> dict:
 
 @pytest.mark.parametrize(
     "header",
-    [[1, 2],
-     _header({"game": {"rows": 7, "cols": 7, "k": 4, "gravity": False},
-              "name": "mnk(rows=7,cols=7,k=4)", "slots": 10}),
-     _header({"game": {"rows": 3, "cols": 3, "k": 3, "gravity": False}, "slots": 10})],
+    [
+        [1, 2],
+        _header(
+            {
+                "game": {"rows": 7, "cols": 7, "k": 4, "gravity": False},
+                "name": "mnk(rows=7,cols=7,k=4)",
+                "slots": 10,
+            }
+        ),
+        _header({"game": {"rows": 3, "cols": 3, "k": 3, "gravity": False}, "slots": 10}),
+    ],
     ids=["list", "huge-game", "wrong-name"],
 )
 def test_hand_made_headers_are_refused_without_building_a_layout(tmp_path, header):
@@ -149,11 +156,15 @@ def test_header_edited_with_a_matching_name_is_refused(tmp_path, free34):
 def _format_1_file(path, solution):
     """A table as fastttt 0.2 wrote it: CRC-32 of the body in the header, no trailer."""
     spec = solution.spec
-    header = {"format": 1, "crc32": zlib.crc32(solution.table.tobytes()),
-              "game": {"rows": spec.rows, "cols": spec.cols, "k": spec.k,
-                       "gravity": spec.gravity},
-              "name": spec.name, "slots": int(solution.table.shape[0]), "seconds": 0.1,
-              "counts": solution.counts()}
+    header = {
+        "format": 1,
+        "crc32": zlib.crc32(solution.table.tobytes()),
+        "game": {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity},
+        "name": spec.name,
+        "slots": int(solution.table.shape[0]),
+        "seconds": 0.1,
+        "counts": solution.counts(),
+    }
     blob = json.dumps(header, sort_keys=True).encode()
     path.write_bytes(MAGIC + struct.pack("<I", len(blob)) + blob + solution.table.tobytes())
 
@@ -167,8 +178,11 @@ def test_format_1_files_are_refused_with_a_re_solve_message(tmp_path, free34):
 
 def test_another_game_is_refused_after_the_checksum(tmp_path, free34):
     path = save(free34, tmp_path / "t.fttt")
-    with pytest.raises(TableFileError, match=r"holds mnk\(rows=3,cols=4,k=3\), expected "
-                                             "tictactoe"):
+    with pytest.raises(
+        TableFileError,
+        match=r"holds mnk\(rows=3,cols=4,k=3\), expected "
+        "tictactoe",
+    ):
         load(path, "tictactoe")
 
 
@@ -243,8 +257,7 @@ def test_save_cleans_its_stale_temp_files(tmp_path, free34):
     for p in (dead, alive, other):
         p.write_bytes(b"partial")
     save(free34, tmp_path / "t.fttt")
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["t.fttt", alive.name, other.name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["t.fttt", alive.name, other.name])
 
 
 def test_load_refuses_a_fifo_without_blocking(tmp_path):

@@ -47,8 +47,7 @@ def random_game(spec, seed: int, want_winner: bool = True):
     return pos if (pos.winner() is not None) == want_winner else None
 
 
-@pytest.mark.parametrize("spec", [mnk(3, 3, 3), mnk(4, 5, 3), mnk(3, 4, 3, gravity=True),
-                                  connect4])
+@pytest.mark.parametrize("spec", [mnk(3, 3, 3), mnk(4, 5, 3), mnk(3, 4, 3, gravity=True), connect4])
 def test_stones_and_winning_cells(spec):
     pos = next(p for s in range(100) if (p := random_game(spec, s)) is not None)
     root = parse(render(pos, coordinates=True))
@@ -65,8 +64,9 @@ def test_stones_and_winning_cells(spec):
 
 def test_every_legal_move_is_a_click_target():
     pos = Position.from_moves("tictactoe", [4, 0])
-    targets = [int(e.get("data-move")) for e in having(parse(render(pos)), "cell")
-               if e.get("data-move")]
+    targets = [
+        int(e.get("data-move")) for e in having(parse(render(pos)), "cell") if e.get("data-move")
+    ]
     assert targets == pos.legal_moves()
     c4 = Position.from_moves(connect4, [3, 3, 3, 3, 3, 3])
     columns = [int(e.get("data-move")) for e in having(parse(render(c4)), "move")]
@@ -86,8 +86,9 @@ def test_heat_map_is_the_solved_table(moves):
         cell = heat[move]
         assert int(cell.get("data-result")) == outcome.result
         assert int(cell.get("data-plies")) == outcome.plies
-        assert cell.get("fill") == value_color(MoveValue(outcome.result, outcome.plies),
-                                               9 - pos.ply)
+        assert cell.get("fill") == value_color(
+            MoveValue(outcome.result, outcome.plies), 9 - pos.ply
+        )
     legend = having(root, "legend")
     assert len(legend) == 1
     words = " ".join(e.text or "" for e in legend[0].iter())
@@ -96,8 +97,9 @@ def test_heat_map_is_the_solved_table(moves):
 
 def test_colours_darken_as_the_end_nears():
     near, far = value_color(MoveValue(1, 1), 9), value_color(MoveValue(1, 9), 9)
-    assert sum(int(near[i:i + 2], 16) for i in (1, 3, 5)) < sum(
-        int(far[i:i + 2], 16) for i in (1, 3, 5))
+    assert sum(int(near[i : i + 2], 16) for i in (1, 3, 5)) < sum(
+        int(far[i : i + 2], 16) for i in (1, 3, 5)
+    )
     assert value_color(MoveValue(0, 5), 9) == fastttt.svg.DRAW_COLOR
     assert value_color(MoveValue(None), 9) == fastttt.svg.UNKNOWN_COLOR
 
@@ -191,27 +193,33 @@ def test_docs_pictures_are_up_to_date(name):
 
 # --- fastttt render ------------------------------------------------------------------------
 
+
 def test_render_command_svg(tmp_path):
     out = tmp_path / "board.svg"
-    result = CliRunner().invoke(render_command,
-                                ["tictactoe", "--moves", "2,2 1,1", "--values", "-o", str(out)])
+    result = CliRunner().invoke(
+        render_command, ["tictactoe", "--moves", "2,2 1,1", "--values", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     root = parse(out.read_text())
     assert len(having(root, "heat")) == 7 and having(root, "legend")
     result = CliRunner().invoke(render_command, ["connect4", "--moves", "4455", "-o", str(out)])
     assert result.exit_code == 0 and len(having(parse(out.read_text()), "stone")) == 4
-    result = CliRunner().invoke(render_command,
-                                ["ultimate", "--position", str(UltimateState()), "-o", str(out)])
+    result = CliRunner().invoke(
+        render_command, ["ultimate", "--position", str(UltimateState()), "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
 
 
-@pytest.mark.parametrize("args, message", [
-    (["tictactoe", "--moves", "2,2 2,2"], "--moves: move 2 ('2,2'): row 2, column 2 is taken"),
-    (["tictactoe", "--moves", "2,2", "--position", "........."], "not both"),
-    (["ultimate", "--moves", "5,5 1,1"], "the move must be in board 5"),
-    (["nope"], "unknown game"),
-    (["connect4", "--moves", "9"], "--moves: move 1 ('9'): column 9 is off the board"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["tictactoe", "--moves", "2,2 2,2"], "--moves: move 2 ('2,2'): row 2, column 2 is taken"),
+        (["tictactoe", "--moves", "2,2", "--position", "........."], "not both"),
+        (["ultimate", "--moves", "5,5 1,1"], "the move must be in board 5"),
+        (["nope"], "unknown game"),
+        (["connect4", "--moves", "9"], "--moves: move 1 ('9'): column 9 is off the board"),
+    ],
+)
 def test_render_command_errors(tmp_path, args, message):
     result = CliRunner().invoke(render_command, [*args, "-o", str(tmp_path / "x.svg")])
     assert result.exit_code != 0 and message in result.output
@@ -230,8 +238,10 @@ def test_render_command_png_without_the_extra(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "cairosvg", None)
     result = CliRunner().invoke(render_command, ["tictactoe", "-o", str(tmp_path / "b.png")])
     assert result.exit_code == 1
-    assert result.output.strip() == "Error: PNG output needs the png extra: pip install " \
+    assert (
+        result.output.strip() == "Error: PNG output needs the png extra: pip install "
         "'fastttt[png]' (CairoSVG)"
+    )
     result = CliRunner().invoke(render_command, ["tictactoe", "-o", str(tmp_path / "b.gif")])
     assert result.exit_code == 2 and ".svg or .png" in result.output
 
@@ -257,8 +267,9 @@ def test_render_through_the_fastttt_command(tmp_path):
     from fastttt import cli
 
     out = tmp_path / "c4.svg"
-    result = CliRunner().invoke(cli.main, ["render", "connect4", "--moves", "44", "-o", str(out)],
-                                standalone_mode=False)
+    result = CliRunner().invoke(
+        cli.main, ["render", "connect4", "--moves", "44", "-o", str(out)], standalone_mode=False
+    )
     assert result.exit_code == 0, result.output
     assert len(having(parse(out.read_text()), "stone")) == 2
 
@@ -290,8 +301,13 @@ def test_estimate_legend_has_the_colours_of_the_estimates():
     assert fastttt.svg.DRAW_COLOR in swatches
 
 
-@pytest.mark.parametrize("state", [Position.from_moves("tictactoe", [4, 1, 0, 8, 6, 3, 2]),
-                                   Position.from_moves("4x4k4g", [0, 1, 0, 1, 0, 1, 0])])
+@pytest.mark.parametrize(
+    "state",
+    [
+        Position.from_moves("tictactoe", [4, 1, 0, 8, 6, 3, 2]),
+        Position.from_moves("4x4k4g", [0, 1, 0, 1, 0, 1, 0]),
+    ],
+)
 def test_no_legend_on_a_finished_game(state):
     found = move_values(state)
     assert found.values == {}

@@ -11,7 +11,6 @@ import struct
 
 import numpy as np
 import pytest
-from fuzzing import fuzz, long_run
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,8 @@ from fastttt import mnk
 from fastttt.errors import TableFileError
 from fastttt.solver import solve
 from fastttt.store import load, read_header, save
+
+from fuzzing import fuzz, long_run
 
 FUZZ = fuzz(500)
 SPEC = mnk(3, 3, 3)
@@ -55,8 +56,10 @@ positions = st.integers(0, 2**16)  # reduced modulo the file size: the header is
 
 
 @FUZZ
-@given(flips=st.lists(st.tuples(positions, st.integers(0, 7)), min_size=1, max_size=4),
-       in_header=st.booleans())
+@given(
+    flips=st.lists(st.tuples(positions, st.integers(0, 7)), min_size=1, max_size=4),
+    in_header=st.booleans(),
+)
 def test_bit_flips(saved, flips, in_header):
     folder, raw, solution, length = saved
     data = bytearray(raw)
@@ -74,18 +77,38 @@ def test_truncations_and_appended_bytes(saved, cut, tail):
 
 
 header_values = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 70), st.integers(-(2**70), 2**70),
-    st.floats(allow_nan=True), st.text(max_size=6),
-    st.lists(st.integers(0, 9), max_size=3), st.dictionaries(st.text(max_size=3),
-                                                             st.integers(0, 9), max_size=2),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 70),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True),
+    st.text(max_size=6),
+    st.lists(st.integers(0, 9), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(0, 9), max_size=2),
 )
-header_keys = st.sampled_from(["format", "game", "name", "slots", "seconds", "counts", "extra",
-                               "game.rows", "game.cols", "game.k", "game.gravity", "game.extra"])
+header_keys = st.sampled_from(
+    [
+        "format",
+        "game",
+        "name",
+        "slots",
+        "seconds",
+        "counts",
+        "extra",
+        "game.rows",
+        "game.cols",
+        "game.k",
+        "game.gravity",
+        "game.extra",
+    ]
+)
 
 
 @FUZZ
-@given(edits=st.lists(st.tuples(header_keys, header_values), min_size=1, max_size=3),
-       fix_length=st.booleans())
+@given(
+    edits=st.lists(st.tuples(header_keys, header_values), min_size=1, max_size=3),
+    fix_length=st.booleans(),
+)
 def test_header_edits(saved, edits, fix_length):
     folder, raw, solution, length = saved
     header = json.loads(raw[12 : 12 + length])
@@ -100,8 +123,14 @@ def test_header_edits(saved, edits, fix_length):
     _check(folder, raw[:8] + struct.pack("<I", size) + blob + raw[12 + length :], solution)
 
 
-@pytest.mark.parametrize("old, new", [(b'"k": 3', b'"k": 2'), (b'"rows": 3', b'"rows": 1'),
-                                      (b'"gravity": false', b'"gravity": true ')])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (b'"k": 3', b'"k": 2'),
+        (b'"rows": 3', b'"rows": 1'),
+        (b'"gravity": false', b'"gravity": true '),
+    ],
+)
 def test_same_length_header_edits(saved, old, new):
     folder, raw, solution, _ = saved
     assert raw.count(old) == 1

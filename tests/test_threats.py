@@ -38,10 +38,18 @@ def test_every_threat_win_is_a_win(game):
     assert found > 0.5 * wins  # most wins on these boards are threat wins
 
 
-@pytest.mark.parametrize("game, count, min_ply", [
-    ("4x4k3", 300, 0), ("3x5k3", 300, 0), ("4x4k4", 300, 0), ("5x5k4", 200, 4),
-    ("4x5k4", 200, 2), pytest.param("5x5k5", 80, 8, marks=pytest.mark.slow),
-    pytest.param("6x6k5", 60, 10, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "game, count, min_ply",
+    [
+        ("4x4k3", 300, 0),
+        ("3x5k3", 300, 0),
+        ("4x4k4", 300, 0),
+        ("5x5k4", 200, 4),
+        ("4x5k4", 200, 2),
+        pytest.param("5x5k5", 80, 8, marks=pytest.mark.slow),
+        pytest.param("6x6k5", 60, 10, marks=pytest.mark.slow),
+    ],
+)
 def test_threat_wins_are_alphabeta_wins(game, count, min_ply):
     spec = as_spec(game)
     reference = Searcher(spec)
@@ -103,8 +111,11 @@ def _winning_cells(pos: Position, player: int) -> set[int]:
     stones = pos.first if player == 0 else pos.second
     for c in range(pos.spec.cells):
         if not pos.occupied >> c & 1:
-            after = Position(pos.spec, *((stones | 1 << c, pos.second) if player == 0
-                                         else (pos.first, stones | 1 << c)), check=False)
+            after = Position(
+                pos.spec,
+                *((stones | 1 << c, pos.second) if player == 0 else (pos.first, stones | 1 << c)),
+                check=False,
+            )
             if after.winner() == player:
                 out.add(c)
     return out
@@ -145,9 +156,15 @@ def test_fours_threes_and_defences_follow_their_definitions(game, count):
                 after = _after(pos, p, c)
                 if _winning_cells(after, p):
                     continue  # a four
-                near = {g for m in map(int, win_masks(spec)) if m >> c & 1 and not m & theirs
-                        and ((mine | 1 << c) & m).bit_count() == spec.k - 2
-                        for g in range(spec.cells) if m >> g & 1 and not after.occupied >> g & 1}
+                near = {
+                    g
+                    for m in map(int, win_masks(spec))
+                    if m >> c & 1
+                    and not m & theirs
+                    and ((mine | 1 << c) & m).bit_count() == spec.k - 2
+                    for g in range(spec.cells)
+                    if m >> g & 1 and not after.occupied >> g & 1
+                }
                 expected = any(len(_winning_cells(_after(after, p, g), p)) >= 2 for g in near)
                 assert T.is_three(lb.B, lb.Z, p, c) == expected, (pos, p, c)
             threats, n = T.defences(lb.B, p, out)
@@ -174,7 +191,7 @@ def _pairing_exists(open_lines: list[int], budget: int = 50_000) -> bool | None:
         free = [c for c in range(line.bit_length()) if line >> c & 1 and not used >> c & 1]
         unknown = False
         for i, x in enumerate(free):
-            for y in free[i + 1:]:
+            for y in free[i + 1 :]:
                 pair = 1 << x | 1 << y
                 found = search([m for m in lines if m & pair != pair], used | pair)
                 if found:
@@ -202,8 +219,7 @@ def test_pairing_search_agrees_with_a_plain_search(game, count):
             assert not covered.any() and not used.any()
             if got == -1:
                 continue
-            expected = all(m.bit_count() >= 2 for m in open_lines) and _pairing_exists(
-                open_lines)
+            expected = all(m.bit_count() >= 2 for m in open_lines) and _pairing_exists(open_lines)
             if expected is None:
                 continue
             assert got == int(expected), (pos, a)

@@ -19,6 +19,7 @@ from fastttt.ultimate import (
     solve_exact,
 )
 from fastttt.ultimate.engine import two_table
+
 from ultimate_reference import LINES, RefState, TreeTooLarge, minimax
 
 COEFFS = Coeffs()

@@ -35,9 +35,13 @@ def positions(count: int, ply: int, open_won_boards: bool = False):
 
 def reference_rules(ref: RefState) -> P.Rules:
     """The plain reference behind the verifier's interface: an independent replay."""
-    return P.Rules(lambda text: ref, lambda s: s.legal_moves(), lambda s, m: s.play(m),
-                   lambda s: None if s.winner() is None else "XO".index(s.winner()),
-                   lambda s: "XO".index(s.player))
+    return P.Rules(
+        lambda text: ref,
+        lambda s: s.legal_moves(),
+        lambda s, m: s.play(m),
+        lambda s: None if s.winner() is None else "XO".index(s.winner()),
+        lambda s: "XO".index(s.player),
+    )
 
 
 ENGINE_WINNER = {"win": 0, "loss": 1}  # from the side to move
@@ -86,12 +90,15 @@ def test_proof_trees_replay_against_the_plain_rules(open_won_boards):
             bad = list(tree.moves)
             bad[-1] = next(m for m in range(81) if m != bad[-1])
             with pytest.raises(InvalidArgumentError):
-                P.verify(P.ProofTree(tree.position, tree.attacker, tree.claim, tuple(bad)),
-                         reference_rules(ref))
+                P.verify(
+                    P.ProofTree(tree.position, tree.attacker, tree.claim, tuple(bad)),
+                    reference_rules(ref),
+                )
         flipped = "disproven" if tree.claim == "proven" else "proven"
         with pytest.raises(InvalidArgumentError):  # the same moves do not prove the opposite
-            P.verify(P.ProofTree(tree.position, tree.attacker, flipped, tree.moves),
-                     reference_rules(ref))
+            P.verify(
+                P.ProofTree(tree.position, tree.attacker, flipped, tree.moves), reference_rules(ref)
+            )
     assert checked["proven"] and checked["disproven"]
 
 
@@ -200,8 +207,7 @@ def test_prove_command(tmp_path):
     assert notes.read_text() == "keep me"
     result = runner.invoke(prove, ["--moves", "5,5 1,1"])
     assert result.exit_code == 2
-    assert "--moves: move 2 ('1,1'): 1,1: the move must be in " \
-        "board 5" in result.output
+    assert "--moves: move 2 ('1,1'): 1,1: the move must be in board 5" in result.output
     result = runner.invoke(prove, ["--moves", "5,5 5,1", "--max-nodes", "300"])
     assert result.exit_code == 0 and "unknown within budget" in result.output
 
@@ -211,8 +217,10 @@ def test_prove_suite_signature_is_deterministic():
 
     from fastttt.cli.prove import prove
 
-    runs = [CliRunner().invoke(prove, ["--suite", "--max-nodes", "2000", "--tt-bits", "16"])
-            for _ in range(2)]
+    runs = [
+        CliRunner().invoke(prove, ["--suite", "--max-nodes", "2000", "--tt-bits", "16"])
+        for _ in range(2)
+    ]
     assert runs[0].exit_code == 0, runs[0].output
     bench = [line for line in runs[0].output.splitlines() if line.startswith("Bench: ")]
 

@@ -10,6 +10,7 @@ import pytest
 from fastttt.errors import IllegalMoveError, InvalidPositionError
 from fastttt.kernels import ultimate as K
 from fastttt.ultimate import ULTIMATE, ULTIMATE_OPEN, UltimateState, parse_move, render
+
 from ultimate_reference import RefState
 
 

@@ -83,8 +83,9 @@ def test_result_words():
     assert V.result_words(0, 4) == "draw" and V.result_words(1) == "win"
 
 
-@pytest.mark.parametrize("value,to_move,name", [(1, 0, "first"), (1, 1, "second"),
-                                                (-1, 0, "second"), (0, 1, "draw")])
+@pytest.mark.parametrize(
+    "value,to_move,name", [(1, 0, "first"), (1, 1, "second"), (-1, 0, "second"), (0, 1, "draw")]
+)
 def test_prove_winner_words(value, to_move, name):
     from fastttt.prove import ProofResult
 
@@ -105,8 +106,7 @@ def test_values_imports_no_numba():
     import sys
 
     code = "import sys, fastttt.values; print('numba' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 

@@ -60,8 +60,9 @@ def test_state_of_a_tictactoe_position(client):
 
 
 def test_attractor_ranks_match_the_table(client):
-    st = client.get("/api/state",
-                    params={"game": "tictactoe", "moves": "2,2 1,2 1,1 3,3 3,1 2,1"}).json()
+    st = client.get(
+        "/api/state", params={"game": "tictactoe", "moves": "2,2 1,2 1,1 3,3 3,1 2,1"}
+    ).json()
     pos = Position.from_moves("tictactoe", [4, 1, 0, 8, 6, 3])
     for move, outcome in move_outcomes(pos).items():
         info = st["attractor"]["moves"][str(move)]
@@ -72,15 +73,18 @@ def test_attractor_ranks_match_the_table(client):
     assert client.get("/api/state", params={"game": "connect4"}).json()["attractor"] is None
 
 
-@pytest.mark.parametrize("game, moves, api, text", [
-    ("connect4", "4,4,5", [3, 3, 4], "4 4 5"),
-    ("connect4", "4455", [3, 3, 4, 4], "4 4 5 5"),
-    ("connect4", "4 4,5", [3, 3, 4], "4 4 5"),
-    ("tictactoe", " 2,2  1,3 ", [4, 2], "2,2 1,3"),
-    ("ultimate", "5,5 5,1", [40, 36], "5,5 5,1"),
-    ("ultimate", "5,5 1", [40, 36], "5,5 5,1"),
-    ("ultimate", "r5c5", [40], "5,5"),
-])
+@pytest.mark.parametrize(
+    "game, moves, api, text",
+    [
+        ("connect4", "4,4,5", [3, 3, 4], "4 4 5"),
+        ("connect4", "4455", [3, 3, 4, 4], "4 4 5 5"),
+        ("connect4", "4 4,5", [3, 3, 4], "4 4 5"),
+        ("tictactoe", " 2,2  1,3 ", [4, 2], "2,2 1,3"),
+        ("ultimate", "5,5 5,1", [40, 36], "5,5 5,1"),
+        ("ultimate", "5,5 1", [40, 36], "5,5 5,1"),
+        ("ultimate", "r5c5", [40], "5,5"),
+    ],
+)
 def test_moves_are_people_move_lists(client, game, moves, api, text):
     """The ``moves`` parameter reads what ``solve --moves`` reads (the README's "Move
     numbering"); the state sends them back in API form and as people's text."""
@@ -111,19 +115,30 @@ def test_values_job_on_connect4_keeps_its_budget(client):
 
 
 def test_engine_players_move(client):
-    job = finish(client, client.post("/api/move", json={"game": "tictactoe", "moves": "1,1",
-                                                        "player": "perfect", "seed": 1}))
+    job = finish(
+        client,
+        client.post(
+            "/api/move", json={"game": "tictactoe", "moves": "1,1", "player": "perfect", "seed": 1}
+        ),
+    )
     assert job["state"] == "done" and job["result"]["move"] == 4
     assert job["result"]["label"] == "2,2"
-    job = finish(client, client.post("/api/move", json={"game": "ultimate", "moves": "5,5",
-                                                        "player": "engine:100"}))
+    job = finish(
+        client,
+        client.post("/api/move", json={"game": "ultimate", "moves": "5,5", "player": "engine:100"}),
+    )
     assert job["state"] == "done" and 36 <= job["result"]["move"] < 45
     assert job["result"]["label"].startswith("5,")
 
 
 def test_perfect_without_a_table_says_when_it_fell_back(client):
-    job = finish(client, client.post("/api/move", json={"game": "connect4", "moves": "4",
-                                                        "player": "perfect", "seconds": 0.1}))
+    job = finish(
+        client,
+        client.post(
+            "/api/move",
+            json={"game": "connect4", "moves": "4", "player": "perfect", "seconds": 0.1},
+        ),
+    )
     assert job["state"] == "done" and 0 <= job["result"]["move"] < 7
     assert "not proven" in job["result"]["note"]
     st = client.get("/api/state", params={"game": "connect4"}).json()
@@ -138,53 +153,59 @@ def test_the_event_loop_answers_while_a_search_runs(client):
     assert client.get(f"/api/jobs/{running['id']}").json()["state"] == "running"
 
 
-@pytest.mark.parametrize("path, params", [
-    ("/api/state", {"game": "nope"}),
-    ("/api/state", {"game": "tictactoe", "moves": "4,4"}),
-    ("/api/state", {"game": "tictactoe", "moves": "2,2 2,2"}),
-    ("/api/state", {"game": "tictactoe", "moves": "a"}),
-    ("/api/state", {"game": "tictactoe", "moves": "4"}),
-    ("/api/state", {"game": "tictactoe", "moves": "1" * 5000}),
-    ("/api/state", {"game": "tictactoe", "moves": "1" * 7000}),
-    ("/api/state", {"game": "tictactoe", "moves": "-1,1"}),
-    ("/api/state", {"game": "connect4", "moves": "8"}),
-    ("/api/state", {"game": "connect4", "moves": "0"}),
-    ("/api/state", {"game": "connect4", "moves": "1111111"}),
-    ("/api/state", {"game": "ultimate", "moves": "10,1"}),
-    ("/api/state", {"game": "ultimate", "moves": "5,5 1,1"}),
-    ("/api/state", {"game": "ultimate", "moves": "5"}),
-    ("/api/state", {"game": "tictactoe", "position": "XXX/OO./..Z"}),
-    ("/api/state", {"game": "tictactoe", "position": "XXX/XXX/OOO"}),
-    ("/api/state", {"game": "tictactoe", "moves": "0", "position": "........."}),
-    ("/api/state", {"game": "mnk"}),
-    ("/api/state", {"game": "99999x99999"}),
-    ("/api/state", {"game": "ultimate", "position": "junk"}),
-])
+@pytest.mark.parametrize(
+    "path, params",
+    [
+        ("/api/state", {"game": "nope"}),
+        ("/api/state", {"game": "tictactoe", "moves": "4,4"}),
+        ("/api/state", {"game": "tictactoe", "moves": "2,2 2,2"}),
+        ("/api/state", {"game": "tictactoe", "moves": "a"}),
+        ("/api/state", {"game": "tictactoe", "moves": "4"}),
+        ("/api/state", {"game": "tictactoe", "moves": "1" * 5000}),
+        ("/api/state", {"game": "tictactoe", "moves": "1" * 7000}),
+        ("/api/state", {"game": "tictactoe", "moves": "-1,1"}),
+        ("/api/state", {"game": "connect4", "moves": "8"}),
+        ("/api/state", {"game": "connect4", "moves": "0"}),
+        ("/api/state", {"game": "connect4", "moves": "1111111"}),
+        ("/api/state", {"game": "ultimate", "moves": "10,1"}),
+        ("/api/state", {"game": "ultimate", "moves": "5,5 1,1"}),
+        ("/api/state", {"game": "ultimate", "moves": "5"}),
+        ("/api/state", {"game": "tictactoe", "position": "XXX/OO./..Z"}),
+        ("/api/state", {"game": "tictactoe", "position": "XXX/XXX/OOO"}),
+        ("/api/state", {"game": "tictactoe", "moves": "0", "position": "........."}),
+        ("/api/state", {"game": "mnk"}),
+        ("/api/state", {"game": "99999x99999"}),
+        ("/api/state", {"game": "ultimate", "position": "junk"}),
+    ],
+)
 def test_bad_state_requests_are_400(client, path, params):
     r = client.get(path, params=params)
     assert r.status_code == 400, r.text
     assert r.json()["error"]
 
 
-@pytest.mark.parametrize("path, body", [
-    ("/api/values", b"{"),
-    ("/api/values", b"[1, 2]"),
-    ("/api/values", {"game": 7}),
-    ("/api/values", {"game": "tictactoe", "moves": 4}),
-    ("/api/values", {"game": "tictactoe", "seconds": "fast"}),
-    ("/api/values", {"game": "tictactoe", "seconds": 1e9}),
-    ("/api/values", {"game": "tictactoe", "seconds": True}),
-    ("/api/move", {"game": "tictactoe"}),
-    ("/api/move", {"game": "tictactoe", "player": "human"}),
-    ("/api/move", {"game": "tictactoe", "player": "wizard"}),
-    ("/api/move", {"game": "tictactoe", "player": "heuristic:100"}),
-    ("/api/move", {"game": "tictactoe", "player": "heuristic:0"}),
-    ("/api/move", {"game": "ultimate", "player": "mcts:99999999"}),
-    ("/api/move", {"game": "ultimate", "player": "engine:n999999999999"}),
-    ("/api/move", {"game": "tictactoe", "player": "perfect", "seed": "x"}),
-    ("/api/move", {"game": "tictactoe", "moves": "1,1 2,1 1,2 2,2 1,3", "player": "perfect"}),
-    ("/api/move", {"game": "tictactoe", "player": ["perfect"]}),
-])
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/api/values", b"{"),
+        ("/api/values", b"[1, 2]"),
+        ("/api/values", {"game": 7}),
+        ("/api/values", {"game": "tictactoe", "moves": 4}),
+        ("/api/values", {"game": "tictactoe", "seconds": "fast"}),
+        ("/api/values", {"game": "tictactoe", "seconds": 1e9}),
+        ("/api/values", {"game": "tictactoe", "seconds": True}),
+        ("/api/move", {"game": "tictactoe"}),
+        ("/api/move", {"game": "tictactoe", "player": "human"}),
+        ("/api/move", {"game": "tictactoe", "player": "wizard"}),
+        ("/api/move", {"game": "tictactoe", "player": "heuristic:100"}),
+        ("/api/move", {"game": "tictactoe", "player": "heuristic:0"}),
+        ("/api/move", {"game": "ultimate", "player": "mcts:99999999"}),
+        ("/api/move", {"game": "ultimate", "player": "engine:n999999999999"}),
+        ("/api/move", {"game": "tictactoe", "player": "perfect", "seed": "x"}),
+        ("/api/move", {"game": "tictactoe", "moves": "1,1 2,1 1,2 2,2 1,3", "player": "perfect"}),
+        ("/api/move", {"game": "tictactoe", "player": ["perfect"]}),
+    ],
+)
 def test_bad_job_requests_are_400(client, path, body):
     if isinstance(body, bytes):
         r = client.post(path, content=body, headers={"Content-Type": "application/json"})
@@ -214,17 +235,25 @@ def test_serve_command_refuses_without_the_extra(monkeypatch):
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(game=st.one_of(st.sampled_from(["tictactoe", "connect4", "ultimate", "4x4k3g"]), TEXT),
-       moves=st.one_of(st.none(), TEXT, st.lists(st.integers(0, 90), max_size=12).map(
-           lambda ms: ",".join(map(str, ms))), st.lists(
-           st.tuples(st.integers(0, 10), st.integers(0, 10)), max_size=12).map(
-           lambda ms: " ".join(f"{r},{c}" for r, c in ms))),
-       position=st.one_of(st.none(), TEXT))
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    game=st.one_of(st.sampled_from(["tictactoe", "connect4", "ultimate", "4x4k3g"]), TEXT),
+    moves=st.one_of(
+        st.none(),
+        TEXT,
+        st.lists(st.integers(0, 90), max_size=12).map(lambda ms: ",".join(map(str, ms))),
+        st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), max_size=12).map(
+            lambda ms: " ".join(f"{r},{c}" for r, c in ms)
+        ),
+    ),
+    position=st.one_of(st.none(), TEXT),
+)
 def test_fuzzed_states_are_200_or_400(client, game, moves, position):
-    params = {k: v for k, v in (("game", game), ("moves", moves), ("position", position))
-              if v is not None}
+    params = {
+        k: v for k, v in (("game", game), ("moves", moves), ("position", position)) if v is not None
+    }
     r = client.get("/api/state", params=params)
     assert r.status_code in (200, 400), (params, r.text)
     assert r.status_code == 200 or r.json()["error"]
@@ -255,6 +284,7 @@ def test_one_move_parser_for_the_command_line_and_the_page():
 
 # --- budgets, cancelling, caps -----------------------------------------------------------
 
+
 def test_a_cancelled_values_job_stops_and_says_so(client):
     """DELETE /api/jobs/ID (the page's request when the position changes): the job is
     cancelled at once, and its search stops, freeing the searcher for the next job."""
@@ -263,16 +293,21 @@ def test_a_cancelled_values_job_stops_and_says_so(client):
     assert r.status_code == 200 and r.json()["state"] == "cancelled"
     assert client.get(f"/api/jobs/{running['id']}").json()["error"] == "cancelled"
     assert client.delete("/api/jobs/values-999999").status_code == 404
-    done = finish(client, client.post("/api/values", json={"game": "connect4", "seconds": 0.2}),
-                  seconds=60)  # 10 s of the cancelled search would not block it
+    done = finish(
+        client, client.post("/api/values", json={"game": "connect4", "seconds": 0.2}), seconds=60
+    )  # 10 s of the cancelled search would not block it
     assert done["state"] == "done" and done["result"]["source"] == "search"
 
 
 def test_a_player_over_the_time_limit_times_out_with_a_message():
     app = create_app(move_seconds=0.2)
     with TestClient(app, raise_server_exceptions=False) as c:
-        job = finish(c, c.post("/api/move", json={"game": "ultimate", "player": "engine:5000",
-                                                  "seconds": 0.05}))
+        job = finish(
+            c,
+            c.post(
+                "/api/move", json={"game": "ultimate", "player": "engine:5000", "seconds": 0.05}
+            ),
+        )
         assert job["state"] == "timeout" and "engine:5000" in job["error"]
         assert "within 0.25 s" in job["error"] and "result" not in job
 
@@ -306,12 +341,19 @@ def test_a_timed_out_search_stops_and_frees_its_worker():
         jobs.shutdown()
 
 
-@pytest.mark.parametrize("game, player, ok", [
-    ("8x8k5", "alphabeta:8", False), ("8x8k5", "alphabeta:4", True),
-    ("8x8k5", "heuristic:4", False), ("8x8k5", "heuristic:3", True),
-    ("connect4", "alphabeta:8", True), ("ultimate", "mcts:100000", False),
-    ("ultimate", "engine:n20000000", False), ("ultimate", "engine:10000", False),
-])
+@pytest.mark.parametrize(
+    "game, player, ok",
+    [
+        ("8x8k5", "alphabeta:8", False),
+        ("8x8k5", "alphabeta:4", True),
+        ("8x8k5", "heuristic:4", False),
+        ("8x8k5", "heuristic:3", True),
+        ("connect4", "alphabeta:8", True),
+        ("ultimate", "mcts:100000", False),
+        ("ultimate", "engine:n20000000", False),
+        ("ultimate", "engine:10000", False),
+    ],
+)
 def test_player_parameters_are_capped_per_game(client, game, player, ok):
     r = client.post("/api/move", json={"game": game, "player": player, "seconds": 0.05})
     if ok:
@@ -325,20 +367,25 @@ def test_offered_players_are_within_the_caps(client):
     for game in client.get("/api/games").json()["games"]:
         for player in game["players"]:
             if player != "human":
-                r = client.post("/api/move", json={"game": game["name"], "player": player,
-                                                   "moves": "", "seconds": 0.05})
+                r = client.post(
+                    "/api/move",
+                    json={"game": game["name"], "player": player, "moves": "", "seconds": 0.05},
+                )
                 assert r.status_code == 202, (game["name"], player, r.text)
                 client.delete(f"/api/jobs/{r.json()['id']}")
 
 
-@pytest.mark.parametrize("game, moves, message", [
-    ("connect4", "4444444", "move 7 ('4'): column 4 is full"),
-    ("connect4", "4 4 10", "move 3 ('10'): column 10 is off the board (columns 1 to 7)"),
-    ("4x4k4g", "1,2,1,2,1,2,1,2", "move 8 ('2'): the game is already over"),
-    ("tictactoe", "2,2 2,2", "move 2 ('2,2'): row 2, column 2 is taken"),
-    ("tictactoe", "0,1", "move 1 ('0,1'): row 0 is off the board (rows 1 to 3)"),
-    ("ultimate", "5,5 1,5", "move 2 ('1,5'): 1,5: the move must be in board 5"),
-])
+@pytest.mark.parametrize(
+    "game, moves, message",
+    [
+        ("connect4", "4444444", "move 7 ('4'): column 4 is full"),
+        ("connect4", "4 4 10", "move 3 ('10'): column 10 is off the board (columns 1 to 7)"),
+        ("4x4k4g", "1,2,1,2,1,2,1,2", "move 8 ('2'): the game is already over"),
+        ("tictactoe", "2,2 2,2", "move 2 ('2,2'): row 2, column 2 is taken"),
+        ("tictactoe", "0,1", "move 1 ('0,1'): row 0 is off the board (rows 1 to 3)"),
+        ("ultimate", "5,5 1,5", "move 2 ('1,5'): 1,5: the move must be in board 5"),
+    ],
+)
 def test_errors_name_moves_as_people_write_them(client, game, moves, message):
     """The explorer's messages are the command line's (``--moves: move 3 ...``), for the
     ``moves`` parameter."""

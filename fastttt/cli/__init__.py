@@ -24,12 +24,18 @@ COMMANDS = {
     "match": ("fastttt.cli.play:match", "Engine against engine over many games."),
     "bench": ("fastttt.cli.bench:bench", "Deterministic search bench: node count and time."),
     "verify": ("fastttt.cli.verify:verify", "Check the solver against the known facts file."),
-    "render": ("fastttt.cli.render:render",
-               "Draw a position as SVG or PNG, optionally with move values."),
-    "serve": ("fastttt.cli.serve:serve",
-              "Local web explorer: click to play, moves coloured by value."),
-    "prove": ("fastttt.cli.prove:prove",
-              "Ultimate tic-tac-toe by proof-number search: values and checkable proofs."),
+    "render": (
+        "fastttt.cli.render:render",
+        "Draw a position as SVG or PNG, optionally with move values.",
+    ),
+    "serve": (
+        "fastttt.cli.serve:serve",
+        "Local web explorer: click to play, moves coloured by value.",
+    ),
+    "prove": (
+        "fastttt.cli.prove:prove",
+        "Ultimate tic-tac-toe by proof-number search: values and checkable proofs.",
+    ),
 }
 
 

@@ -107,9 +107,13 @@ def run_bench(*, weak: bool = False, tt_bits: int | None = None) -> dict:
     help="Transposition table of 2**BITS entries (default 23 on big boards).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Also draw nodes against time per position: FILE.svg/.png/.pdf "
-                   "(pip install 'fastttt[plot]').")
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    help="Also draw nodes against time per position: FILE.svg/.png/.pdf "
+    "(pip install 'fastttt[plot]').",
+)
 def bench(weak: bool, tt_bits: int | None, as_json: bool, plot_path: str | None) -> None:
     """Search a fixed list of positions; print the total node count and the time."""
     if plot_path:  # before the run, not after it

@@ -28,9 +28,7 @@ def parse_moves(game: Any, text: str | None, option: str = "--moves") -> tuple[A
         raise click.UsageError(f"{option}: {err}") from None
 
 
-def query_state(
-    game: Any, position: str | None, moves: str | None
-) -> tuple[Any, list[int] | None]:
+def query_state(game: Any, position: str | None, moves: str | None) -> tuple[Any, list[int] | None]:
     """``(state, moves)`` of ``--position`` (its text form; moves None) or ``--moves`` (the
     empty board without either); a usage error naming the option when the text is bad."""
     if position is None:
@@ -41,5 +39,11 @@ def query_state(
         raise click.UsageError(f"--position: {err}") from None
 
 
-__all__ = ["MAX_MOVES_TEXT", "format_line", "move_list_text", "parse_moves", "query_state",
-           "split_moves"]
+__all__ = [
+    "MAX_MOVES_TEXT",
+    "format_line",
+    "move_list_text",
+    "parse_moves",
+    "query_state",
+    "split_moves",
+]

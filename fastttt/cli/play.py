@@ -73,7 +73,9 @@ def _game_options(f):
 @_game_options
 @click.option("--x", "x_name", default="human", show_default=True, help="First player (X).")
 @click.option(
-    "--o", "o_name", default=None,
+    "--o",
+    "o_name",
+    default=None,
     help="Second player (O) [default: the strongest that answers within seconds: perfect on "
     "small boards, alphabeta:P on bigger ones, engine on ultimate].",
 )
@@ -93,14 +95,17 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
     if hints and not spec.supports_hints:
         raise click.BadParameter(f"hints are not available on {spec.name}", param_hint="--hints")
     if seed is not None and all(getattr(p, "is_human", False) for p in (px, po)):
-        raise click.BadParameter("seeds the engines' choices, and both players are human",
-                                 param_hint="--seed")
+        raise click.BadParameter(
+            "seeds the engines' choices, and both players are human", param_hint="--seed"
+        )
     unreachable = hints and perfect_play_reach(spec, "hints", "need")
     if unreachable:
         raise click.BadParameter(unreachable, param_hint="--hints")
     if hints and not any(getattr(p, "is_human", False) for p in (px, po)):
-        raise click.BadParameter("hints are shown to human players, and neither --x nor --o "
-                                 "is human", param_hint="--hints")
+        raise click.BadParameter(
+            "hints are shown to human players, and neither --x nor --o is human",
+            param_hint="--hints",
+        )
     _prepare_table(spec, hints or "perfect" in (px.name, po.name))
     if color is None:
         color = sys.stdout.isatty()
@@ -128,7 +133,9 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
 @click.command()
 @_game_options
 @click.option(
-    "--x", "x_name", default=None,
+    "--x",
+    "x_name",
+    default=None,
     help="Player A (X) [default: the strongest that answers within seconds, as for play --o].",
 )
 @click.option("--o", "o_name", default="random", show_default=True, help="Player B (O).")
@@ -144,8 +151,9 @@ def match(game, rows, cols, k, gravity, x_name, o_name, games, seed, swap, as_js
     from fastttt.match import run_match
 
     if swap and games < 2:
-        raise click.BadParameter("alternates who starts: give --games 2 or more",
-                                 param_hint="--swap")
+        raise click.BadParameter(
+            "alternates who starts: give --games 2 or more", param_hint="--swap"
+        )
     spec = _load(game, rows, cols, k, gravity)
     x_name = spec.default_player() if x_name is None else x_name
     px, po = _players(spec, x_name, o_name)

@@ -23,19 +23,33 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
 
 @click.command()
 @click.argument("game")
-@click.option("--moves", help="Moves from the empty board as the play screen types them, "
-              "separated by spaces: \"2,2 1,1\" (row,col from 1), gravity columns from 1 "
-              "(4455), ultimate board,cell (\"5,5 5,1\").")
+@click.option(
+    "--moves",
+    help="Moves from the empty board as the play screen types them, "
+    'separated by spaces: "2,2 1,1" (row,col from 1), gravity columns from 1 '
+    '(4455), ultimate board,cell ("5,5 5,1").',
+)
 @click.option("--position", help="The position's text form instead (e.g. X.O/.X./..O).")
-@click.option("--values", is_flag=True, help="Colour every legal move by its value: solved "
-              "table, exact search within --seconds, or the Ultimate engine's estimates.")
-@click.option("--seconds", type=click.FloatRange(0.01, 3600), default=5.0, show_default=True,
-              help="With --values: search budget where no table is used.")
+@click.option(
+    "--values",
+    is_flag=True,
+    help="Colour every legal move by its value: solved "
+    "table, exact search within --seconds, or the Ultimate engine's estimates.",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(0.01, 3600),
+    default=5.0,
+    show_default=True,
+    help="With --values: search budget where no table is used.",
+)
 @click.option("--no-coordinates", is_flag=True, help="Leave out the row and column numbers.")
-@click.option("--cell", type=click.IntRange(8, 400), default=40, show_default=True,
-              help="Pixels per cell.")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="FILE.svg or FILE.png.")
+@click.option(
+    "--cell", type=click.IntRange(8, 400), default=40, show_default=True, help="Pixels per cell."
+)
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.svg or FILE.png."
+)
 @click.pass_context
 def render(ctx, game, moves, position, values, seconds, no_coordinates, cell, output) -> None:
     """Draw a position of GAME as an SVG or PNG picture."""
@@ -64,8 +78,9 @@ def render(ctx, game, moves, position, values, seconds, no_coordinates, cell, ou
         found = move_values(state, seconds) if values else None
     except FastTTTError as err:  # a board no table or exact search takes
         raise click.UsageError(f"--values: {err}") from None
-    text = svg.render(state, values=found, coordinates=not no_coordinates, last_move=last,
-                      cell=cell)
+    text = svg.render(
+        state, values=found, coordinates=not no_coordinates, last_move=last, cell=cell
+    )
     data = to_png(text) if target.suffix.lower() == ".png" else (text + "\n").encode()
     try:
         write_atomic(target, lambda f: f.write(data), OutputFileError)

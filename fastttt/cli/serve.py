@@ -8,11 +8,19 @@ WEB_EXTRA = "fastttt serve needs the web extra: pip install 'fastttt[web]' (Star
 
 
 @click.command()
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="TCP port (0: any free port).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Interface to listen on; anything but localhost exposes the explorer to "
-              "your network.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="TCP port (0: any free port).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to listen on; anything but localhost exposes the explorer to your network.",
+)
 def serve(port: int, host: str) -> None:
     """Explore games in the browser: click to play, every move coloured by its value."""
     try:

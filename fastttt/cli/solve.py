@@ -79,8 +79,9 @@ MODE_OPTIONS = {
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},
     "--search": _GAME | {"search", "position", "moves", "as_json", "budget", "method"},
     "--load": _GAME | {"load_path", "save_path", "force", "position", "moves", "as_json"},
-    "a table solve": _GAME | _LAYERED | {"save_path", "force", "position", "moves", "as_json",
-                                         "max_memory"},
+    "a table solve": _GAME
+    | _LAYERED
+    | {"save_path", "force", "position", "moves", "as_json", "max_memory"},
 }
 MODE_WORDS = {
     "ultimate": "ultimate is solved by search from --moves",
@@ -103,8 +104,13 @@ def _game_without_board(name: str) -> Any:
 
 def _board_game(args: SolveArgs) -> BoardGame:
     try:
-        return load_game(args.game or "tictactoe", rows=args.rows, cols=args.cols, k=args.k,
-                         gravity=args.gravity or None)
+        return load_game(
+            args.game or "tictactoe",
+            rows=args.rows,
+            cols=args.cols,
+            k=args.k,
+            gravity=args.gravity or None,
+        )
     except GameSpecError as err:
         raise click.UsageError(str(err)) from None
 
@@ -123,10 +129,16 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     """A one-line usage error naming the options given that ``mode`` would ignore."""
     from click.core import ParameterSource
 
-    flags = {p.name: "/".join(p.opts[:1] + p.secondary_opts[:1])
-             for p in ctx.command.params if isinstance(p, click.Option)}
-    given = [name for name in flags
-             if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)]
+    flags = {
+        p.name: "/".join(p.opts[:1] + p.secondary_opts[:1])
+        for p in ctx.command.params
+        if isinstance(p, click.Option)
+    }
+    given = [
+        name
+        for name in flags
+        if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+    ]
     unread = [name for name in given if name not in MODE_OPTIONS[mode]]
     if not unread:
         return
@@ -139,11 +151,13 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     else:
         read = MODE_OPTIONS[mode]
         hint = "it takes " + ", ".join(
-            sorted(flags[name] for name in read - _GAME if flags[name] != mode))
+            sorted(flags[name] for name in read - _GAME if flags[name] != mode)
+        )
         if read & _GAME:
             hint += " and the game options"
-    raise click.UsageError(f"{MODE_WORDS[mode]}: drop {', '.join(flags[n] for n in unread)} "
-                           f"({hint})")
+    raise click.UsageError(
+        f"{MODE_WORDS[mode]}: drop {', '.join(flags[n] for n in unread)} ({hint})"
+    )
 
 
 @click.command()
@@ -152,48 +166,95 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
 @click.option("--cols", type=int, help="Number of columns (overrides the game's).")
 @click.option("-k", type=int, help="Stones in a row needed to win.")
 @click.option("--gravity", is_flag=True, help="Stones drop to the lowest empty cell (Connect-k).")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object (with --stdin: one per input line).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object (with --stdin: one per input line).",
+)
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write the table here.")
-@click.option("--force", is_flag=True,
-              help="overwrite FILE even if it is not a fastttt table")
-@click.option("--load", "load_path", type=click.Path(),
-              help="Read a saved table instead of solving: a file (--save) or a layered "
-              "table's folder (--out), opened lazily.")
+@click.option("--force", is_flag=True, help="overwrite FILE even if it is not a fastttt table")
+@click.option(
+    "--load",
+    "load_path",
+    type=click.Path(),
+    help="Read a saved table instead of solving: a file (--save) or a layered "
+    "table's folder (--out), opened lazily.",
+)
 @click.option("--position", help="Also report this position (text form, e.g. X.O/.X./..O).")
-@click.option("--moves", help="Also report the position after these moves, typed as on the "
-              "play screen and separated by spaces: \"2,2 1,1\" (row,col from 1), gravity "
-              "columns from 1 (4455 or \"4 4 5 5\"), ultimate board,cell (\"5,5 5,1\").")
-@click.option("--max-memory", type=click.FloatRange(min=0, min_open=True, max=1e6),
-              help="Refuse solves needing more than this many GiB.")
+@click.option(
+    "--moves",
+    help="Also report the position after these moves, typed as on the "
+    'play screen and separated by spaces: "2,2 1,1" (row,col from 1), gravity '
+    'columns from 1 (4455 or "4 4 5 5"), ultimate board,cell ("5,5 5,1").',
+)
+@click.option(
+    "--max-memory",
+    type=click.FloatRange(min=0, min_open=True, max=1e6),
+    help="Refuse solves needing more than this many GiB.",
+)
 @click.option("--stdin", is_flag=True, help="Filter: solve one position per input line by search.")
 @click.option("--all-moves", is_flag=True, help="With --stdin: the score of every move.")
 @click.option("--weak", is_flag=True, help="With --stdin: win/draw/loss only (faster).")
 @click.option("--nodes", is_flag=True, help="With --stdin: add node count and microseconds.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=5_000_000, show_default=True,
-              help="ultimate: node budget of the exact search before it settles for an estimate.")
-@click.option("--search", is_flag=True,
-              help="Value of the empty board (or --position/--moves) by search, no table: "
-              "pairing, threat-space, df-pn and alpha-beta under one budget.")
-@click.option("--budget", help="With --search: stop with the bounds proven so far after this "
-              "much work: a time (30s, 2m, 1.5h), a node count (1e7nodes), or both "
-              "(60s,1e8nodes: whichever comes first). Default: until solved.")
-@click.option("--method", type=click.Choice(["auto", "pairing", "threats", "dfpn", "alphabeta"]),
-              default="auto", show_default=True,
-              help="With --search: the portfolio (auto) or one method alone.")
-@click.option("--engine", type=click.Choice(["auto", "dense", "layered"]), default="auto",
-              show_default=True, help="dense: one table in RAM (small free boards); layered: "
-              "layer by layer (gravity, bigger boards, --out); auto picks.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False),
-              help="Layered: keep the layers in this folder (chunked, checksummed, resumable); "
-              "only two layers are then in memory.")
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    default=5_000_000,
+    show_default=True,
+    help="ultimate: node budget of the exact search before it settles for an estimate.",
+)
+@click.option(
+    "--search",
+    is_flag=True,
+    help="Value of the empty board (or --position/--moves) by search, no table: "
+    "pairing, threat-space, df-pn and alpha-beta under one budget.",
+)
+@click.option(
+    "--budget",
+    help="With --search: stop with the bounds proven so far after this "
+    "much work: a time (30s, 2m, 1.5h), a node count (1e7nodes), or both "
+    "(60s,1e8nodes: whichever comes first). Default: until solved.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "pairing", "threats", "dfpn", "alphabeta"]),
+    default="auto",
+    show_default=True,
+    help="With --search: the portfolio (auto) or one method alone.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "dense", "layered"]),
+    default="auto",
+    show_default=True,
+    help="dense: one table in RAM (small free boards); layered: "
+    "layer by layer (gravity, bigger boards, --out); auto picks.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    help="Layered: keep the layers in this folder (chunked, checksummed, resumable); "
+    "only two layers are then in memory.",
+)
 @click.option("--resume", is_flag=True, help="Layered: go on with the solve already in --out.")
-@click.option("--symmetry/--no-symmetry", default=True, show_default=True,
-              help="Layered: store one position per symmetry class.")
-@click.option("--workers", type=click.IntRange(min=1, max=1024),
-              help="Layered: run the chunks on a local Dask cluster of N processes (needs --out).")
-@click.option("--scheduler", help="Layered: run the chunks on the Dask cluster at this address "
-              "(needs --out on a folder every worker sees).")
+@click.option(
+    "--symmetry/--no-symmetry",
+    default=True,
+    show_default=True,
+    help="Layered: store one position per symmetry class.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=1024),
+    help="Layered: run the chunks on a local Dask cluster of N processes (needs --out).",
+)
+@click.option(
+    "--scheduler",
+    help="Layered: run the chunks on the Dask cluster at this address "
+    "(needs --out on a folder every worker sees).",
+)
 def solve(**params) -> None:
     """Solve GAME (default tictactoe): value and depth of every reachable position.
 
@@ -220,9 +281,9 @@ def solve(**params) -> None:
     if args.search:
         from fastttt.cli.solve_search import solve_by_search
 
-        return solve_by_search(game, args.position, args.moves, args.as_json, args.budget,
-                               args.method)
+        return solve_by_search(
+            game, args.position, args.moves, args.as_json, args.budget, args.method
+        )
     from fastttt.cli.solve_table import solve_table
 
     return solve_table(game, args)
-

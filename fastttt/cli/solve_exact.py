@@ -37,11 +37,18 @@ def solve_exact(game: Any, moves: str | None, as_json: bool, max_nodes: int) -> 
         winner = SIDES[state.to_move if value == "win" else 1 - state.to_move]
     best_moves = [game.format_move(state, best)] if best >= 0 else []
     out = {
-        "game": game.name, "engine": "ultimate", "position": str(state),
-        "to_move": SIDES[state.to_move], "value": value, "winner": winner,
+        "game": game.name,
+        "engine": "ultimate",
+        "position": str(state),
+        "to_move": SIDES[state.to_move],
+        "value": value,
+        "winner": winner,
         "depth": int(depth) if re.fullmatch(r"\d+", depth) else None,
-        "moves": format_line(game, start, played), "verdict": verdict, "score": score,
-        "best_moves": best_moves, "nodes": nodes,
+        "moves": format_line(game, start, played),
+        "verdict": verdict,
+        "score": score,
+        "best_moves": best_moves,
+        "nodes": nodes,
     }
     if as_json:
         emit("solve", out)

@@ -68,19 +68,24 @@ class _JsonLines:
         self.out.flush()
 
     def _record(self, answer: str) -> dict[str, Any]:
-        fields: dict[str, Any] = {"game": self.game.name, "engine": "filter",
-                                  "input_line": self.line}
+        fields: dict[str, Any] = {
+            "game": self.game.name,
+            "engine": "filter",
+            "input_line": self.line,
+        }
         if not answer.strip():
             reason = self.reasons.pop(self.line, "refused")
-            return document("solve", {**fields, "position": None, "value": None,
-                                      "error": reason})
+            return document("solve", {**fields, "position": None, "value": None, "error": reason})
         position, _, tail = answer.partition(" ")  # "" is the empty board
         fields["position"] = position
         rest = tail.split()
         if self.all_moves:
-            scores, rest = rest[: len(self.labels)], rest[len(self.labels):]
-            moves = [{"move": label, "score": int(score)}
-                     for label, score in zip(self.labels, scores, strict=True) if score != "-"]
+            scores, rest = rest[: len(self.labels)], rest[len(self.labels) :]
+            moves = [
+                {"move": label, "score": int(score)}
+                for label, score in zip(self.labels, scores, strict=True)
+                if score != "-"
+            ]
             best = max((m["score"] for m in moves), default=None)
             fields["value"] = _value(best) if best is not None else None
             fields["move_scores"] = moves

@@ -13,8 +13,9 @@ from fastttt.cli.output import emit
 from fastttt.errors import FastTTTError
 
 _BUDGET_UNITS = {"s": 1.0, "sec": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
-_BUDGET_HELP = ("a time (30s, 2m, 1.5h), a node count (1e7nodes) or both, comma-separated "
-                "(60s,1e8nodes)")
+_BUDGET_HELP = (
+    "a time (30s, 2m, 1.5h), a node count (1e7nodes) or both, comma-separated (60s,1e8nodes)"
+)
 PROGRESS_AFTER = 2.0  # seconds: a search that runs longer reports each step on stderr
 
 
@@ -39,14 +40,17 @@ def parse_budget(text: str | None) -> tuple[int | None, float | None]:
         value = float(match.group(1))
         if unit in ("n", "nodes"):
             if nodes is not None or not 1 <= value <= 1e15 or value != math.floor(value):
-                raise click.BadParameter(f"{part!r}: a node count is a whole number from 1 to "
-                                         "1e15, given once", param_hint="--budget")
+                raise click.BadParameter(
+                    f"{part!r}: a node count is a whole number from 1 to 1e15, given once",
+                    param_hint="--budget",
+                )
             nodes = int(value)
         else:
             value *= _BUDGET_UNITS[unit]
             if seconds is not None or not 0 < value <= 1e9:
-                raise click.BadParameter(f"{part!r}: a time is more than 0 and given once",
-                                         param_hint="--budget")
+                raise click.BadParameter(
+                    f"{part!r}: a time is more than 0 and given once", param_hint="--budget"
+                )
             seconds = value
     return nodes, seconds
 
@@ -68,9 +72,11 @@ class _SearchProgress:
             return
         low, high = VALUE_WORDS[bounds[0]], VALUE_WORDS[bounds[1]]
         span = low if low == high else f"{low} .. {high}"
-        click.echo(f"{elapsed:8.1f} s  {step.method:<17} {step.question}: {step.answer} "
-                   f"({step.nodes:,} nodes, {step.seconds:.2f} s); {self.player}: {span}",
-                   err=True)
+        click.echo(
+            f"{elapsed:8.1f} s  {step.method:<17} {step.question}: {step.answer} "
+            f"({step.nodes:,} nodes, {step.seconds:.2f} s); {self.player}: {span}",
+            err=True,
+        )
 
 
 def solve_by_search(spec, position, moves, as_json, budget, method):
@@ -91,46 +97,67 @@ def solve_by_search(spec, position, moves, as_json, budget, method):
     empty = spec.cells - pos.ply
     quick = QUICK_SEARCH_CELLS[spec.gravity]
     if budget is None and empty > quick:
-        click.echo(f"Warning: exact search with {empty} empty cells can take minutes to hours "
-                   f"(quick up to about {quick}); Ctrl-C stops it, --budget bounds it",
-                   err=True)
+        click.echo(
+            f"Warning: exact search with {empty} empty cells can take minutes to hours "
+            f"(quick up to about {quick}); Ctrl-C stops it, --budget bounds it",
+            err=True,
+        )
     player = "first player (X)" if pos.to_move == 0 else "second player (O)"
     if budget_seconds is not None:  # a first run compiles the provers: not on the budget
         from fastttt import dfpn, search
 
         if sys.stderr.isatty():
-            sys.stderr.write("Loading the search kernels (the first run on a machine compiles "
-                             "them: a minute or two)...")
+            sys.stderr.write(
+                "Loading the search kernels (the first run on a machine compiles "
+                "them: a minute or two)..."
+            )
             sys.stderr.flush()
         dfpn.warmup()
         search.warmup(wide=not search.fits_64(spec))
         if sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
     try:
-        result = prove(pos, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                       methods=methods, progress=_SearchProgress(f"{player} to move"))
+        result = prove(
+            pos,
+            budget_nodes=budget_nodes,
+            budget_seconds=budget_seconds,
+            methods=methods,
+            progress=_SearchProgress(f"{player} to move"),
+        )
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
     low, high = (VALUE_WORDS[b] for b in result.bounds)
     out = {
-        "game": spec.name, "engine": "search", "position": str(pos),
+        "game": spec.name,
+        "engine": "search",
+        "position": str(pos),
         "to_move": "first" if pos.to_move == 0 else "second",
         "value": VALUE_WORDS[result.value] if result.value is not None else "unknown",
-        "winner": result.winner, "method": result.method,
-        "nodes": result.nodes, "seconds": round(result.seconds, 6),
+        "winner": result.winner,
+        "method": result.method,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
         "proof_size": result.proof_size,
         "line": format_line(spec, pos, result.line) if result.line is not None else None,
-        "bounds": {"low": low, "high": high, "low_by": result.lower_by,
-                   "high_by": result.upper_by},
+        "bounds": {"low": low, "high": high, "low_by": result.lower_by, "high_by": result.upper_by},
         "budget": {"nodes": budget_nodes, "seconds": budget_seconds},
-        "steps": [{"method": st.method, "question": st.question, "answer": st.answer,
-                   "nodes": st.nodes, "seconds": round(st.seconds, 6)} for st in result.steps],
+        "steps": [
+            {
+                "method": st.method,
+                "question": st.question,
+                "answer": st.answer,
+                "nodes": st.nodes,
+                "seconds": round(st.seconds, 6),
+            }
+            for st in result.steps
+        ],
     }
     if played is not None:
         out["moves"] = format_line(spec, spec.initial(), played)
     if result.pairs is not None:
-        out["pairs"] = [[spec.format_move(pos, a), spec.format_move(pos, b)]
-                        for a, b in result.pairs]
+        out["pairs"] = [
+            [spec.format_move(pos, a), spec.format_move(pos, b)] for a, b in result.pairs
+        ]
     if as_json:
         emit("solve", out)
         return
@@ -144,8 +171,11 @@ def solve_by_search(spec, position, moves, as_json, budget, method):
         ("game", f"{spec.name}  ({spec.describe()})"),
         ("position", f"{pos}  ({player} to move)"),
         ("value", verdict),
-        ("method", result.method or "none proved it (bounds by "
-         f"{result.lower_by or '-'} / {result.upper_by or '-'})"),
+        (
+            "method",
+            result.method
+            or f"none proved it (bounds by {result.lower_by or '-'} / {result.upper_by or '-'})",
+        ),
         ("nodes", f"{result.nodes:,}"),
         ("seconds", f"{result.seconds:.3f}"),
     ]
@@ -157,5 +187,3 @@ def solve_by_search(spec, position, moves, as_json, budget, method):
         rows.append(("pairs", " ".join(f"{a}-{b}" for a, b in out["pairs"])))
     for label, text in rows:
         click.echo(f"{label:>12}  {text}")
-
-

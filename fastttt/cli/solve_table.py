@@ -34,8 +34,11 @@ def _run_solve(spec, max_bytes, show_progress: bool):
 
     from fastttt.solver import estimate_memory, format_bytes
 
-    click.echo(f"solving {spec.name} ({spec.describe()}): about "
-               f"{format_bytes(estimate_memory(spec))} of memory", err=True)
+    click.echo(
+        f"solving {spec.name} ({spec.describe()}): about "
+        f"{format_bytes(estimate_memory(spec))} of memory",
+        err=True,
+    )
 
     columns = (
         TextColumn("{task.description:<13}"),
@@ -72,8 +75,10 @@ def _memory_limit(max_memory) -> tuple[int | None, str]:
         from fastttt.solver import available_memory, format_bytes
 
         cap = min(physical, int(0.9 * available_memory()))
-        return cap, (f" (--max-memory {max_memory:g} GiB is more than this machine's "
-                     f"{format_bytes(physical)} of memory)")
+        return cap, (
+            f" (--max-memory {max_memory:g} GiB is more than this machine's "
+            f"{format_bytes(physical)} of memory)"
+        )
     return max_bytes, ""
 
 
@@ -86,8 +91,10 @@ def _size_refusal(err: BaseException, note: str) -> str:
         elif "--search" not in text:
             text += "; for the value of one position use --search"
     else:  # MemoryError from an allocation
-        text = (f"out of memory ({text or 'allocation failed'}); lower --max-memory, or use "
-                "--search for one position")
+        text = (
+            f"out of memory ({text or 'allocation failed'}); lower --max-memory, or use "
+            "--search for one position"
+        )
     return text
 
 
@@ -105,8 +112,7 @@ def _load(path, expected):
     return load(path, expected)
 
 
-def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, workers,
-                 scheduler):
+def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, workers, scheduler):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
     from fastttt.solver import format_bytes
     from fastttt.tables.layered import solve_layered
@@ -115,10 +121,13 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
         if plan.slots >= PROGRESS_MIN_SLOTS or out_dir:
             where = f"in {out_dir}" if out_dir else "in memory"
             disk = f", at most {format_bytes(plan.disk_bytes)} of disk" if out_dir else ""
-            click.echo(f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
-                       f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
-                       f"{plan.index.kind}, symmetry {plan.index.symmetry}; about "
-                       f"{format_bytes(plan.memory_bytes)} of memory{disk}", err=True)
+            click.echo(
+                f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
+                f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
+                f"{plan.index.kind}, symmetry {plan.index.symmetry}; about "
+                f"{format_bytes(plan.memory_bytes)} of memory{disk}",
+                err=True,
+            )
 
     cluster = client = None
     runner_factory = None
@@ -133,16 +142,25 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
         def runner_factory(work):
             return distributed.DaskRunner(work, client)
 
-    kwargs = dict(symmetry=symmetry, out=out_dir, resume=resume, max_bytes=max_bytes,
-                  runner_factory=runner_factory, on_plan=announce)
+    kwargs = dict(
+        symmetry=symmetry,
+        out=out_dir,
+        resume=resume,
+        max_bytes=max_bytes,
+        runner_factory=runner_factory,
+        on_plan=announce,
+    )
     try:
         with _layer_progress(show_progress) as report:
             return solve_layered(spec, progress=report, **kwargs)
     except KeyboardInterrupt:
         if not out_dir:
             raise  # the command's one line: "Interrupted."
-        click.echo(f"Interrupted: the finished layers are in {out_dir}; the same command "
-                   "with --resume goes on from there.", err=True)
+        click.echo(
+            f"Interrupted: the finished layers are in {out_dir}; the same command "
+            "with --resume goes on from there.",
+            err=True,
+        )
         from fastttt.cli import INTERRUPTED_EXIT
 
         sys.exit(INTERRUPTED_EXIT)
@@ -178,10 +196,16 @@ class _layer_progress:
             TimeRemainingColumn,
         )
 
-        self.bar = Progress(TextColumn("{task.description:<16}"), BarColumn(),
-                            TextColumn("{task.percentage:>3.0f}%"),
-                            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                            TextColumn("ETA"), TimeRemainingColumn(), transient=True)
+        self.bar = Progress(
+            TextColumn("{task.description:<16}"),
+            BarColumn(),
+            TextColumn("{task.percentage:>3.0f}%"),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            transient=True,
+        )
         self.bar.__enter__()
         self.task = self.bar.add_task("", total=1.0, rate="")
 
@@ -197,15 +221,22 @@ class _layer_progress:
             elif new_phase:
                 self.bar.reset(self.task)
             self.layer = (phase, layer)
-            self.bar.update(self.task, description=f"{phase} layer {layer}",
-                            completed=done / total, rate=f"{rate / 1e6:,.1f} M slots/s")
+            self.bar.update(
+                self.task,
+                description=f"{phase} layer {layer}",
+                completed=done / total,
+                rate=f"{rate / 1e6:,.1f} M slots/s",
+            )
         elif (phase, layer) != self.layer and total >= PROGRESS_MIN_SLOTS:
             self.layer = (phase, layer)
             elapsed = time.perf_counter() - self.started
             eta = f", phase ETA {(total - done) / rate:,.0f} s" if rate else ""
-            click.echo(f"{time.strftime('%H:%M:%S')} {phase} layer {layer}: {done:,}/{total:,} "
-                       f"slots of the phase, {rate / 1e6:,.1f} M slots/s, {elapsed:,.0f} s in "
-                       f"all{eta}", err=True)
+            click.echo(
+                f"{time.strftime('%H:%M:%S')} {phase} layer {layer}: {done:,}/{total:,} "
+                f"slots of the phase, {rate / 1e6:,.1f} M slots/s, {elapsed:,.0f} s in "
+                f"all{eta}",
+                err=True,
+            )
 
     def __exit__(self, *exc):
         if self.bar is not None:
@@ -217,23 +248,38 @@ def _print_summary(solution, summary: dict, saved) -> None:
     from fastttt.solver import format_bytes
 
     term, vals = summary["terminal"], summary["values"]
-    verdict = {"first": "first player (X) wins", "second": "second player (O) wins",
-               "draw": "draw"}[summary["value"]]
+    verdict = {
+        "first": "first player (X) wins",
+        "second": "second player (O) wins",
+        "draw": "draw",
+    }[summary["value"]]
     rows = [
         ("game", f"{summary['game']}  ({solution.spec.describe()})"),
         ("empty board", f"{verdict}, {summary['depth']} plies under perfect play"),
         ("reachable", f"{summary['reachable']:,} positions"),
-        ("by value", f"first {vals['first']:,} · draw {vals['draw']:,} · "
-                     f"second {vals['second']:,}"),
-        ("finished", f"first {term['first']:,} · second {term['second']:,} · "
-                     f"draw {term['draw']:,}"),
+        (
+            "by value",
+            f"first {vals['first']:,} · draw {vals['draw']:,} · second {vals['second']:,}",
+        ),
+        (
+            "finished",
+            f"first {term['first']:,} · second {term['second']:,} · draw {term['draw']:,}",
+        ),
         ("time", f"{summary['seconds']:.3f} s"),
-        ("memory", f"table {format_bytes(summary['table_bytes'])}, "
-                   f"peak {format_bytes(_peak_rss_bytes())}"),
+        (
+            "memory",
+            f"table {format_bytes(summary['table_bytes'])}, peak {format_bytes(_peak_rss_bytes())}",
+        ),
     ]
     if summary.get("engine") == "layered":
-        rows.insert(1, ("engine", f"layered: {summary['layers']} layers, index "
-                                  f"{summary['index']}, symmetry {summary['symmetry']}"))
+        rows.insert(
+            1,
+            (
+                "engine",
+                f"layered: {summary['layers']} layers, index "
+                f"{summary['index']}, symmetry {summary['symmetry']}",
+            ),
+        )
         if summary["disk_bytes"]:
             rows.append(("disk", format_bytes(summary["disk_bytes"])))
     if saved:
@@ -318,17 +364,23 @@ def solve_table(spec, args) -> None:
     if "query" in summary:
         q = summary["query"]
         best = " ".join(q["best_moves"]) or "none"
-        click.echo(f"{'position':>12}  {q['position']} ({q['to_move']} player to move): "
-                   f"{q['value']} in {q['depth']} plies, best moves {best}")
+        click.echo(
+            f"{'position':>12}  {q['position']} ({q['to_move']} player to move): "
+            f"{q['value']} in {q['depth']} plies, best moves {best}"
+        )
 
 
 def _json_fields(spec, summary: dict, saved) -> dict:
     """The table's summary in the shape of every ``solve --json``: the empty board's
     ``value`` from the first player's view beside the ``winner``."""
-    out = {"game": summary["game"], "engine": summary["engine"],
-           "position": str(spec.initial()), "to_move": "first",
-           "value": {"first": "win", "draw": "draw", "second": "loss"}[summary["value"]],
-           "winner": summary["value"]}
+    out = {
+        "game": summary["game"],
+        "engine": summary["engine"],
+        "position": str(spec.initial()),
+        "to_move": "first",
+        "value": {"first": "win", "draw": "draw", "second": "loss"}[summary["value"]],
+        "winner": summary["value"],
+    }
     out.update((key, val) for key, val in summary.items() if key not in out and key != "value")
     if saved:
         out["saved"] = str(saved)
@@ -339,8 +391,9 @@ def _check_layered_options(args) -> None:
     if args.resume and not args.out_dir:
         raise click.UsageError("--resume goes on with the solve in --out DIR: give --out")
     if (args.workers or args.scheduler) and not args.out_dir:
-        raise click.UsageError("--workers and --scheduler share the layers through a folder: "
-                               "give --out DIR")
+        raise click.UsageError(
+            "--workers and --scheduler share the layers through a folder: give --out DIR"
+        )
     if args.workers and args.scheduler:
         raise click.UsageError("give --workers (a local cluster) or --scheduler, not both")
 
@@ -351,18 +404,33 @@ def _compute(spec, args, max_bytes):
 
     distributed = bool(args.workers or args.scheduler)
     try:
-        engine = choose_engine(spec, args.engine, out=args.out_dir, distributed=distributed,
-                               max_bytes=max_bytes, save=bool(args.save_path))
+        engine = choose_engine(
+            spec,
+            args.engine,
+            out=args.out_dir,
+            distributed=distributed,
+            max_bytes=max_bytes,
+            save=bool(args.save_path),
+        )
     except ValueError as err:
         raise click.UsageError(str(err)) from None
     if engine == "layered" and args.save_path:
         raise click.UsageError("a layered table is kept with --out DIR, not --save FILE")
     source = click.get_current_context().get_parameter_source("symmetry")
     if engine == "dense" and source == click.core.ParameterSource.COMMANDLINE:
-        raise click.UsageError("--symmetry/--no-symmetry: not used by the dense engine "
-                               "(it goes with the layered one)")
+        raise click.UsageError(
+            "--symmetry/--no-symmetry: not used by the dense engine (it goes with the layered one)"
+        )
     show = sys.stderr.isatty() and not args.as_json
     if engine == "dense":
         return _run_solve(spec, max_bytes, show)
-    return _run_layered(spec, max_bytes, show, args.out_dir, args.resume, args.symmetry,
-                        args.workers, args.scheduler)
+    return _run_layered(
+        spec,
+        max_bytes,
+        show,
+        args.out_dir,
+        args.resume,
+        args.symmetry,
+        args.workers,
+        args.scheduler,
+    )

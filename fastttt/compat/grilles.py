@@ -39,7 +39,6 @@ grille1 = [[1, 0, 0], [0, 1, 0], [2, 0, 2]]
 grille2 = [[1, 0, 2], [2, 1, 0], [0, 0, 1]]
 
 
-
 def afficher(grille, sortie=print):
     """Print the grid as the handout does (``sortie`` replaces ``print``)."""
     _code(grille)

@@ -249,9 +249,7 @@ def alignements(grille: list[list[str]], k: int | None = None) -> tuple[str, ...
     rows, cols = len(grille), len(grille[0])
     lines = _lines(rows, cols, _k(grille, k))
     bx, bo = _bits(grille)
-    return tuple(
-        m for m, b in ((JOUEUR1, bx), (JOUEUR2, bo)) if contains_line(lines, b)
-    )
+    return tuple(m for m, b in ((JOUEUR1, bx), (JOUEUR2, bo)) if contains_line(lines, b))
 
 
 def evaluation(grille: list[list[str]], marque: str, k: int | None = None) -> int:

@@ -660,8 +660,17 @@ def _evaluer_dense(p: int, n: int) -> tuple[list[int], list[int]]:
             if c2 == c1:
                 continue
             nm, best = K.root_kernel(
-                np.uint64(1 << c1), np.uint64(1 << c2), 0, p - 1,
-                g.masks, g.geo, OPTIONS, table, NOEUDS, _BITS, _VALS,
+                np.uint64(1 << c1),
+                np.uint64(1 << c2),
+                0,
+                p - 1,
+                g.masks,
+                g.geo,
+                OPTIONS,
+                table,
+                NOEUDS,
+                _BITS,
+                _VALS,
             )
             cells = np.log2(_BITS[:nm].astype(np.float64)).astype(np.int64)
             vals = values_j1[pow3[c1] + 2 * pow3[c2] + pow3[cells]]

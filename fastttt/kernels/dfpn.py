@@ -483,8 +483,11 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, want_proven, l
     for i in range(count):
         found, phi, delta, work, flags = _child_entry(B, Z, tt, ctl, row, i)
         if want_proven:
-            if found and delta == 0 and (
-                    pick < 0 or (work > pick_work if longest else work < pick_work)):
+            if (
+                found
+                and delta == 0
+                and (pick < 0 or (work > pick_work if longest else work < pick_work))
+            ):
                 pick = i
                 pick_work = work
             continue
@@ -521,8 +524,9 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, want_proven, l
 @njit(**JIT)
 def _node_proven(B, Z, tt, ctl, stop, stk, covered, used):
     """``(status, proven)`` of the position on the board, from the table or a new search."""
-    found, phi, delta, work, flags = tt_get(tt, canonical_key(B, Z, np.uint64(ctl[C_TAG])),
-                                     ctl[C_TTBITS])
+    found, phi, delta, work, flags = tt_get(
+        tt, canonical_key(B, Z, np.uint64(ctl[C_TAG])), ctl[C_TTBITS]
+    )
     if not found or (phi != 0 and delta != 0):
         status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used)
         if status != ST_DONE:
@@ -563,8 +567,7 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, out):
         status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used)
         if status != ST_DONE:
             break
-        status = _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, proven,
-                                 not proven)
+        status = _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, proven, not proven)
         if status != ST_DONE:
             break
         out[length] = row[NF]
@@ -625,8 +628,9 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, seen):
                     break
                 kind, phi, delta = expand(B, Z, ctl, row, covered, used)
                 if kind == _INNER:
-                    status = _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row,
-                                             row[F_WANT] == 1, False)
+                    status = _proof_children(
+                        B, Z, tt, ctl, stop, stk, covered, used, row, row[F_WANT] == 1, False
+                    )
                     if status != ST_DONE:
                         break
                 else:

@@ -198,14 +198,19 @@ def delete_bit(pattern, pos):
 @njit(**INLINE_JIT)
 def move_buffers():
     """Empty (mv_bit, mv_pos, mv_base, mv_occ, mv_g) arrays for :func:`block_moves`."""
-    return (np.empty(64, dtype=np.uint64), np.empty(64, dtype=np.int64),
-            np.empty(64, dtype=np.int64), np.empty(64, dtype=np.uint64),
-            np.empty(64, dtype=np.int64))
+    return (
+        np.empty(64, dtype=np.uint64),
+        np.empty(64, dtype=np.int64),
+        np.empty(64, dtype=np.int64),
+        np.empty(64, dtype=np.uint64),
+        np.empty(64, dtype=np.int64),
+    )
 
 
 @njit(**JIT)
-def block_moves(sym, key_table, nbytes, key_block, colourings, occ, cand,
-                mv_bit, mv_pos, mv_base, mv_occ, mv_g):
+def block_moves(
+    sym, key_table, nbytes, key_block, colourings, occ, cand, mv_bit, mv_pos, mv_base, mv_occ, mv_g
+):
     """What a block's slots share about their neighbours: one entry per cell of ``cand``
     (a stone added to, or removed from, ``occ``). ``mv_pos``: the cell's rank among the
     occupied cells (where the pattern gains or loses a bit); ``mv_base``: first slot of the
@@ -240,8 +245,23 @@ def block_moves(sym, key_table, nbytes, key_block, colourings, occ, cand,
 
 
 @njit(**JIT)
-def moved_slot(sym, key_table, colex, pext8, nbytes, key_block, occs, colourings,
-               first, second, bit, base, occ, g, x_stone):
+def moved_slot(
+    sym,
+    key_table,
+    colex,
+    pext8,
+    nbytes,
+    key_block,
+    occs,
+    colourings,
+    first,
+    second,
+    bit,
+    base,
+    occ,
+    g,
+    x_stone,
+):
     """Slot of the position with the stone at ``bit`` (an X when ``x_stone``) added or
     removed, when a group element other than the identity makes it canonical (an entry of
     :func:`block_moves` with ``g != 0``). Not inlined: the sweeps call it off their hot path."""
@@ -423,20 +443,44 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi):
             ok = is_canonical(sym, first, second)
         if ok:
             if moves_block != block:  # parents: a stone that could have been played last
-                moves = block_moves(sym, key_table, nbytes, p_key_block, p_colourings, occ,
-                                    removable(gravity, cols, bottom, occ, occ),
-                                    mv_bit, mv_pos, mv_base, mv_occ, mv_g)
+                moves = block_moves(
+                    sym,
+                    key_table,
+                    nbytes,
+                    p_key_block,
+                    p_colourings,
+                    occ,
+                    removable(gravity, cols, bottom, occ, occ),
+                    mv_bit,
+                    mv_pos,
+                    mv_base,
+                    mv_occ,
+                    mv_g,
+                )
                 moves_block = block
             for m in range(moves):
                 if ((pattern >> np.uint64(mv_pos[m])) & _ONE) != last_bit:
                     continue  # that stone is the other side's
                 if mv_g[m] == 0:
-                    parent = mv_base[m] + table_rank(colex, nbytes,
-                                                     delete_bit(pattern, mv_pos[m]))
+                    parent = mv_base[m] + table_rank(colex, nbytes, delete_bit(pattern, mv_pos[m]))
                 else:
-                    parent = moved_slot(sym, key_table, colex, pext8, nbytes, p_key_block,
-                                        p_occs, p_colourings, first, second, mv_bit[m],
-                                        mv_base[m], mv_occ[m], mv_g[m], x_moved_last)
+                    parent = moved_slot(
+                        sym,
+                        key_table,
+                        colex,
+                        pext8,
+                        nbytes,
+                        p_key_block,
+                        p_occs,
+                        p_colourings,
+                        first,
+                        second,
+                        mv_bit[m],
+                        mv_base[m],
+                        mv_occ[m],
+                        mv_g[m],
+                        x_moved_last,
+                    )
                 if prev[parent] == NONTERMINAL:
                     if has_line(line_shift, line_start, k, last):
                         byte = np.uint8(V_FIRST if x_moved_last else V_SECOND)
@@ -475,18 +519,44 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
             first = deposit(pdep8, nbytes, pattern, occ)
             second = occ ^ first
             if moves_block != block:
-                moves = block_moves(sym, key_table, nbytes, n_key_block, n_colourings, occ,
-                                    playable(gravity, cols, full, bottom, occ),
-                                    mv_bit, mv_pos, mv_base, mv_occ, mv_g)
+                moves = block_moves(
+                    sym,
+                    key_table,
+                    nbytes,
+                    n_key_block,
+                    n_colourings,
+                    occ,
+                    playable(gravity, cols, full, bottom, occ),
+                    mv_bit,
+                    mv_pos,
+                    mv_base,
+                    mv_occ,
+                    mv_g,
+                )
                 moves_block = block
             for m in range(moves):
                 if mv_g[m] == 0:  # the child is canonical as it is: only the pattern changes
-                    slots[m] = mv_base[m] + table_rank(colex, nbytes,
-                                                       insert_bit(pattern, mv_pos[m], x_bit))
+                    slots[m] = mv_base[m] + table_rank(
+                        colex, nbytes, insert_bit(pattern, mv_pos[m], x_bit)
+                    )
                 else:
-                    slots[m] = moved_slot(sym, key_table, colex, pext8, nbytes, n_key_block,
-                                          n_occs, n_colourings, first, second, mv_bit[m],
-                                          mv_base[m], mv_occ[m], mv_g[m], x_to_move)
+                    slots[m] = moved_slot(
+                        sym,
+                        key_table,
+                        colex,
+                        pext8,
+                        nbytes,
+                        n_key_block,
+                        n_occs,
+                        n_colourings,
+                        first,
+                        second,
+                        mv_bit[m],
+                        mv_base[m],
+                        mv_occ[m],
+                        mv_g[m],
+                        x_to_move,
+                    )
             best_win = np.int64(255)
             best_draw = np.int64(-1)
             worst_loss = np.int64(-1)
@@ -585,8 +655,20 @@ def neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, needed):
             cand = playable(gravity, cols, full, bottom, occ)
         else:
             cand = removable(gravity, cols, bottom, occ, occ)
-        moves = block_moves(sym, key_table, nbytes, nb_lay.key_block, nb_C, occ, cand,
-                            mv_bit, mv_pos, mv_base, mv_occ, mv_g)
+        moves = block_moves(
+            sym,
+            key_table,
+            nbytes,
+            nb_lay.key_block,
+            nb_C,
+            occ,
+            cand,
+            mv_bit,
+            mv_pos,
+            mv_base,
+            mv_occ,
+            mv_g,
+        )
         for m in range(moves):
             a = mv_base[m]
             b = mv_base[m] + nb_C - 1

@@ -180,16 +180,16 @@ def recount(B, Z):
     nl = B[H_LINES]
     k = B[H_K]
     board = B[H_BOARD]
-    B[B[H_CNT]:B[H_CNT] + 2 * nl] = 0
-    B[B[H_WC]:B[H_WC] + 2 * n] = 0
-    B[B[H_TC]:B[H_TC] + 2 * n] = 0
+    B[B[H_CNT] : B[H_CNT] + 2 * nl] = 0
+    B[B[H_WC] : B[H_WC] + 2 * n] = 0
+    B[B[H_TC] : B[H_TC] + 2 * n] = 0
     B[H_NWIN] = 0
     B[H_NWIN + 1] = 0
     B[H_NFULL] = 0
     B[H_NFULL + 1] = 0
     B[H_NOPEN] = 0
     B[H_NOPEN + 1] = 0
-    B[B[H_HEIGHT]:B[H_HEIGHT] + B[H_COLS]] = 0
+    B[B[H_HEIGHT] : B[H_HEIGHT] + B[H_COLS]] = 0
     ply = 0
     for s in range(B[H_NSYM]):
         Z[s] = 0

@@ -86,8 +86,7 @@ def parse_lines(data, starts, work, curs, masks, plies, field_ends, ok):
 
 
 @njit(**JIT)
-def list_moves(curs, masks, plies, ok, weak, work, kinds, fixed, job_curs, job_masks,
-               job_plies):
+def list_moves(curs, masks, plies, ok, weak, work, kinds, fixed, job_curs, job_masks, job_plies):
     """Fill ``kinds`` and ``fixed`` (n x columns) with the score of each move of each good
     line, from the mover's side: ``NONE`` in a full column; ``FIXED`` for a move that ends the
     game (a win scores ``base - s``, ``s`` the mover's stones then, 1 when ``weak``; filling

@@ -98,6 +98,7 @@ if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: the same kernels as plain Python 
         """A cache hint: nothing to do in plain Python."""
 
 else:
+
     @intrinsic
     def lowbit_index(typingctx, x):
         """Index of the lowest set bit of a non-zero uint64 (LLVM cttz)."""
@@ -107,7 +108,6 @@ else:
             return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
         return sig, codegen
-
 
     @intrinsic
     def ld(typingctx, addr, idx):
@@ -120,7 +120,6 @@ else:
 
         return sig, codegen
 
-
     @intrinsic
     def st(typingctx, addr, idx, value):
         """``addr[idx] = value`` for the address of a uint64 array."""
@@ -132,7 +131,6 @@ else:
             return context.get_dummy_value()
 
         return sig, codegen
-
 
     @intrinsic
     def prefetch(typingctx, addr):

@@ -147,5 +147,6 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, zob, ctl, stop):
         hashes[ply + 1] = chash[ply, best]
         ply += 1
         ctl[D_NODES] += 1
-        count[ply] = _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob,
-                            attacker)
+        count[ply] = _enter(
+            ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker
+        )

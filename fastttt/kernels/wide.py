@@ -338,8 +338,7 @@ def negamax(ply, alpha, beta, w):
                 if np.int64(ld(w, moves + i) & _CELL) == first:
                     ok = True
         else:
-            ok = first < cells and ld(w, board + first) == _ZERO and (
-                forced < 0 or first == forced)
+            ok = first < cells and ld(w, board + first) == _ZERO and (forced < 0 or first == forced)
         if not ok:
             first = -1
     zob = gi(w, O_ZOB) + me * cells

@@ -45,13 +45,15 @@ def _work_for(path: str, game: tuple, symmetry: bool, solve_id: str):
     if key not in _WORK:
         _WORK.clear()  # one solve at a time per worker: free the last one's layers
         index = LayerIndex(mnk(*game), symmetry)
-        _WORK[key] = ChunkWork(LayerStore.open(path, "r+"), index, parallel=False,
-                               whole_layers=False)
+        _WORK[key] = ChunkWork(
+            LayerStore.open(path, "r+"), index, parallel=False, whole_layers=False
+        )
     return _WORK[key]
 
 
-def chunk_task(path: str, game: tuple, symmetry: bool, solve_id: str, phase: str, n: int,
-               chunk: int):
+def chunk_task(
+    path: str, game: tuple, symmetry: bool, solve_id: str, phase: str, n: int, chunk: int
+):
     """One chunk of layer ``n`` (``phase`` "reach" or "value") of the solve ``solve_id``,
     run on a worker."""
     work = _work_for(path, game, symmetry, solve_id)
@@ -70,15 +72,25 @@ class DaskRunner:
         spec = work.index.spec
         # workers may run elsewhere: an absolute path, and an id so that no worker reuses
         # the state (manifest, open arrays) of an earlier solve in the same folder
-        self.args = (str(Path(work.store.path).absolute()),
-                     (spec.rows, spec.cols, spec.k, spec.gravity),
-                     work.index.symmetry != "none", uuid.uuid4().hex)
+        self.args = (
+            str(Path(work.store.path).absolute()),
+            (spec.rows, spec.cols, spec.k, spec.gravity),
+            work.index.symmetry != "none",
+            uuid.uuid4().hex,
+        )
 
     def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list:
         distributed = _require_distributed()
         futures = [
-            self.client.submit(chunk_task, *self.args, phase, n, c, pure=False,
-                               key=f"fastttt-{phase}-{n}-{c}-{self.args[3]}")
+            self.client.submit(
+                chunk_task,
+                *self.args,
+                phase,
+                n,
+                c,
+                pure=False,
+                key=f"fastttt-{phase}-{n}-{c}-{self.args[3]}",
+            )
             for c in range(chunks)
         ]
         position = {f.key: c for c, f in enumerate(futures)}
@@ -101,9 +113,12 @@ class DaskRunner:
         tag = self.args[3]
 
         def ours_running(dask_worker):
-            return [str(ts.key) for ts in dask_worker.state.tasks.values()
-                    if tag in str(ts.key) and ts.state in ("executing", "cancelled",
-                                                            "long-running", "resumed")]
+            return [
+                str(ts.key)
+                for ts in dask_worker.state.tasks.values()
+                if tag in str(ts.key)
+                and ts.state in ("executing", "cancelled", "long-running", "resumed")
+            ]
 
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -203,7 +203,8 @@ class LayerIndex:
         if spec.cells > BITBOARD_CELLS:
             raise GameSpecError(
                 f"{spec.describe()}: the tables take boards of at most {BITBOARD_CELLS} cells "
-                f"(uint64 bitboards), this one has {spec.cells}; exact search (--search) takes it")
+                f"(uint64 bitboards), this one has {spec.cells}; exact search (--search) takes it"
+            )
         self.kind = INDEX_GRAVITY if spec.gravity else INDEX_FREE
         self.symmetry, maps = _cell_maps(spec, symmetry)
         colex = _colex_tables(spec.cells)
@@ -261,7 +262,11 @@ class LayerIndex:
         count = build(geo, n, occ, key_block, fixed)
         x = (n + 1) // 2
         return kern.Layer(
-            n=n, x=x, colourings=comb(n, x), occ=occ[:count].copy(), key_block=key_block,
+            n=n,
+            x=x,
+            colourings=comb(n, x),
+            occ=occ[:count].copy(),
+            key_block=key_block,
             fixed=fixed[:count].copy(),
         )
 

@@ -50,8 +50,7 @@ class ChunkWork:
     (a Dask worker: on gravity boards a few blocks of the neighbouring layer).
     """
 
-    def __init__(self, store, index: LayerIndex, parallel: bool = True,
-                 whole_layers: bool = True):
+    def __init__(self, store, index: LayerIndex, parallel: bool = True, whole_layers: bool = True):
         self.store = store
         self.index = index
         self.parallel = parallel
@@ -75,9 +74,16 @@ class ChunkWork:
         _, _, data, loaded = self._cached
         if not loaded.all():
             needed = np.zeros_like(loaded)
-            kern.neighbour_chunks(self.index.geometry, self.index.layer(own),
-                                  self.index.layer(n), start, stop, n > own,
-                                  self.store.manifest["chunk"], needed)
+            kern.neighbour_chunks(
+                self.index.geometry,
+                self.index.layer(own),
+                self.index.layer(n),
+                start,
+                stop,
+                n > own,
+                self.store.manifest["chunk"],
+                needed,
+            )
             for c in np.flatnonzero(needed & ~loaded):
                 lo, hi = self.store.chunk_bounds(n, int(c))
                 data[lo:hi] = self.store.read_chunk(kind, n, int(c))
@@ -167,8 +173,11 @@ class Plan:
     def index_bytes(self) -> int:
         """Index arrays of the two largest neighbouring layers (masks, keys, flags)."""
         geo = self.index.geometry
-        keys = (geo.rows + 1) ** geo.cols if geo.gravity else max(
-            comb(geo.cells, n) for n in range(geo.cells + 1))
+        keys = (
+            (geo.rows + 1) ** geo.cols
+            if geo.gravity
+            else max(comb(geo.cells, n) for n in range(geo.cells + 1))
+        )
         return 2 * keys * 17
 
     @property
@@ -186,8 +195,13 @@ class Plan:
         return self.slots + max(self.sizes) if self.on_disk else 0
 
 
-def plan(spec: GameSpec | str, *, symmetry: bool = True, on_disk: bool = False,
-         chunk: int = DEFAULT_CHUNK) -> Plan:
+def plan(
+    spec: GameSpec | str,
+    *,
+    symmetry: bool = True,
+    on_disk: bool = False,
+    chunk: int = DEFAULT_CHUNK,
+) -> Plan:
     """Index and sizes of a layered solve, before any work (builds each layer's index once)."""
     spec = as_spec(spec)
     index = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
@@ -210,9 +224,11 @@ def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = No
         hint = ""
         disk = Plan(p.spec, p.index, p.sizes, True, p.chunk)
         if not p.on_disk and disk.memory_bytes <= limit:
-            hint = (f"; with --out DIR it keeps two layers in memory: about "
-                    f"{format_bytes(disk.memory_bytes)} of memory and at most "
-                    f"{format_bytes(disk.disk_bytes)} of disk")
+            hint = (
+                f"; with --out DIR it keeps two layers in memory: about "
+                f"{format_bytes(disk.memory_bytes)} of memory and at most "
+                f"{format_bytes(disk.disk_bytes)} of disk"
+            )
         raise MemoryBudgetError(
             f"a layered solve of {p.spec.name} needs about {format_bytes(p.memory_bytes)} of "
             f"memory ({p.slots:,} slots, largest two layers {p.largest_pair:,}); the limit is "
@@ -237,9 +253,16 @@ def free_disk_for(out: str | os.PathLike) -> int:
     return shutil.disk_usage(path).free
 
 
-def choose_engine(spec: GameSpec, engine: str = "auto", *, out=None, distributed: bool = False,
-                  max_bytes: int | None = None, save: bool = False) -> str:
-    """"dense" or "layered": the dense table when it fits and is the fastest (free boards
+def choose_engine(
+    spec: GameSpec,
+    engine: str = "auto",
+    *,
+    out=None,
+    distributed: bool = False,
+    max_bytes: int | None = None,
+    save: bool = False,
+) -> str:
+    """ "dense" or "layered": the dense table when it fits and is the fastest (free boards
     that fit in RAM) or a table file is wanted (``save``), the layered solver for gravity
     boards, bigger boards, ``out`` or Dask."""
     from fastttt.solver import fits_in_memory
@@ -247,8 +270,10 @@ def choose_engine(spec: GameSpec, engine: str = "auto", *, out=None, distributed
     if engine not in ("auto", "dense", "layered"):
         raise ValueError(f"engine must be auto, dense or layered, got {engine!r}")
     if engine == "dense" and (out is not None or distributed):
-        raise ValueError("the dense engine keeps its table in RAM: --out, --workers and "
-                         "--scheduler go with the layered engine")
+        raise ValueError(
+            "the dense engine keeps its table in RAM: --out, --workers and "
+            "--scheduler go with the layered engine"
+        )
     if engine != "auto":
         return engine
     if out is not None or distributed:
@@ -318,8 +343,11 @@ def solve_layered(
 
     for phase, order in (("reach", range(len(p.sizes))), ("value", reversed(range(len(p.sizes))))):
         total = sum(p.sizes)
-        done_slots = sum(p.sizes[n] for n in range(len(p.sizes))
-                         if store.is_complete(phase, n) or store.is_complete("value", n))
+        done_slots = sum(
+            p.sizes[n]
+            for n in range(len(p.sizes))
+            if store.is_complete(phase, n) or store.is_complete("value", n)
+        )
         for n in order:
             if store.is_complete(phase, n) or store.is_complete("value", n):
                 continue  # a layer with values needs no reach bytes any more

@@ -96,8 +96,9 @@ class LayeredSolution(PositionQueries):
         outside = (codes < 0) | (codes >= code_count(self.spec.cells))
         if outside.any():
             i = int(np.argmax(outside))
-            raise InvalidPositionError(f"code {int(codes[i])} (index {i}) is not a position of "
-                                       f"{self.spec.name}")
+            raise InvalidPositionError(
+                f"code {int(codes[i])} (index {i}) is not a position of {self.spec.name}"
+            )
         firsts, seconds = bitboards_of_codes(codes, self.spec.cells)
         lead = np.bitwise_count(firsts).astype(np.int64) - np.bitwise_count(seconds)
         counted = (lead == 0) | (lead == 1)  # X moved first: no layer holds other counts

@@ -142,8 +142,15 @@ class Engine:
         self.depth = depth
         # Ctrl-C sets the node limit to -1: the search stops at its next node, storing nothing
         score = run(
-            K.search_root, state.array(), depth, self.tt, self.work, self.ctx,
-            stop=self.ctl, slot=K.C_LIMIT, value=-1,
+            K.search_root,
+            state.array(),
+            depth,
+            self.tt,
+            self.work,
+            self.ctx,
+            stop=self.ctl,
+            slot=K.C_LIMIT,
+            value=-1,
         )
         return (
             int(score),
@@ -171,8 +178,11 @@ class Engine:
             nodes = require_int(nodes, "nodes", 1, MAX_NODES)
         if max_depth is not None:
             max_depth = require_int(max_depth, "max_depth", 1, K.MAXPLY)
-        if time_ms is not None and not (isinstance(time_ms, (int, float, np.number))
-                                        and not isinstance(time_ms, bool) and 0 < time_ms < 1e12):
+        if time_ms is not None and not (
+            isinstance(time_ms, (int, float, np.number))
+            and not isinstance(time_ms, bool)
+            and 0 < time_ms < 1e12
+        ):
             raise InvalidArgumentError(f"time_ms must be a positive number, got {time_ms!r}")
         t0 = time.perf_counter()
         self.work[4][:] //= 2  # age the history

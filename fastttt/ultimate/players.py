@@ -139,7 +139,8 @@ def make_player(spec: str):
     if kind == "minimax" and sep:
         return MinimaxPlayer(_positive(arg, "the depth", spec, MAX_DEPTH))
     raise UnknownPlayerError(
-        f"unknown Ultimate player {spec!r}; choose from human, {', '.join(PLAYER_NAMES)}")
+        f"unknown Ultimate player {spec!r}; choose from human, {', '.join(PLAYER_NAMES)}"
+    )
 
 
 def warmup() -> None:

@@ -88,8 +88,9 @@ class Prover:
         self.stop = new_stop()
         self.attacker = -1  # whose question the table's numbers answer
 
-    def prove(self, state: UltimateState, attacker: int | None = None,
-              max_nodes: int = DEFAULT_NODES) -> ProofResult:
+    def prove(
+        self, state: UltimateState, attacker: int | None = None, max_nodes: int = DEFAULT_NODES
+    ) -> ProofResult:
         """Does ``attacker`` (default: the side to move) win from ``state``? Within
         ``max_nodes`` nodes; Ctrl-C raises KeyboardInterrupt within milliseconds."""
         if not isinstance(state, UltimateState):
@@ -99,29 +100,57 @@ class Prover:
         t0 = time.perf_counter()
         if state.is_over():
             won = state.winner() == attacker
-            return ProofResult(state, attacker, "proven" if won else "disproven",
-                               0 if won else int(D.INF), int(D.INF) if won else 0, 0, 0.0)
+            return ProofResult(
+                state,
+                attacker,
+                "proven" if won else "disproven",
+                0 if won else int(D.INF),
+                int(D.INF) if won else 0,
+                0,
+                0.0,
+            )
         if attacker != self.attacker:  # the table's numbers answer one side's question
             self.tt_keys[:] = 0
             self.attacker = attacker
         self.ctl[:] = 0
         self.ctl[D.D_LIMIT] = max_nodes
         self.ctl[D.D_ATTACKER] = attacker
-        pn, dn = run(D.dfpn_root, state.array(), self.tt_keys, self.tt_pn, self.tt_dn, ZOBRIST,
-                     self.ctl, self.stop, stop=self.stop)
+        pn, dn = run(
+            D.dfpn_root,
+            state.array(),
+            self.tt_keys,
+            self.tt_pn,
+            self.tt_dn,
+            ZOBRIST,
+            self.ctl,
+            self.stop,
+            stop=self.stop,
+        )
         status = "proven" if pn == 0 else "disproven" if dn == 0 else "unknown"
-        return ProofResult(state, attacker, status, int(pn), int(dn), int(self.ctl[D.D_NODES]),
-                           time.perf_counter() - t0)
+        return ProofResult(
+            state,
+            attacker,
+            status,
+            int(pn),
+            int(dn),
+            int(self.ctl[D.D_NODES]),
+            time.perf_counter() - t0,
+        )
 
     def stored(self, state: UltimateState) -> tuple[int, int] | None:
         """(pn, dn) of ``state`` in the table, for the attacker of the last question."""
-        pn, dn, found = D.tt_lookup(self.tt_keys, self.tt_pn, self.tt_dn,
-                                    K.state_hash(state.array(), ZOBRIST))
+        pn, dn, found = D.tt_lookup(
+            self.tt_keys, self.tt_pn, self.tt_dn, K.state_hash(state.array(), ZOBRIST)
+        )
         return (int(pn), int(dn)) if found else None
 
 
-def prove(state: UltimateState, attacker: int | None = None,
-          max_nodes: int = DEFAULT_NODES, tt_bits: int = 22) -> ProofResult:
+def prove(
+    state: UltimateState,
+    attacker: int | None = None,
+    max_nodes: int = DEFAULT_NODES,
+    tt_bits: int = 22,
+) -> ProofResult:
     """Does ``attacker`` (default: the side to move) win from ``state``? See :class:`Prover`."""
     return Prover(tt_bits).prove(state, attacker, max_nodes)
 
@@ -142,6 +171,7 @@ def solve(state: UltimateState, max_nodes: int = DEFAULT_NODES, tt_bits: int = 2
 
 # --- proof trees ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ProofTree:
     """A strategy that settles "does ``attacker`` win from ``position``?" (see the module
@@ -158,9 +188,15 @@ class ProofTree:
         return len(self.moves)
 
     def to_json(self) -> dict[str, Any]:
-        body = {"format": FORMAT, "version": FORMAT_VERSION, "game": "ultimate",
-                "position": self.position, "attacker": "XO"[self.attacker],
-                "claim": self.claim, "moves": list(self.moves)}
+        body = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "game": "ultimate",
+            "position": self.position,
+            "attacker": "XO"[self.attacker],
+            "claim": self.claim,
+            "moves": list(self.moves),
+        }
         body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
         return body
 
@@ -169,8 +205,14 @@ class ProofTree:
         file that is not a proof is replaced only with ``force``."""
         from fastttt.files import check_target, write_atomic
 
-        target = check_target(path, is_proof_file, "a fastttt Ultimate proof", TableFileError,
-                              force=force, force_hint=" (force=True overwrites)")
+        target = check_target(
+            path,
+            is_proof_file,
+            "a fastttt Ultimate proof",
+            TableFileError,
+            force=force,
+            force_hint=" (force=True overwrites)",
+        )
         data = json.dumps(self.to_json()).encode() + b"\n"
         return write_atomic(target, lambda f: f.write(data), TableFileError)
 
@@ -194,20 +236,25 @@ def load(path: str | Path) -> ProofTree:
     if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise TableFileError(f"{path}: not a fastttt Ultimate proof")
     if body.get("version") != FORMAT_VERSION:
-        raise TableFileError(f"{path}: proof format {body.get('version')!r}, this fastttt "
-                             f"reads {FORMAT_VERSION}")
+        raise TableFileError(
+            f"{path}: proof format {body.get('version')!r}, this fastttt reads {FORMAT_VERSION}"
+        )
     crc = body.pop("crc32", None)
     if crc != zlib.crc32(json.dumps(body, sort_keys=True).encode()):
         raise TableFileError(f"{path}: checksum mismatch (the proof was changed or damaged)")
     moves = body["moves"]
-    if body["attacker"] not in ("X", "O") or body["claim"] not in ("proven", "disproven") \
-            or not all(isinstance(m, int) and 0 <= m < 81 for m in moves):
+    if (
+        body["attacker"] not in ("X", "O")
+        or body["claim"] not in ("proven", "disproven")
+        or not all(isinstance(m, int) and 0 <= m < 81 for m in moves)
+    ):
         raise TableFileError(f"{path}: malformed proof")
     return ProofTree(body["position"], "XO".index(body["attacker"]), body["claim"], tuple(moves))
 
 
-def proof_tree(result: ProofResult, prover: Prover | None = None,
-               max_nodes: int = DEFAULT_NODES) -> ProofTree:
+def proof_tree(
+    result: ProofResult, prover: Prover | None = None, max_nodes: int = DEFAULT_NODES
+) -> ProofTree:
     """The strategy behind a settled ``result``: read from ``prover``'s table (the one that
     answered; None: a fresh one), sub-positions the table lost proven again within
     ``max_nodes`` each."""
@@ -254,15 +301,30 @@ class Rules:
     """What :func:`verify` needs of the rules; :class:`UltimateState` by default, any other
     implementation (the tests' plain reference) to check independently."""
 
-    def __init__(self, initial: Callable[[str], Any], legal: Callable[[Any], list[int]],
-                 play: Callable[[Any, int], Any], winner: Callable[[Any], int | None],
-                 to_move: Callable[[Any], int]):
+    def __init__(
+        self,
+        initial: Callable[[str], Any],
+        legal: Callable[[Any], list[int]],
+        play: Callable[[Any, int], Any],
+        winner: Callable[[Any], int | None],
+        to_move: Callable[[Any], int],
+    ):
         self.initial, self.legal, self.play, self.winner, self.to_move = (
-            initial, legal, play, winner, to_move)
+            initial,
+            legal,
+            play,
+            winner,
+            to_move,
+        )
 
 
-STATE_RULES = Rules(UltimateState.from_text, lambda s: s.legal_moves(), lambda s, m: s.play(m),
-                    lambda s: s.winner(), lambda s: s.to_move)
+STATE_RULES = Rules(
+    UltimateState.from_text,
+    lambda s: s.legal_moves(),
+    lambda s, m: s.play(m),
+    lambda s: s.winner(),
+    lambda s: s.to_move,
+)
 
 
 def verify(tree: ProofTree, rules: Rules = STATE_RULES) -> int:
@@ -300,8 +362,12 @@ SUITE_PER_PLY = 4
 SUITE_SEED = 2020
 
 
-def suite_positions(open_won_boards: bool = False, plies: tuple[int, ...] = SUITE_PLIES,
-                    per_ply: int = SUITE_PER_PLY, seed: int = SUITE_SEED) -> list[UltimateState]:
+def suite_positions(
+    open_won_boards: bool = False,
+    plies: tuple[int, ...] = SUITE_PLIES,
+    per_ply: int = SUITE_PER_PLY,
+    seed: int = SUITE_SEED,
+) -> list[UltimateState]:
     """``per_ply`` live positions after each number of ``plies`` of random play, the same on
     every machine (``random.Random(f"{seed}/{ply}/{i}")``, redrawn when the game ended)."""
     import random
@@ -321,19 +387,33 @@ def suite_positions(open_won_boards: bool = False, plies: tuple[int, ...] = SUIT
     return out
 
 
-def run_suite(max_nodes: int, open_won_boards: bool = False, tt_bits: int = 22,
-              progress: Callable[[int, GameValue], None] | None = None) -> dict[str, Any]:
+def run_suite(
+    max_nodes: int,
+    open_won_boards: bool = False,
+    tt_bits: int = 22,
+    progress: Callable[[int, GameValue], None] | None = None,
+) -> dict[str, Any]:
     """Solve every :func:`suite_positions` position within ``max_nodes`` a question; returns
     rows (ply, position, verdict, nodes, seconds) and the totals. The node total is the suite's
     signature: it changes only when the search does."""
     rows = []
     for i, state in enumerate(suite_positions(open_won_boards)):
         value = solve(state, max_nodes, tt_bits)
-        rows.append({"ply": state.ply, "position": str(state), "verdict": value.verdict,
-                     "nodes": value.nodes,
-                     "seconds": round(sum(r.seconds for r in value.results), 4)})
+        rows.append(
+            {
+                "ply": state.ply,
+                "position": str(state),
+                "verdict": value.verdict,
+                "nodes": value.nodes,
+                "seconds": round(sum(r.seconds for r in value.results), 4),
+            }
+        )
         if progress is not None:
             progress(i, value)
-    return {"max_nodes": max_nodes, "open_won_boards": open_won_boards, "positions": rows,
-            "nodes": sum(r["nodes"] for r in rows),
-            "proved": sum(r["verdict"] != "unknown within budget" for r in rows)}
+    return {
+        "max_nodes": max_nodes,
+        "open_won_boards": open_won_boards,
+        "positions": rows,
+        "nodes": sum(r["nodes"] for r in rows),
+        "proved": sum(r["verdict"] != "unknown within budget" for r in rows),
+    }

@@ -57,7 +57,8 @@ class UltimateSpec:
             from fastttt.errors import InvalidPositionError
 
             raise InvalidPositionError(
-                f"position text {text!r} is a position of {state.spec.name}, not {self.name}")
+                f"position text {text!r} is a position of {state.spec.name}, not {self.name}"
+            )
         return state
 
     def state_from_moves(self, moves: Iterable[int]) -> UltimateState:
@@ -97,15 +98,36 @@ class UltimateSpec:
     def player_caps(self) -> dict[str, int]:
         return dict(PLAYER_CAPS)
 
-    def render_svg(self, state: Any, *, values: dict | None, source: str | None,
-                   coordinates: bool, last_move: int | None, cell: int, legend: bool) -> str:
+    def render_svg(
+        self,
+        state: Any,
+        *,
+        values: dict | None,
+        source: str | None,
+        coordinates: bool,
+        last_move: int | None,
+        cell: int,
+        legend: bool,
+    ) -> str:
         from fastttt.svg import ultimate_svg
 
-        return ultimate_svg(state, values=values, source=source, coordinates=coordinates,
-                            last_move=last_move, cell=cell, legend=legend)
+        return ultimate_svg(
+            state,
+            values=values,
+            source=source,
+            coordinates=coordinates,
+            last_move=last_move,
+            cell=cell,
+            legend=legend,
+        )
 
-    def move_values(self, state: Any, seconds: float, progress: Callable[[str], None] | None,
-                    cancel: threading.Event | None) -> Any:
+    def move_values(
+        self,
+        state: Any,
+        seconds: float,
+        progress: Callable[[str], None] | None,
+        cancel: threading.Event | None,
+    ) -> Any:
         """The engine's iterative deepening, move by move: exact where it proves a result,
         else estimates."""
         from fastttt.move_values import engine_values

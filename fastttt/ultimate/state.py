@@ -56,8 +56,7 @@ class UltimateState:
 
     def __init__(self, open_won_boards: bool = False):
         if not isinstance(open_won_boards, (bool, np.bool_)):
-            raise InvalidArgumentError(
-                f"open_won_boards must be a bool, got {open_won_boards!r}")
+            raise InvalidArgumentError(f"open_won_boards must be a bool, got {open_won_boards!r}")
         s = [0] * K.NS
         s[K.FORCED] = -1
         s[K.VARIANT] = 1 if open_won_boards else 0

@@ -77,6 +77,7 @@ class BadRequest(HTTPException):
 
 # --- positions -----------------------------------------------------------------------------
 
+
 def _state(params: Any) -> tuple[Any, Any, list[int] | None]:
     """(game, state, moves or None) from request parameters; BadRequest on bad text."""
     moves_text, position = params.get("moves"), params.get("position")
@@ -85,8 +86,11 @@ def _state(params: Any) -> tuple[Any, Any, list[int] | None]:
     elif moves_text:
         raise BadRequest("give moves or a position, not both")
     try:
-        return load_state(params.get("game", "tictactoe"),
-                          None if position is not None else moves_text or "", position)
+        return load_state(
+            params.get("game", "tictactoe"),
+            None if position is not None else moves_text or "",
+            position,
+        )
     except (FastTTTError, ValueError) as err:
         raise BadRequest(str(err)) from None
 
@@ -159,11 +163,17 @@ def attractor_view(state: Any) -> dict | None:
         child = state.play(move)
         cell = state.move_cell(move)
         moves[str(move)] = {**region(child), "cell": cell}
-    return {"position": region(state), "moves": moves, "rows": spec.rows, "cols": spec.cols,
-            "cells": [state.cell_char(c) for c in range(spec.cells)]}
+    return {
+        "position": region(state),
+        "moves": moves,
+        "rows": spec.rows,
+        "cols": spec.cols,
+        "cells": [state.cell_char(c) for c in range(spec.cells)],
+    }
 
 
 # --- players -------------------------------------------------------------------------------
+
 
 def _over_cap(spec: Any, key: str) -> str | None:
     """``kind:NUMBER`` at its cap when player ``key``'s parameter is over the game's
@@ -189,8 +199,10 @@ def check_player(spec: Any, name: Any) -> str:
         raise BadRequest("'human' moves by clicking; ask for an engine player")
     most = _over_cap(spec, key)
     if most is not None:
-        raise BadRequest(f"player {name!r}: at most {most} on {spec.name} here "
-                         "(a move must answer within seconds)")
+        raise BadRequest(
+            f"player {name!r}: at most {most} on {spec.name} here "
+            "(a move must answer within seconds)"
+        )
     try:
         spec.make_player(key)
     except FastTTTError as err:
@@ -215,8 +227,11 @@ def choose_move(
         if job.halt.is_set():
             raise Halted
         if found.complete:
-            outcomes = {m: Outcome(v.result, v.plies) for m, v in found.values.items()
-                        if v.result is not None and v.plies is not None}  # all, when complete
+            outcomes = {
+                m: Outcome(v.result, v.plies)
+                for m, v in found.values.items()
+                if v.result is not None and v.plies is not None
+            }  # all, when complete
             return rng.choice(best_outcome_moves(outcomes)), None
         name = fallback_player(spec)
         note = f"perfect play was not proven within {seconds:g} s: {name} moved"
@@ -235,15 +250,20 @@ def fallback_player(spec: Any) -> str:
 
 # --- handlers ------------------------------------------------------------------------------
 
+
 async def index(request: Request) -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 
 async def games(request: Request) -> JSONResponse:
-    return JSONResponse({"games": [
-        {"name": name, "label": label, "players": load_game(name).suggested_players()}
-        for name, label in GAMES
-    ]})
+    return JSONResponse(
+        {
+            "games": [
+                {"name": name, "label": label, "players": load_game(name).suggested_players()}
+                for name, label in GAMES
+            ]
+        }
+    )
 
 
 async def get_state(request: Request) -> JSONResponse:
@@ -290,8 +310,7 @@ async def post_values(request: Request) -> JSONResponse:
             "svg": svg.render(state, values=found, coordinates=True, last_move=last),
         }
 
-    job = request.app.state.jobs.submit("values", work, seconds + VALUES_GRACE,
-                                        "valuing the moves")
+    job = request.app.state.jobs.submit("values", work, seconds + VALUES_GRACE, "valuing the moves")
     return JSONResponse(job.as_json(), status_code=202)
 
 
@@ -309,8 +328,12 @@ async def post_move(request: Request) -> JSONResponse:
     def work(job) -> dict:
         job.progress = f"{name} is thinking"
         move, note = choose_move(spec, state, name, seconds, seed, job)
-        return {"position": str(state), "move": move, "label": spec.format_move(state, move),
-                "note": note}
+        return {
+            "position": str(state),
+            "move": move,
+            "label": spec.format_move(state, move),
+            "note": note,
+        }
 
     limit = seconds + request.app.state.move_seconds
     job = request.app.state.jobs.submit("move", work, limit, f"player {name}")
@@ -363,4 +386,3 @@ def create_app(move_seconds: float = MOVE_SECONDS) -> Starlette:
     app.state.jobs = jobs
     app.state.move_seconds = move_seconds
     return app
-

@@ -92,8 +92,13 @@ class Job:
             elapsed = time.monotonic() - self.started
         else:
             elapsed = self.seconds
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "state": self.state,
-                               "progress": self.progress, "seconds": round(elapsed, 3)}
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "state": self.state,
+            "progress": self.progress,
+            "seconds": round(elapsed, 3),
+        }
         if self.result is not None:
             out["result"] = self.result
         if self.error is not None:
@@ -110,12 +115,12 @@ class Jobs:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._closed = threading.Event()
-        self._watchdog = threading.Thread(target=self._watch, name="fastttt-watchdog",
-                                          daemon=True)
+        self._watchdog = threading.Thread(target=self._watch, name="fastttt-watchdog", daemon=True)
         self._watchdog.start()
 
-    def submit(self, kind: str, work: Callable[[Job], dict], limit: float,
-               what: str = "the search") -> Job:
+    def submit(
+        self, kind: str, work: Callable[[Job], dict], limit: float, what: str = "the search"
+    ) -> Job:
         """Queue ``work``; it is stopped ``limit`` seconds after it starts."""
         with self._lock:
             job = Job(f"{kind}-{next(self._ids)}", kind, limit, what)
@@ -152,8 +157,11 @@ class Jobs:
                 jobs = [j for j in self._jobs.values() if j.working]
             for job in jobs:
                 if job.started is not None and now - job.started > job.limit:
-                    job.end("timeout", error=f"{job.what} did not finish within "
-                            f"{job.limit:g} s (the server's limit): it was stopped")
+                    job.end(
+                        "timeout",
+                        error=f"{job.what} did not finish within "
+                        f"{job.limit:g} s (the server's limit): it was stopped",
+                    )
                 if job.halt.is_set():
                     job.fire()
 
