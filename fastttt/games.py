@@ -1,4 +1,5 @@
-"""Game specs and the registry that loads them by name.
+"""m,n,k game specs (free and gravity): the geometry, stated once, and the names boards go by
+(``tictactoe``, ``4x5k4g``, ``connect4``); :mod:`fastttt.registry` loads every game by name.
 
 Geometry convention, used everywhere in fastttt: a board has ``rows`` horizontal rows and
 ``cols`` vertical columns (``rows x cols``, so "5x4" is 5 rows of 4 cells). Cells are numbered

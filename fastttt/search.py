@@ -155,7 +155,7 @@ class Searcher:
         spec = as_spec(spec)
         self.spec = spec
         W, H, transposed = _geometry(spec)
-        self.width, self.height, self.transposed = W, H, transposed
+        self.transposed = transposed
         h1 = H + 1
         cell_bit = []
         for cell in range(spec.cells):
@@ -165,7 +165,6 @@ class Searcher:
             else:
                 cell_bit.append(c * h1 + (spec.rows - 1 - r))
         self.cell_bit = cell_bit
-        self.bit_cell = {b: c for c, b in enumerate(cell_bit)}
         nbits = W * h1
         if tt_bits is None:
             tt_bits = min(DEFAULT_TT_BITS, max(17, spec.cells + 2))

@@ -116,7 +116,8 @@ def test_search_layout_agrees_with_searcher(spec):
         assert mask == first | second and ply == pos.ply
         assert cur == (first if pos.to_move == 0 else second)
         # a stone's layout bit maps back to its cell
-        assert sorted(s.bit_cell[b] for b in codes.cells_of(mask)) == codes.cells_of(pos.occupied)
+        bit_cell = {b: c for c, b in enumerate(s.cell_bit)}
+        assert sorted(bit_cell[b] for b in codes.cells_of(mask)) == codes.cells_of(pos.occupied)
     batch = s.batch_from_codes(np.array([p.code for p in live], dtype=np.int64))
     assert batch.curs.tolist() == [s.internal(p)[0] for p in live]
     assert batch.masks.tolist() == [s.internal(p)[1] for p in live]

@@ -32,6 +32,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from fastttt.board import contains_line
 from fastttt.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
 from fastttt.kernels import ultimate as K
 
@@ -42,7 +43,8 @@ SYMBOLS = ("X", "O")
 
 
 def _has_line(mask: int) -> bool:
-    return any(mask & line == line for line in K.LINES)
+    """Whether a 9-bit board (or frame) mask holds a line of three."""
+    return contains_line(K.LINES, mask)
 
 
 class UltimateState:
