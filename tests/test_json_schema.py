@@ -49,6 +49,11 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
     "prove": [
         (["prove", "--moves", "5,5 5,1", "--max-nodes", "200", "--tt-bits", "12", "--json"], None),
         (["prove", "--suite", "--max-nodes", "100", "--tt-bits", "12", "--json"], None),
+        (
+            ["prove", "--moves", "5,5 5,1", "--split", "1", "--max-nodes", "200"]
+            + ["--tt-bits", "12", "--json"],
+            None,
+        ),
     ],
     "match": [
         (["match", "--x", "random", "--o", "random", "-n", "2", "--seed", "1", "--json"], None),

@@ -1,9 +1,12 @@
 """``fastttt prove``: Ultimate tic-tac-toe values by proof-number search, with proof trees that
-are saved and checked again (:mod:`fastttt.ultimate.proof`)."""
+are saved and checked again (:mod:`fastttt.ultimate.proof`); ``--split`` asks each question of
+the positions a few plies down, one task each, here or on a Dask cluster
+(:mod:`fastttt.ultimate.split`)."""
 
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 import click
 
@@ -24,7 +27,8 @@ def _state(game: str, moves: str):
 
 
 def _result_fields(result) -> dict:
-    return {
+    """A question's fields: a ProofResult's, or a SplitResult's with its tasks by status."""
+    fields = {
         "attacker": "XO"[result.attacker],
         "status": result.status,
         "pn": result.pn,
@@ -32,6 +36,9 @@ def _result_fields(result) -> dict:
         "nodes": result.nodes,
         "seconds": round(result.seconds, 4),
     }
+    if hasattr(result, "counts"):
+        fields["tasks"] = result.counts
+    return fields
 
 
 @click.command()
@@ -76,11 +83,51 @@ def _result_fields(result) -> dict:
     help="The fixed suite: positions of random games at "
     "plies 60 to 20, each solved within --max-nodes; prints Bench: NODES.",
 )
+@click.option(
+    "--split",
+    "split_depth",
+    type=click.IntRange(0, 6),
+    default=None,
+    help="Split each question into one task per position DEPTH plies below (each proved "
+    "within --max-nodes, with a 2**--tt-bits table) and combine the answers up the tree; "
+    "tasks run here one after another unless --workers or --scheduler.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 4096),
+    default=None,
+    help="With --split: run the tasks on a local Dask cluster of N processes.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="With --split: run the tasks on the Dask cluster at ADDRESS (tcp://host:8786).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def prove(game, moves, max_nodes, tt_bits, proof_path, force, check_path, suite, as_json):
+def prove(
+    game,
+    moves,
+    max_nodes,
+    tt_bits,
+    proof_path,
+    force,
+    check_path,
+    suite,
+    split_depth,
+    workers,
+    scheduler,
+    as_json,
+):
     """Prove the value of an Ultimate position by df-pn search (default: the empty board)."""
     from fastttt.ultimate import proof as P
 
+    if split_depth is not None and (check_path or suite):
+        raise click.UsageError("--split goes with a search, not with --check or --suite")
+    if (workers or scheduler) and split_depth is None:
+        raise click.UsageError("--workers and --scheduler run the tasks of --split: give --split")
+    if workers and scheduler:
+        raise click.UsageError("give --workers (a local cluster) or --scheduler, not both")
     if sum(bool(x) for x in (check_path, suite, moves or proof_path)) > 1:
         raise click.UsageError("--check, --suite and a search (--moves/--proof) go alone")
     if check_path:
@@ -103,47 +150,61 @@ def prove(game, moves, max_nodes, tt_bits, proof_path, force, check_path, suite,
             )
         except FastTTTError as err:
             raise click.BadParameter(str(err), param_hint="--proof") from None
-    prover = P.Prover(tt_bits)
-    mover = prover.prove(state, None, max_nodes)
-    results = [mover]
-    if mover.status != "proven":
-        results.append(prover.prove(state, 1 - state.to_move, max_nodes))
-    settled = next((r for r in reversed(results) if r.status == "proven"), None)
-    if settled is None and all(r.status == "disproven" for r in results) and len(results) == 2:
-        settled = results[-1]  # a draw: the tree shows the other side cannot win either
-    if settled is None:
-        verdict = "unknown within budget"
-    elif settled.status == "proven":
-        verdict = f"{'XO'[settled.attacker]} wins"
-    else:
-        verdict = "draw"
-    out = {
-        "game": spec.name,
-        "moves": format_line(spec, start, played),
-        "position": str(state),
-        "verdict": verdict,
-        "method": "df-pn",
-        "questions": [_result_fields(r) for r in results],
-        "nodes": sum(r.nodes for r in results),
-        "seconds": round(sum(r.seconds for r in results), 4),
-    }
-    if proof_path and settled is not None:
-        tree = P.proof_tree(settled, prover, max_nodes)
-        tree.save(proof_path, force=force)
-        out["proof"] = {
-            "path": proof_path,
-            "claim": tree.claim,
-            "size": tree.size,
-            "attacker": "XO"[tree.attacker],
+    show = sys.stderr.isatty() and not as_json
+    with _client(workers, scheduler) as client:
+        ask, make_tree = _askers(P, state, split_depth, max_nodes, tt_bits, client, show)
+        mover = ask(None)
+        results = [mover]
+        if mover.status != "proven":
+            results.append(ask(1 - state.to_move))
+        settled = next((r for r in reversed(results) if r.status == "proven"), None)
+        if settled is None and all(r.status == "disproven" for r in results) and len(results) == 2:
+            settled = results[-1]  # a draw: the tree shows the other side cannot win either
+        if settled is None:
+            verdict = "unknown within budget"
+        elif settled.status == "proven":
+            verdict = f"{'XO'[settled.attacker]} wins"
+        else:
+            verdict = "draw"
+        out = {
+            "game": spec.name,
+            "moves": format_line(spec, start, played),
+            "position": str(state),
+            "verdict": verdict,
+            "method": "df-pn",
+            "questions": [_result_fields(r) for r in results],
+            "nodes": sum(r.nodes for r in results),
+            "seconds": round(sum(r.seconds for r in results), 4),
         }
+        if split_depth is not None:
+            out["split"] = split_depth
+            out["frontier"] = mover.frontier_size
+            out["tasks"] = {
+                status: sum(r.counts[status] for r in results) for status in mover.counts
+            }
+        if proof_path and settled is not None:
+            tree = make_tree(settled)
+            tree.save(proof_path, force=force)
+            out["proof"] = {
+                "path": proof_path,
+                "claim": tree.claim,
+                "size": tree.size,
+                "attacker": "XO"[tree.attacker],
+            }
     if as_json:
         emit("prove", out)
         return
-    click.echo(f"{game}: {verdict} ({out['nodes']:,} nodes, {out['seconds']:.2f} s, df-pn)")
-    for r in results:
+    how = "df-pn"
+    if split_depth is not None:
+        how = f"df-pn split at depth {split_depth}: {out['frontier']:,} tasks a question"
+    click.echo(f"{game}: {verdict} ({out['nodes']:,} nodes, {out['seconds']:.2f} s, {how})")
+    for r, fields in zip(results, out["questions"], strict=True):
+        tasks = ""
+        if "tasks" in fields:
+            tasks = "; tasks " + ", ".join(f"{n:,} {s}" for s, n in fields["tasks"].items())
         click.echo(
             f"  does {'XO'[r.attacker]} win? {r.status}: pn {r.pn:,}, dn {r.dn:,}, "
-            f"{r.nodes:,} nodes"
+            f"{r.nodes:,} nodes{tasks}"
         )
     if "proof" in out:
         p = out["proof"]
@@ -154,6 +215,83 @@ def prove(game, moves, max_nodes, tt_bits, proof_path, force, check_path, suite,
     elif proof_path:
         click.echo("no proof tree: the question was not settled within the budget", err=True)
         sys.exit(1)
+
+
+def _askers(P, state, split_depth, max_nodes, tt_bits, client, show):
+    """``ask(attacker)`` (None: the side to move) answering "does it win from ``state``?" and
+    ``make_tree(settled)`` giving the proof tree of a settled answer: by one df-pn, or split
+    into tasks (:mod:`fastttt.ultimate.split`) when ``split_depth`` is given."""
+    if split_depth is None:
+        prover = P.Prover(tt_bits)
+        return (
+            lambda attacker: prover.prove(state, attacker, max_nodes),
+            lambda settled: P.proof_tree(settled, prover, max_nodes),
+        )
+    from fastttt.ultimate import split as S
+
+    def ask(attacker):
+        who = "XO"[state.to_move if attacker is None else attacker]
+        with _task_progress(show, f"does {who} win?") as report:
+            return S.prove_split(
+                state,
+                attacker,
+                depth=split_depth,
+                max_nodes=max_nodes,
+                tt_bits=tt_bits,
+                client=client,
+                progress=report,
+            )
+
+    def make_tree(settled):
+        with _task_progress(show, "proof tree:") as report:
+            return S.assemble_tree(settled, client=client, progress=report)
+
+    return ask, make_tree
+
+
+@contextmanager
+def _client(workers, scheduler):
+    """A Dask client for --workers (a local cluster, closed after) or --scheduler; else None."""
+    if not (workers or scheduler):
+        yield None
+        return
+    from fastttt.errors import MissingDependencyError
+    from fastttt.tables import distributed
+
+    cluster = None
+    try:
+        if workers:
+            cluster, client = distributed.local_cluster(workers)
+        else:
+            client = distributed.connect(scheduler)
+    except MissingDependencyError as err:
+        raise click.ClickException(str(err)) from None
+    except OSError as err:  # no scheduler there (a timeout is an OSError too)
+        raise click.ClickException(f"--scheduler {scheduler}: {err}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+@contextmanager
+def _task_progress(show, label):
+    """``report(done, total)`` writing ``label done/total tasks`` on a terminal's stderr."""
+    err = sys.stderr
+
+    def report(done, total):
+        if show:
+            err.write(f"\r{label} {done:,}/{total:,} tasks\x1b[K")
+            err.flush()
+
+    try:
+        yield report
+    finally:
+        if show:
+            err.write("\r\x1b[K")
+            err.flush()
 
 
 def _check(P, path, as_json):

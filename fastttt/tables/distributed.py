@@ -26,7 +26,8 @@ from fastttt.tables.index import LayerIndex
 _WORK: dict[tuple, object] = {}  # per worker process: (store path, game, symmetry) -> ChunkWork
 
 
-def _require_distributed():
+def require_distributed():
+    """The ``distributed`` module, or MissingDependencyError naming the extra to install."""
     try:
         import distributed
     except ImportError:
@@ -80,7 +81,7 @@ class DaskRunner:
         )
 
     def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list:
-        distributed = _require_distributed()
+        distributed = require_distributed()
         futures = [
             self.client.submit(
                 chunk_task,
@@ -134,7 +135,7 @@ class DaskRunner:
 
 def local_cluster(workers: int):
     """A LocalCluster of ``workers`` single-threaded processes and its client."""
-    distributed = _require_distributed()
+    distributed = require_distributed()
     cluster = distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
     )
@@ -143,5 +144,5 @@ def local_cluster(workers: int):
 
 def connect(address: str):
     """A client of the running scheduler at ``address`` (``tcp://host:8786``)."""
-    distributed = _require_distributed()
+    distributed = require_distributed()
     return distributed.Client(address, timeout="10s")
