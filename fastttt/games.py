@@ -175,28 +175,11 @@ class GameSpec:
                 alphabeta = depth
         return {"heuristic:P": minimax, "minimax:P": minimax, "alphabeta:P": alphabeta}
 
-    def render_svg(
-        self,
-        state: Any,
-        *,
-        values: dict | None,
-        source: str | None,
-        coordinates: bool,
-        last_move: int | None,
-        cell: int,
-        legend: bool,
-    ) -> str:
+    def render_svg(self, state: Any, **options: Any) -> str:
+        """:func:`fastttt.svg.board_svg`; options as :func:`fastttt.svg.render` says."""
         from fastttt.svg import board_svg
 
-        return board_svg(
-            state,
-            values=values,
-            source=source,
-            coordinates=coordinates,
-            last_move=last_move,
-            cell=cell,
-            legend=legend,
-        )
+        return board_svg(state, **options)
 
     def move_values(
         self,

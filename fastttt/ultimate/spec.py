@@ -98,28 +98,11 @@ class UltimateSpec:
     def player_caps(self) -> dict[str, int]:
         return dict(PLAYER_CAPS)
 
-    def render_svg(
-        self,
-        state: Any,
-        *,
-        values: dict | None,
-        source: str | None,
-        coordinates: bool,
-        last_move: int | None,
-        cell: int,
-        legend: bool,
-    ) -> str:
+    def render_svg(self, state: Any, **options: Any) -> str:
+        """:func:`fastttt.svg.ultimate_svg`; options as :func:`fastttt.svg.render` says."""
         from fastttt.svg import ultimate_svg
 
-        return ultimate_svg(
-            state,
-            values=values,
-            source=source,
-            coordinates=coordinates,
-            last_move=last_move,
-            cell=cell,
-            legend=legend,
-        )
+        return ultimate_svg(state, **options)
 
     def move_values(
         self,
