@@ -19,6 +19,8 @@ blue, the last move underlined). Plain text is the default.
 
 from __future__ import annotations
 
+import re
+
 from fastttt.board import FIRST, SYMBOLS, Position
 from fastttt.errors import IllegalMoveError
 
@@ -58,15 +60,12 @@ def parse_move(text: str, pos: Position) -> int:
     (``IllegalMoveError`` is a ``ValueError``: catch it first.)
     """
     spec = pos.spec
-    parts = text.replace(",", " ").split()
-    want = 1 if spec.gravity else 2
+    pattern = r"\s*(\d+)\s*" if spec.gravity else r"\s*(\d+)\s*[, ]\s*(\d+)\s*"
     example = "a column number such as 4" if spec.gravity else "row,col such as 2,3"
-    if len(parts) != want:
+    found = re.fullmatch(pattern, text, re.ASCII)
+    if found is None:
         raise ValueError(f"{text.strip()!r} is not a move: type {example}")
-    try:
-        numbers = [int(p) for p in parts]
-    except ValueError:
-        raise ValueError(f"{text.strip()!r} is not a move: type {example}") from None
+    numbers = [int(p) for p in found.groups()]
     if spec.gravity:
         (col,) = numbers
         if not 1 <= col <= spec.cols:

@@ -63,7 +63,7 @@ def render(
             f"cannot draw {type(state).__name__}: expected a game state (fastttt.registry.State)"
         )
     source = getattr(values, "source", None)
-    table = getattr(values, "values", values)
+    table = values if values is None or isinstance(values, dict) else values.values
     return state.spec.render_svg(
         state,
         values=table,

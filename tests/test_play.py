@@ -87,7 +87,7 @@ def test_format_and_parse_round_trip(game):
 
 def test_parse_errors_each_have_their_kind():
     pos = Position.from_text(tictactoe, "X../.O./...")
-    for bad in ("", "abc", "1", "1,2,3", "a,b", "1.5,2"):
+    for bad in ("", "abc", "1", "1,2,3", "a,b", "1.5,2", "1,1,", "1,,2", "\uff11,1"):
         with pytest.raises(ValueError, match="is not a move: type row,col") as err:
             parse_move(bad, pos)
         assert not isinstance(err.value, IllegalMoveError)

@@ -73,6 +73,16 @@ def test_every_legal_move_is_a_click_target():
     assert columns == [0, 1, 2, 4, 5, 6]
 
 
+def test_a_plain_dict_of_values_draws_the_same_heat_map():
+    pos = Position.from_moves("tictactoe", [4])
+    found = move_values(pos)
+    plain = parse(render(pos, values=dict(found.values)))
+    heat = {int(e.get("data-move")): e.get("fill") for e in having(plain, "heat")}
+    expected = parse(render(pos, values=found))
+    assert heat == {int(e.get("data-move")): e.get("fill") for e in having(expected, "heat")}
+    assert len(heat) == 8
+
+
 @pytest.mark.parametrize("moves", [[], [4], [0, 1], [4, 0, 8], [0, 4, 8, 2]])
 def test_heat_map_is_the_solved_table(moves):
     pos = Position.from_moves("tictactoe", moves)

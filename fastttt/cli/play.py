@@ -83,9 +83,11 @@ def _game_options(f):
 @click.option("--hints", is_flag=True, help="Show every move's perfect-play outcome to humans.")
 @click.option("--color/--no-color", default=None, help="Colour the board (default: on a TTY).")
 def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
-    """Play GAME: humans type row,col (from 1), or a column alone with gravity.
+    """Play GAME: humans type moves counted from 1 (row,col; a column alone with gravity;
+    board,cell on Ultimate).
 
-    Players: human, random, heuristic:P, alphabeta:P, perfect.
+    Players: human, random, heuristic:P, alphabeta:P, perfect on m,n,k boards; human, random,
+    engine, engine:MS, engine:nNODES, mcts:N, minimax:P on Ultimate.
     """
     from fastttt.play import game_ui, play_game
     from fastttt.players import perfect_play_reach

@@ -203,8 +203,8 @@ def prove(
         if "tasks" in fields:
             tasks = "; tasks " + ", ".join(f"{n:,} {s}" for s, n in fields["tasks"].items())
         click.echo(
-            f"  does {'XO'[r.attacker]} win? {r.status}: pn {r.pn:,}, dn {r.dn:,}, "
-            f"{r.nodes:,} nodes{tasks}"
+            f"  does {'XO'[r.attacker]} win? {r.status}: pn {_number(r.pn)}, "
+            f"dn {_number(r.dn)}, {r.nodes:,} nodes{tasks}"
         )
     if "proof" in out:
         p = out["proof"]
@@ -347,3 +347,10 @@ def _suite(P, game, max_nodes, tt_bits, as_json):
         f"{max_nodes:,} nodes a question"
     )
     click.echo(f"Bench: {result['nodes']}")
+
+
+def _number(n: int) -> str:
+    """A proof or disproof number for people: ``inf`` for df-pn's infinity."""
+    from fastttt.kernels.ultimate_dfpn import INF
+
+    return "inf" if n >= INF else f"{n:,}"
