@@ -158,6 +158,28 @@ def has_line(spec: GameSpec, stones: int) -> bool:
     return contains_line(line_masks(spec), stones)
 
 
+def symmetry_maps(rows: int, cols: int, gravity: bool) -> list[list[int]]:
+    """The board's symmetries as cell maps, identity first (``maps[s][cell]``: the image of
+    ``cell``): the left-right mirror with gravity; the 4 of a rectangle or the 8 of a square
+    without."""
+    R, C = rows, cols
+    maps = [lambda r, c: (r, c), lambda r, c: (r, C - 1 - c)]
+    if not gravity:
+        maps += [lambda r, c: (R - 1 - r, c), lambda r, c: (R - 1 - r, C - 1 - c)]
+        if R == C:
+            maps += [
+                lambda r, c: (c, r),
+                lambda r, c: (C - 1 - c, R - 1 - r),
+                lambda r, c: (c, R - 1 - r),
+                lambda r, c: (C - 1 - c, r),
+            ]
+    out = []
+    for f in maps:
+        images = (f(cell // C, cell % C) for cell in range(R * C))
+        out.append([r * C + c for r, c in images])
+    return out
+
+
 def full_mask(spec: GameSpec) -> int:
     return (1 << spec.cells) - 1
 

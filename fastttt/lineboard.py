@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from fastttt.board import symmetry_maps
 from fastttt.errors import InvalidArgumentError
 from fastttt.kernels import lines as L
 from fastttt.kernels.threats import pairing_frame
@@ -76,27 +77,6 @@ def board_lines(geo: Geometry) -> list[tuple[int, int]]:
     return list(found.values())
 
 
-def symmetry_maps(geo: Geometry) -> list[list[int]]:
-    """The board's symmetries as cell maps (identity first): the left-right mirror with
-    gravity; the 4 of a rectangle or the 8 of a square without."""
-    R, C = geo.rows, geo.cols
-    maps = [lambda r, c: (r, c), lambda r, c: (r, C - 1 - c)]
-    if not geo.gravity:
-        maps += [lambda r, c: (R - 1 - r, c), lambda r, c: (R - 1 - r, C - 1 - c)]
-        if R == C:
-            maps += [
-                lambda r, c: (c, r),
-                lambda r, c: (C - 1 - c, R - 1 - r),
-                lambda r, c: (c, R - 1 - r),
-                lambda r, c: (C - 1 - c, r),
-            ]
-    out = []
-    for f in maps:
-        image = [f(cell // C, cell % C) for cell in range(geo.cells)]
-        out.append([r * C + c for r, c in image])
-    return out
-
-
 class LineBoard:
     """The kernel arrays ``B`` (int32) and ``Z`` (uint64) of one geometry
     (:mod:`fastttt.kernels.lines` draws their layout)."""
@@ -154,7 +134,7 @@ class LineBoard:
         start = np.cumsum([0] + [len(x) for x in through])
         B[o["clstart"] : o["clstart"] + n + 1] = start
         B[o["clines"] : o["clines"] + int(start[-1])] = [i for x in through for i in x]
-        maps = symmetry_maps(geo)
+        maps = symmetry_maps(geo.rows, geo.cols, geo.gravity)
         B[L.H_NSYM] = len(maps)
         rng = np.random.default_rng(ZOBRIST_SEED)
         base = rng.integers(0, np.iinfo(np.uint64).max, size=(n, 2), dtype=np.uint64, endpoint=True)

@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fastttt.board import Position, line_cells
+from fastttt.board import Position, line_cells, symmetry_maps
 from fastttt.codes import bitboards_of_codes, cells_of, to_layout, to_layout_many
 from fastttt.errors import (
     GameSpecError,
@@ -95,21 +95,17 @@ def _geometry(spec: GameSpec) -> tuple[int, int, bool]:
     )
 
 
-def _symmetries(spec: GameSpec) -> list[list[tuple[int, int]]]:
-    """Board symmetries as lists mapping cell -> (row, col): mirror for gravity; the 4 of a
-    rectangle or the 8 of a square for free boards (identity first)."""
-    R, C = spec.rows, spec.cols
-    maps = [lambda r, c: (r, c), lambda r, c: (r, C - 1 - c)]
-    if not spec.gravity:
-        maps += [lambda r, c: (R - 1 - r, c), lambda r, c: (R - 1 - r, C - 1 - c)]
-        if R == C:
-            maps += [
-                lambda r, c: (c, r),
-                lambda r, c: (C - 1 - c, R - 1 - r),
-                lambda r, c: (c, R - 1 - r),
-                lambda r, c: (C - 1 - c, r),
-            ]
-    return [[f(cell // C, cell % C) for cell in range(spec.cells)] for f in maps]
+def centre_first(spec: GameSpec) -> list[int]:
+    """The moves in the search's static order: columns (gravity) or cells nearest the centre
+    first (Manhattan distance), ties by number."""
+    if spec.gravity:
+        centre = (spec.cols - 1) / 2
+        return sorted(range(spec.cols), key=lambda c: (abs(c - centre), c))
+    cr, cc = (spec.rows - 1) / 2, (spec.cols - 1) / 2
+    return sorted(
+        range(spec.cells),
+        key=lambda x: (abs(x // spec.cols - cr) + abs(x % spec.cols - cc), x),
+    )
 
 
 class Batch(NamedTuple):
@@ -176,11 +172,11 @@ class Searcher:
             mirror_ply = spec.cells // 4 if spec.gravity else spec.cells
         if sym_ply is None:
             sym_ply = -1 if spec.gravity else spec.cells // 2
-        syms = _symmetries(spec)
+        syms = symmetry_maps(spec.rows, spec.cols, spec.gravity)
         perms = np.tile(np.arange(64, dtype=np.int64), (len(syms), 1))
         for s, image in enumerate(syms):
-            for cell, (r, c) in enumerate(image):
-                perms[s, cell_bit[cell]] = cell_bit[r * spec.cols + c]
+            for cell, target in enumerate(image):
+                perms[s, cell_bit[cell]] = cell_bit[target]
         if spec.gravity:
             keymode = nk.KEY_SUM
         elif 2 * nbits <= 64:
@@ -206,16 +202,9 @@ class Searcher:
         work[nk.M_BOTTOM] = bottom
         work[nk.M_BOARD] = bottom * col0
         work[nk.M_COL0] = col0
-        if spec.gravity:
-            centre = (W - 1) / 2
-            order = sorted(range(W), key=lambda c: (abs(c - centre), c))
-        else:
-            cr, cc = (spec.rows - 1) / 2, (spec.cols - 1) / 2
-            cells = sorted(
-                range(spec.cells),
-                key=lambda x: (abs(x // spec.cols - cr) + abs(x % spec.cols - cc), x),
-            )
-            order = [cell_bit[x] for x in cells]
+        order = centre_first(spec)
+        if not spec.gravity:
+            order = [cell_bit[x] for x in order]
         work[nk.ORDER : nk.ORDER + len(order)] = order
         work[nk.PERMS : nk.PERMS + perms.size] = perms.ravel()
         self.work = work
@@ -435,14 +424,7 @@ class WideSearcher(Searcher):
         for i, line in enumerate(lines):
             for c in line:
                 through[c].append(i)
-        if spec.gravity:
-            centre = (cols - 1) / 2
-            order = sorted(range(cols), key=lambda c: (abs(c - centre), c))
-        else:
-            cr, cc = (spec.rows - 1) / 2, (cols - 1) / 2
-            order = sorted(
-                range(cells), key=lambda x: (abs(x // cols - cr) + abs(x % cols - cc), x)
-            )
+        order = centre_first(spec)
         words = (cells + 63) // 64
         sizes = [  # the parts of the work array, in the order of their offset fields
             (wk.O_CLSTART, cells + 1),
