@@ -197,11 +197,15 @@ class Searcher:
         geo[nk.G_NSYM] = len(syms)
         geo[nk.G_FAST4] = int(spec.k == 4 and 3 * (H + 2) < 64)
         geo[nk.G_NBITS] = nbits
+        key_bits = {nk.KEY_SUM: nbits + 1, nk.KEY_CONCAT: 2 * nbits}.get(keymode, 64)
+        geo[nk.G_KEYBITS] = min(64, max(key_bits, tt_bits))
+        geo[nk.G_TTMOVES] = int(16 + geo[nk.G_KEYBITS] - (tt_bits - 1) <= 58)
         col0 = (1 << H) - 1
         bottom = sum(1 << (c * h1) for c in range(W))
         work[nk.M_BOTTOM] = bottom
         work[nk.M_BOARD] = bottom * col0
         work[nk.M_COL0] = col0
+        work[nk.M_CLAIM] = bottom * sum(1 << r for r in range(H % 2, H, 2))
         order = centre_first(spec)
         if not spec.gravity:
             order = [cell_bit[x] for x in order]

@@ -216,6 +216,12 @@ def _table_check(spec, sample: int | None) -> None:
     [
         (tictactoe, None),
         (mnk(4, 4, 4, gravity=True), None),
+        # odd and even heights and cell counts: the follow-up (claimeven) bound's parities
+        (mnk(3, 5, 3, gravity=True), None),
+        (mnk(5, 3, 3, gravity=True), None),
+        (mnk(4, 4, 3, gravity=True), None),
+        (mnk(4, 3, 3, gravity=True), None),
+        (mnk(5, 4, 3, gravity=True), 20000),
         (mnk(4, 4, 3), 20000),
         (mnk(4, 4, 4), 4000),
     ],

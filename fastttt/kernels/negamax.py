@@ -58,9 +58,9 @@ from fastttt.kernels.bits import ctz, popcount
 
 # work array (uint64) offsets: geometry fields ...
 G_W, G_H, G_K, G_GRAV, G_CELLS, G_BASE, G_SYMPLY, G_MIRROR, G_KEYMODE, G_TTBITS, G_NSYM = range(11)
-G_FAST4, G_NBITS, G_TTADDR = 11, 12, 13
+G_FAST4, G_NBITS, G_TTADDR, G_KEYBITS, G_TTMOVES = 11, 12, 13, 14, 15
 # ... masks, counters and tables
-M_BOTTOM, M_BOARD, M_COL0 = 16, 17, 18
+M_BOTTOM, M_BOARD, M_COL0, M_CLAIM = 16, 17, 18, 19  # M_CLAIM: rows h, H - h even
 S_NODES, S_STOP = 20, 21  # node counter; stop word (non-zero: unwind, see fastttt.interrupt)
 ORDER = 32  # 64 slots: columns (gravity) or bits (free boards), best first
 PERMS = 96  # 8 x 64 slots: symmetry s maps bit b to PERMS + 64 * s + b
@@ -78,6 +78,10 @@ _ZERO = np.uint64(0)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+MOVE_SHIFT = np.uint64(58)  # table entries: bits 58-63 hold the best move's id + 1
+MOVE_FIRST = 1000  # ordering score of the table's best move: tried first
+ORDER_ALL, ORDER_NEXT, ORDER_NEXT2 = 2, 1, 0
+ETC_EMPTY = 26  # enhanced transposition cut-offs at nodes with at least this many empty cells
 
 
 if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: the same kernels as plain Python (debugging)
@@ -270,66 +274,134 @@ def _permute(x, w, s):
 
 @njit(**JIT)
 def position_key(cur, mask, ply, w):
-    """Key of the position, canonical under the symmetries in use (deterministic per position:
-    every symmetry up to ``G_SYMPLY`` stones, else the left-right mirror up to ``G_MIRROR``
-    stones)."""
+    """``(key, sym)``: the key of the position, canonical under the symmetries in use
+    (deterministic per position: every symmetry up to ``G_SYMPLY`` stones, else the
+    left-right mirror up to ``G_MIRROR`` stones), and the symmetry that gave it: 0 none, 1 the
+    mirror, 2 another (move ids are stored only under 0 and 1: :func:`_move_id`)."""
     key = _raw_key(cur, mask, w)
+    sym = 0
     if ply <= gi(w, G_SYMPLY):
         for s in range(1, gi(w, G_NSYM)):
             k2 = _raw_key(_permute(cur, w, s), _permute(mask, w, s), w)
             if k2 < key:
-                key = k2
+                key, sym = k2, 2
     elif ply <= gi(w, G_MIRROR):
         k2 = _raw_key(_mirror(cur, w), _mirror(mask, w), w)
         if k2 < key:
-            key = k2
-    return key
+            key, sym = k2, 1
+    return key, sym
+
+
+@njit(**JIT)
+def _move_id(bit, sym, w):
+    """Canonical id of the move on internal ``bit`` under symmetry ``sym``, or -1 when it has
+    none: the column with gravity (mirrored under ``sym`` 1), the bit on free boards (under
+    ``sym`` 0 only). The map is its own inverse: it also turns a stored id into the move."""
+    h1 = gi(w, G_H) + 1
+    if ld(w, G_GRAV) != _ZERO:
+        col = bit // h1
+        return gi(w, G_W) - 1 - col if sym == 1 else col
+    if sym == 0:
+        return bit
+    if sym == 1:
+        return (gi(w, G_W) - 1 - bit // h1) * h1 + bit % h1
+    return -1
+
+
+@njit(**JIT)
+def _tt_slot(w, key):
+    """``(bucket index, tag)`` of ``key``: the bucket is the top ``bits - 1`` bits, the tag the
+    rest, of ``key * GOLDEN`` modulo ``2**G_KEYBITS`` (odd multiplier: invertible, so a tag
+    match is an exact hit; keys are below ``2**G_KEYBITS``)."""
+    bits = ld(w, G_TTBITS) - _ONE
+    kbits = ld(w, G_KEYBITS)
+    h = (key * _GOLDEN) & (_ALL >> (np.uint64(64) - kbits))
+    tag_bits = kbits - bits
+    return np.int64(h >> tag_bits) * 2, h & ((_ONE << tag_bits) - _ONE)
+
+
+@njit(**JIT)
+def _tag_of(e, w):
+    bits = ld(w, G_TTBITS) - _ONE
+    return (e >> np.uint64(16)) & ((_ONE << (ld(w, G_KEYBITS) - bits)) - _ONE)
 
 
 @njit(**JIT)
 def tt_get(w, key):
-    """Stored payload for ``key`` (``(ply << 9) | (lower << 8) | (score + 64)``), or 0.
+    """Stored payload for ``key``, ``(move << 16) | (ply << 9) | (lower << 8) | (score +
+    64)``, or 0; ``move`` is the best move's id + 1 (0: none; see :func:`tt_put`).
 
     The table is ``2**(bits-1)`` buckets of two entries in one cache line: slot 0 keeps the
     entry nearest the root (fewest stones), slot 1 the most recent other one."""
-    bits = ld(w, G_TTBITS) - _ONE
-    h = key * _GOLDEN
-    idx = np.int64(h >> (np.uint64(64) - bits)) * 2
-    tag = h & ((_ONE << (np.uint64(64) - bits)) - _ONE)
+    idx, tag = _tt_slot(w, key)
     table = ld(w, G_TTADDR)
     e = ld(table, idx)
-    if (e >> np.uint64(16)) == tag:
-        return np.int64(e & np.uint64(0xFFFF))
+    if _tag_of(e, w) == tag and e != _ZERO:
+        return np.int64(((e >> MOVE_SHIFT) << np.uint64(16)) | (e & np.uint64(0xFFFF)))
     e = ld(table, idx + 1)
-    if (e >> np.uint64(16)) == tag:
-        return np.int64(e & np.uint64(0xFFFF))
+    if _tag_of(e, w) == tag and e != _ZERO:
+        return np.int64(((e >> MOVE_SHIFT) << np.uint64(16)) | (e & np.uint64(0xFFFF)))
     return np.int64(0)
 
 
 @njit(**JIT)
 def tt_prefetch(w, key):
     """Start loading the bucket of ``key`` (children's buckets load while siblings search)."""
-    bits = ld(w, G_TTBITS) - _ONE
-    idx = (key * _GOLDEN) >> (np.uint64(64) - bits)
-    prefetch(ld(w, G_TTADDR) + idx * np.uint64(16))
+    idx, _ = _tt_slot(w, key)
+    prefetch(ld(w, G_TTADDR) + np.uint64(idx) * np.uint64(8))
 
 
 @njit(**JIT)
-def tt_put(w, key, score, lower, ply):
-    bits = ld(w, G_TTBITS) - _ONE
-    h = key * _GOLDEN
-    idx = np.int64(h >> (np.uint64(64) - bits)) * 2
-    tag = h & ((_ONE << (np.uint64(64) - bits)) - _ONE)
+def tt_put(w, key, score, lower, ply, move):
+    """Store a bound on the score of ``key`` (``lower`` 1: lower bound, 0: upper bound) found
+    with ``ply`` stones, and ``move``: the best move's id + 1 (0: none known; an entry of the
+    same position keeps its move then). Move ids are canonical (:func:`position_key`) and
+    stored only when the table has room for them (``G_TTMOVES``)."""
+    idx, tag = _tt_slot(w, key)
     table = ld(w, G_TTADDR)
-    entry = (tag << np.uint64(16)) | np.uint64(ply * 512 + lower * 256 + score + 64)
     e0 = ld(table, idx)
-    if e0 == _ZERO or (e0 >> np.uint64(16)) == tag:
+    same0 = e0 != _ZERO and _tag_of(e0, w) == tag
+    if ld(w, G_TTMOVES) == _ZERO:
+        move = 0
+    elif move == 0:
+        if same0:
+            move = np.int64(e0 >> MOVE_SHIFT)
+        else:
+            e1 = ld(table, idx + 1)
+            if e1 != _ZERO and _tag_of(e1, w) == tag:
+                move = np.int64(e1 >> MOVE_SHIFT)
+    entry = (
+        (np.uint64(move) << MOVE_SHIFT)
+        | (tag << np.uint64(16))
+        | np.uint64(ply * 512 + lower * 256 + score + 64)
+    )
+    if e0 == _ZERO or same0:
         st(table, idx, entry)
     elif np.int64((e0 >> np.uint64(9)) & np.uint64(127)) >= ply:
         st(table, idx + 1, e0)
         st(table, idx, entry)
     else:
         st(table, idx + 1, entry)
+
+
+@njit(**JIT)
+def _claimeven_bound(cur, mask, ply, beta, w):
+    """``beta`` lowered by the opponent's follow-up strategy (Allis' claimeven), for a
+    gravity position whose every column has an even number of empty cells: answering each
+    move on top of it, in the same column, the opponent leaves the mover only the empty cells
+    of the rows h with H - h even (``M_CLAIM``) and takes the others. Without a line in its stones
+    plus its cells the mover cannot win (at most 0); if the opponent then has a line in its
+    own, it wins by its last stone at the latest (at most the loss of a full board)."""
+    claim = ld(w, M_CLAIM)
+    empty = ld(w, M_BOARD) & ~mask
+    if has_line(cur | (empty & claim), w):
+        return beta
+    bound = 0
+    if has_line((cur ^ mask) | (empty & ~claim), w):
+        cells = gi(w, G_CELLS)
+        last_stone = (cells + 1) // 2 if ply % 2 else cells // 2  # the opponent's
+        bound = -(gi(w, G_BASE) - last_stone)
+    return bound if bound < beta else beta
 
 
 @njit(**JIT)
@@ -348,7 +420,8 @@ def negamax(cur, mask, ply, alpha, beta, w):
     gravity = ld(w, G_GRAV) != _ZERO
     base = gi(w, G_BASE)
     opp = cur ^ mask
-    possible = possible_mask(mask, w)
+    lowest = possible_mask(mask, w)
+    possible = lowest
     opp_win = winning_cells_mask(opp, mask, w)
     forced = possible & opp_win
     if forced != _ZERO:
@@ -371,9 +444,17 @@ def negamax(cur, mask, ply, alpha, beta, w):
         beta = hi
         if alpha >= beta:
             return beta
-    key = position_key(cur, mask, ply, w)
+    if gravity and beta > -1 and lowest & ~ld(w, M_CLAIM) == _ZERO:
+        beta = _claimeven_bound(cur, mask, ply, beta, w)
+        if alpha >= beta:
+            return beta
+    key, sym = position_key(cur, mask, ply, w)
     e = tt_get(w, key)
+    first = -1  # the table's best move: the column with gravity, else the bit
     if e != 0:
+        if e >> 16:
+            stored = (e >> 16) - 1
+            first = _move_id(stored * (gi(w, G_H) + 1) if gravity else stored, sym, w)
         v = (e & 255) - 64
         if e & 256:
             if alpha < v:
@@ -392,13 +473,25 @@ def negamax(cur, mask, ply, alpha, beta, w):
     col0 = ld(w, M_COL0)
     n_order = gi(w, G_W) if gravity else gi(w, G_CELLS)
     for i in range(n_order):
+        at = np.int64(ld(w, ORDER + i))
         if gravity:
-            mv = possible & (col0 << (ld(w, ORDER + i) * h1))
+            mv = possible & (col0 << (np.uint64(at) * h1))
         else:
-            mv = possible & (_ONE << ld(w, ORDER + i))
+            mv = possible & (_ONE << np.uint64(at))
         if mv == _ZERO:
             continue
-        sc = popcount(winning_cells_mask(cur | mv, mask | mv, w))
+        if at == first:
+            sc = MOVE_FIRST
+        else:
+            threats = winning_cells_mask(cur | mv, mask | mv, w)
+            sc = popcount(threats)
+            if gravity:
+                above = (((mask | mv) + ld(w, M_BOTTOM)) & ld(w, M_BOARD)) << _ONE
+                sc = (
+                    ORDER_ALL * sc
+                    + ORDER_NEXT * popcount(threats & above)
+                    + ORDER_NEXT2 * popcount(threats & (above << _ONE))
+                )
         tt_prefetch(w, _raw_key(opp, mask | mv, w))  # the child's key unless symmetry maps it
         j = n
         while j > 0 and ld(w, scores + j - 1) < sc:
@@ -408,17 +501,28 @@ def negamax(cur, mask, ply, alpha, beta, w):
         st(w, moves + j, mv)
         st(w, scores + j, sc)
         n += 1
+    if gi(w, G_CELLS) - ply >= ETC_EMPTY:
+        for i in range(n):  # a child's stored upper bound may cut off before any search
+            mv = ld(w, moves + i)
+            ckey, _ = position_key(opp, mask | mv, ply + 1, w)
+            ce = tt_get(w, ckey)
+            if ce != 0 and ce & 256 == 0 and -((ce & 255) - 64) >= beta:
+                return -((ce & 255) - 64)
+    best = 0
     for i in range(n):
         mv = ld(w, moves + i)
         v = -negamax(opp, mask | mv, ply + 1, -beta, -alpha, w)
         if ld(w, S_STOP) != _ZERO:
             return 0  # stopped: v may be wrong, store nothing
-        if v >= beta:
-            tt_put(w, key, v, 1, ply)
-            return v
         if v > alpha:
+            best = _move_id(np.int64(lowbit_index(mv)), sym, w) + 1
+            if best >= 64:
+                best = 0
+            if v >= beta:
+                tt_put(w, key, v, 1, ply, best)
+                return v
             alpha = v
-    tt_put(w, key, alpha, 0, ply)
+    tt_put(w, key, alpha, 0, ply, best)
     return alpha
 
 
