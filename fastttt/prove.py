@@ -20,7 +20,15 @@ Methods, in order (``methods`` restricts them):
    rounds: each gets a slice of the budget in turn, the slices doubling from 20,000 nodes or
    0.25 s (at most 30 s each, so that progress is reported); both keep their tables from one
    slice to the next, so a slice resumes the last. Whatever the better method on a position,
-   the portfolio spends at most about three times its effort.
+   the portfolio spends at most about three times its effort. Gravity boards that the 64-bit
+   Connect Four engine holds skip df-pn (it settles next to nothing there): alpha-beta gets
+   the whole budget at once.
+
+The value is returned as soon as it is proven; a principal line (for a win or a loss) is
+extra work with its own bound, :data:`LINE_SHARE` of the nodes the value took (at least
+:data:`LINE_MIN_NODES`): df-pn's own line when df-pn proved the value, else a walk that asks
+alpha-beta, move by move, for a winning move of the winner (df-pn on boards alpha-beta cannot
+hold). ``line_note`` says why no line was given.
 
 The answer names the method of each bound (``lower_by``, ``upper_by``) and ``method`` the one
 (or the two) that proved the value. Nodes are counted across methods (df-pn: positions
@@ -45,6 +53,7 @@ THREAT_SHARE = 0.1
 THREAT_MIN_NODES, THREAT_MIN_SECONDS = 100_000, 0.2
 FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
 MAX_SLICE_SECONDS = 30.0
+LINE_SHARE, LINE_MIN_NODES = 0.1, 20_000
 VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fastttt.values)
 
 
@@ -72,8 +81,10 @@ class ProofResult:
     df-pn or threat-space proof graphs that closed the bounds (0 for arguments: pairing,
     strategy stealing; None when alpha-beta closed one, or when not counted); ``line``: for a
     win (or a loss), the principal line, moves in API form (cells, or 0-based columns with
-    gravity), ending on the winner's completed line; ``pairs``: a pairing certificate when a
-    pairing closed a bound on the empty board; ``steps``: every piece of work, in order."""
+    gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
+    line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
+    when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
+    order."""
 
     value: int | None
     bounds: tuple[int, int]
@@ -87,6 +98,7 @@ class ProofResult:
     line: tuple[int, ...] | None = None
     pairs: tuple[tuple[int, int], ...] | None = None
     steps: tuple[Step, ...] = field(default_factory=tuple)
+    line_note: str | None = None
 
     @property
     def winner(self) -> str | None:
@@ -198,6 +210,12 @@ def prove(
         state.bound(0, None, "strategy-stealing", "first player cannot lose", 0, 0.0)
     if "pairing" in chosen and free and not state.known():
         _pairing_bounds(state, chosen)
+    ab = _searcher_for(spec) if "alphabeta" in chosen else None
+    engine = spec.gravity and ab is not None and not ab.wide
+    if engine:  # the Connect Four engine, df-pn's slices would only slow it: the whole budget
+        chosen = tuple(m for m in chosen if m != "dfpn")
+        if not state.known() and not budget.spent_all():
+            _alphabeta_step(state, ab, *budget.left())
     dfpn = None
     if not state.known() and any(m in chosen for m in ("threats", "dfpn")):
         if dfpn_tt_bits is None:
@@ -205,8 +223,7 @@ def prove(
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
     if dfpn is not None and "threats" in chosen and free and not budget.spent_all():
         _threat_step(state, dfpn, proof_size)
-    rounds = [m for m in ("dfpn", "alphabeta") if m in chosen]
-    ab = _searcher_for(spec) if "alphabeta" in rounds else None
+    rounds = [m for m in ("dfpn", "alphabeta") if m in chosen and not engine]
     if ab is None and "alphabeta" in rounds:
         rounds.remove("alphabeta")
     slice_nodes, slice_seconds = FIRST_SLICE_NODES, FIRST_SLICE_SECONDS
@@ -225,13 +242,8 @@ def prove(
                 _alphabeta_step(state, ab, nodes, seconds)
         slice_nodes *= 2
         slice_seconds = min(2 * slice_seconds, MAX_SLICE_SECONDS)
-    if (
-        state.value() in (1, -1)
-        and state.line is None
-        and dfpn is not None
-        and not budget.spent_all()
-    ):
-        _line_for(state, dfpn)
+    if state.value() in (1, -1) and state.line is None:
+        _principal_line(state, ab, dfpn)
     return state.result()
 
 
@@ -247,6 +259,7 @@ class _State:
         self.low_size: int | None = None
         self.high_size: int | None = None
         self.line: tuple[int, ...] | None = None
+        self.line_note: str | None = None
         self.pairs: tuple[tuple[int, int], ...] | None = None
 
     def known(self) -> bool:
@@ -316,6 +329,7 @@ class _State:
             self.line if value in (1, -1) else None,
             self.pairs,
             tuple(self.steps),
+            self.line_note if value in (1, -1) else None,
         )
 
 
@@ -444,12 +458,82 @@ def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
     )
 
 
-def _line_for(state: _State, dfpn: ProofSearch) -> None:
-    """A principal line for a win or loss that alpha-beta proved (df-pn, within the budget)."""
-    pos = state.pos
-    attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
-    nodes, seconds = state.budget.slice(None, None)
-    r = dfpn.prove(pos, attacker, max_nodes=nodes, seconds=seconds, proof_size=False)
-    state.note(Step("dfpn", "principal line", "found" if r.line else "unknown", r.nodes, r.seconds))
-    if r.proven:
-        state.line = r.line
+def _principal_line(state: _State, ab, dfpn: ProofSearch | None) -> None:
+    """A principal line for the win or loss just proven, within its own bound (module
+    docstring); sets ``state.line`` or ``state.line_note``."""
+    cap = max(LINE_MIN_NODES, int(LINE_SHARE * sum(st.nodes for st in state.steps)))
+    nodes, seconds = state.budget.slice(cap, None)
+    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+        state.line_note = "the budget ran out before a line could be searched"
+        return
+    t0 = time.perf_counter()
+    if ab is not None:
+        line, spent = _line_by_alphabeta(state.pos, state.value() == 1, ab, nodes, seconds)
+        method = "alphabeta"
+    elif dfpn is not None:
+        pos = state.pos
+        attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
+        r = dfpn.prove(pos, attacker, max_nodes=nodes, seconds=seconds, proof_size=False)
+        line, spent, method = (r.line if r.proven else None), r.nodes, "dfpn"
+    else:
+        state.line_note = "no method that gives lines was chosen"
+        return
+    found = line is not None
+    seconds_spent = time.perf_counter() - t0
+    state.note(
+        Step(method, "principal line", "found" if found else "unknown", spent, seconds_spent)
+    )
+    if found:
+        state.line = line
+    else:
+        state.line_note = f"no line within {nodes:,} nodes (its bound: a tenth of the value's)"
+
+
+def _line_by_alphabeta(pos, mover_wins: bool, ab, nodes: int | None, seconds: float | None):
+    """``(line, nodes)``: a line from ``pos`` to the winner's completed line, the winner
+    taking a move that alpha-beta (weak) proves still wins, the loser one that does not lose
+    at once when it has one; ``line`` None when ``nodes``/``seconds`` ran out first."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    spent = 0
+    line: list[int] = []
+    winner = pos.to_move if mover_wins else 1 - pos.to_move
+    while pos.winner() is None:
+        moves = pos.legal_moves()
+        hint = ab.table_move(pos)
+        if hint in moves:  # the table's best move: most often the winning one
+            moves = [hint] + [m for m in moves if m != hint]
+        children = [(m, pos.play(m)) for m in moves]
+        if not children:
+            return None, spent  # a full board: the proven value was not a win (a bug)
+        if pos.to_move != winner:
+            safe = [m for m, c in children if not _wins_at_once(c)]
+            choice: int | None = (safe or [children[0][0]])[0]
+        else:
+            choice = next((m for m, c in children if c.winner() is not None), None)
+            for m, child in children:
+                if choice is not None:
+                    break
+                if child.is_over():
+                    continue
+                left = None if nodes is None else nodes - spent
+                wait = None if deadline is None else deadline - time.perf_counter()
+                if (left is not None and left <= 0) or (wait is not None and wait <= 0):
+                    return None, spent
+                before = ab.nodes
+                try:
+                    r = ab.solve(child, weak=True, max_nodes=left, seconds=wait)
+                except SearchBudgetError:
+                    return None, spent + ab.nodes - before
+                spent += r.nodes
+                if r.score == -1:
+                    choice = m
+        if choice is None:
+            return None, spent  # no winning move found: the proven value was wrong (a bug)
+        line.append(choice)
+        pos = pos.play(choice)
+    return tuple(line), spent
+
+
+def _wins_at_once(pos) -> bool:
+    """True when the side to move in ``pos`` completes a line with one move."""
+    return any(pos.play(m).winner() is not None for m in pos.legal_moves())

@@ -206,6 +206,7 @@ class Searcher:
         work[nk.M_BOARD] = bottom * col0
         work[nk.M_COL0] = col0
         work[nk.M_CLAIM] = bottom * sum(1 << r for r in range(H % 2, H, 2))
+        work[nk.S_LIMIT] = nk.NO_LIMIT
         order = centre_first(spec)
         if not spec.gravity:
             order = [cell_bit[x] for x in order]
@@ -267,9 +268,8 @@ class Searcher:
     ) -> SearchResult:
         """Score of a live position (see the module docstring for the convention).
 
-        ``max_nodes``, ``seconds``: a budget; when it runs out the search stops within a
-        millisecond or so (the 64-bit kernels' node count is watched from another thread, so
-        it may pass ``max_nodes`` by that much; :class:`WideSearcher` stops at it exactly) and
+        ``max_nodes``, ``seconds``: a budget; the search stops at ``max_nodes`` nodes exactly,
+        or within a millisecond or so of ``seconds``, and
         :class:`~fastttt.errors.SearchBudgetError` is raised; the table keeps only entries
         finished before, so the searcher stays usable."""
         self.check_live(pos)
@@ -290,6 +290,17 @@ class Searcher:
         args = (np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt)
         return int(self._run(nk.solve_kernel, *args))
 
+    def table_move(self, pos: Position) -> int | None:
+        """The best move the transposition table remembers for ``pos`` (a hint from earlier
+        searches, proven by nothing), or None."""
+        cur, mask, ply = self.internal(pos)
+        at = int(nk.table_move(np.uint64(cur), np.uint64(mask), ply, self.work, self.tt))
+        if at < 0:
+            return None
+        if self.spec.gravity:
+            return at
+        return self.cell_bit.index(at) if at in self.cell_bit else None
+
     def move_scores(self, pos: Position, *, weak: bool = False) -> dict[int, int]:
         """Score of each legal move from the mover's view (a move that wins at once scores
         ``base - stones``; weak mode -1/0/+1)."""
@@ -308,10 +319,9 @@ class Searcher:
 
 
 class _Budget:
-    """``with _Budget(searcher, max_nodes, seconds):`` around one search: a watcher thread
-    writes the stop word (:data:`STOP_BUDGET`) once the time (or, for the 64-bit kernels, the
-    node count, read every millisecond) passes the budget; :class:`WideSearcher` also gives
-    its kernel the node limit, which it checks at every node. Raises SearchBudgetError on
+    """``with _Budget(searcher, max_nodes, seconds):`` around one search: the kernel gets the
+    node limit, which it checks at every node; a watcher thread writes the stop word
+    (:data:`STOP_BUDGET`) once the time passes the budget. Raises SearchBudgetError on
     leaving when the budget stopped the search."""
 
     POLL = 0.001
@@ -334,31 +344,22 @@ class _Budget:
         self.fired = False
         self.thread: threading.Thread | None = None
 
-    def _watch(self, deadline: float, poll_nodes: bool) -> None:
-        """Until the search ends: once the budget is spent, write the stop word, again every
+    def _watch(self, deadline: float) -> None:
+        """Until the search ends: once the time is spent, write the stop word, again every
         POLL seconds (the search may clear it as it starts)."""
         work = self.s.work
-        wait = self.POLL
+        wait = max(deadline - time.perf_counter(), 0.0)
         while not self.done.wait(wait):
-            if not self.fired and (
-                time.perf_counter() >= deadline
-                or (self.limit is not None and poll_nodes and int(work[nk.S_NODES]) >= self.limit)
-            ):
-                self.fired = True
-            if self.fired:
-                work[nk.S_STOP] = STOP_BUDGET
-            else:
-                wait = self.POLL if poll_nodes else max(deadline - time.perf_counter(), 0.0)
+            self.fired = True
+            work[nk.S_STOP] = STOP_BUDGET
+            wait = self.POLL
 
     def __enter__(self) -> _Budget:
-        if self.s.wide:
-            self.s.work[wk.S_LIMIT] = wk.NO_LIMIT if self.limit is None else self.limit
-        poll_nodes = self.limit is not None and not self.s.wide
-        if self.seconds is not None or poll_nodes:
-            deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1e18)
-            self.thread = threading.Thread(
-                target=self._watch, args=(deadline, poll_nodes), daemon=True
-            )
+        kernels = wk if self.s.wide else nk
+        self.s.work[kernels.S_LIMIT] = kernels.NO_LIMIT if self.limit is None else self.limit
+        if self.seconds is not None:
+            deadline = time.perf_counter() + self.seconds
+            self.thread = threading.Thread(target=self._watch, args=(deadline,), daemon=True)
             self.thread.start()
         return self
 
@@ -366,9 +367,9 @@ class _Budget:
         self.done.set()
         if self.thread is not None:
             self.thread.join()
-        if self.s.wide:
-            self.s.work[wk.S_LIMIT] = wk.NO_LIMIT
-        stopped = self.s.wide and int(self.s.work[nk.S_STOP]) == wk.STOP_NODES
+        kernels = wk if self.s.wide else nk
+        self.s.work[kernels.S_LIMIT] = kernels.NO_LIMIT
+        stopped = int(self.s.work[nk.S_STOP]) == kernels.STOP_NODES
         if exc_type is None and (self.fired or stopped):
             self.s.work[nk.S_STOP] = 0
             spent = []

@@ -15,7 +15,7 @@ from fastttt.cli.solve_search import parse_budget
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
 from fastttt.games import as_spec
 from fastttt.prove import METHODS, prove
-from fastttt.search import Searcher
+from fastttt.search import Searcher, searcher
 from fastttt.solver import solve
 
 from proving import check_line, random_positions
@@ -96,7 +96,7 @@ def test_a_node_budget_ends_with_bounds():
     result = prove(pos, budget_nodes=60_000)
     assert result.value is None and result.method is None
     assert result.bounds == (-1, 1) and result.verdict() == "unknown within budget (loss .. win)"
-    assert result.nodes <= 60_000 + 5_000  # alpha-beta's watcher reads the count every ms
+    assert result.nodes <= 60_000  # the kernels stop at the node budget exactly
 
 
 def test_a_time_budget_ends_with_the_bounds_proven():
@@ -219,3 +219,62 @@ def test_a_long_search_reports_progress(monkeypatch):
     assert lines[0].startswith("Warning: exact search with 25 empty cells")
     assert any("dfpn" in line and "mover wins: disproven" in line for line in lines[1:])
     assert "draw for the first player (X)" in result.stdout
+
+
+# --- the answer first (issue 25): gravity boards lead with the Connect Four engine, and the
+# principal line has its own bound --------------------------------------------------------
+def _connect4_after(moves: str) -> Position:
+    return Position.from_moves("connect4", [int(c) - 1 for c in moves])
+
+
+def test_gravity_boards_search_with_the_engine_alone():
+    pos = _connect4_after("651173365733134")  # the mover loses (about 2e5 nodes)
+    result = prove(pos)
+    reference = Searcher("connect4").solve(pos, weak=True)
+    assert result.value == reference.score and result.method == "alphabeta"
+    assert {s.method for s in result.steps} == {"alphabeta"}  # no df-pn slice, no threats
+    assert [s.question for s in result.steps][:1] == ["value"]  # one search: the whole budget
+    value_nodes = result.steps[0].nodes
+    if result.value:
+        winner = pos.to_move if result.value == 1 else 1 - pos.to_move
+        check_line(pos, result.line, winner)
+        assert result.steps[-1].question == "principal line"
+        assert result.steps[-1].nodes <= max(20_000, value_nodes // 10)
+
+
+def test_search_costs_no_more_than_alphabeta_on_gravity_boards():
+    pos = _connect4_after("274552224131661")
+    shared = searcher(pos.spec)  # the portfolio's alpha-beta: empty its table before each
+    shared.reset()
+    auto = prove(pos)
+    shared.reset()
+    alone = prove(pos, methods=("alphabeta",))
+    assert auto.value == alone.value is not None
+    assert auto.nodes <= 1.2 * alone.nodes
+
+
+def test_a_line_beyond_its_bound_is_explained(monkeypatch):
+    import fastttt.prove as prover
+
+    monkeypatch.setattr(prover, "LINE_MIN_NODES", 1)
+    monkeypatch.setattr(prover, "LINE_SHARE", 0.0)
+    pos = _connect4_after("2531276566711153")
+    result = prove(pos)
+    assert result.value in (1, -1) and result.line is None
+    assert result.line_note == "no line within 1 nodes (its bound: a tenth of the value's)"
+    out = CliRunner().invoke(
+        main, ["solve", "connect4", "--search", "--moves", "2531276566711153", "--json"]
+    )
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["line"] is None and data["line_note"].startswith("no line within 1 nodes")
+
+
+@pytest.mark.slow
+def test_connect4_after_four_moves_answers_with_the_engine():
+    """Issue 25's reproducer: the value came at 25 s, then df-pn searched a line for hours."""
+    out = CliRunner().invoke(main, ["solve", "connect4", "--search", "--moves", "4444", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["winner"] == "first" and data["method"] == "alphabeta"
+    assert data["line"] is not None or data["line_note"]

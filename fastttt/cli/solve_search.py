@@ -139,6 +139,7 @@ def solve_by_search(spec, position, moves, as_json, budget, method):
         "seconds": round(result.seconds, 6),
         "proof_size": result.proof_size,
         "line": format_line(spec, pos, result.line) if result.line is not None else None,
+        "line_note": result.line_note,
         "bounds": {"low": low, "high": high, "low_by": result.lower_by, "high_by": result.upper_by},
         "budget": {"nodes": budget_nodes, "seconds": budget_seconds},
         "steps": [
@@ -183,6 +184,8 @@ def solve_by_search(spec, position, moves, as_json, budget, method):
         rows.append(("proof size", f"{result.proof_size:,} positions"))
     if out["line"] is not None:
         rows.append(("line", " ".join(out["line"])))
+    elif result.line_note is not None:
+        rows.append(("line", result.line_note))
     if result.pairs is not None:
         rows.append(("pairs", " ".join(f"{a}-{b}" for a, b in out["pairs"])))
     for label, text in rows:

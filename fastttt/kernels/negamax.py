@@ -62,6 +62,9 @@ G_FAST4, G_NBITS, G_TTADDR, G_KEYBITS, G_TTMOVES = 11, 12, 13, 14, 15
 # ... masks, counters and tables
 M_BOTTOM, M_BOARD, M_COL0, M_CLAIM = 16, 17, 18, 19  # M_CLAIM: rows h, H - h even
 S_NODES, S_STOP = 20, 21  # node counter; stop word (non-zero: unwind, see fastttt.interrupt)
+S_LIMIT = 22  # node budget: a node past this count writes STOP_NODES to the stop word
+STOP_NODES = 2
+NO_LIMIT = (1 << 63) - 1
 ORDER = 32  # 64 slots: columns (gravity) or bits (free boards), best first
 PERMS = 96  # 8 x 64 slots: symmetry s maps bit b to PERMS + 64 * s + b
 MBUF = PERMS + 8 * 64  # 66 x 64 slots: moves being tried at each ply
@@ -413,10 +416,15 @@ def negamax(cur, mask, ply, alpha, beta, w):
     Return contract (``v`` returned, ``t`` the true score from the side to move):
     ``v <= alpha`` implies ``t <= v`` (upper bound); ``v >= beta`` implies ``t >= v`` (lower
     bound); ``alpha < v < beta`` implies ``t == v``. Counts one node per call. Once the stop
-    word ``S_STOP`` is set, returns 0 at once up the tree and stores nothing (a meaningless
-    value: the caller discards it).
+    word ``S_STOP`` is set (by Ctrl-C, a watcher, or here when the count passes ``S_LIMIT``),
+    returns 0 at once up the tree and stores nothing (a meaningless value: the caller
+    discards it).
     """
-    st(w, S_NODES, ld(w, S_NODES) + _ONE)
+    nodes = ld(w, S_NODES)
+    if nodes >= ld(w, S_LIMIT):
+        st(w, S_STOP, np.uint64(STOP_NODES))
+        return 0
+    st(w, S_NODES, nodes + _ONE)
     gravity = ld(w, G_GRAV) != _ZERO
     base = gi(w, G_BASE)
     opp = cur ^ mask
@@ -642,3 +650,19 @@ def solve_many(curs, masks_in, plies, weak, work, tt, out_scores, out_nodes):
             return
         out_scores[i] = score
         out_nodes[i] = np.int64(work[S_NODES] - before)
+
+
+@njit(**JIT)
+def table_move(cur, mask, ply, work, tt):
+    """The best move the table holds for a position: the internal column with gravity, else
+    the internal bit; -1 when it holds none."""
+    w = np.uint64(work.ctypes.data)
+    work[G_TTADDR] = np.uint64(tt.ctypes.data)
+    key, sym = position_key(cur, mask, ply, w)
+    e = tt_get(w, key)
+    if e >> 16 == 0:
+        return -1
+    stored = (e >> 16) - 1
+    if ld(w, G_GRAV) != _ZERO:
+        return _move_id(stored * (gi(w, G_H) + 1), sym, w)
+    return _move_id(stored, sym, w)
