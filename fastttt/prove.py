@@ -39,6 +39,7 @@ KeyboardInterrupt within a fraction of a second.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,7 @@ THREAT_MIN_NODES, THREAT_MIN_SECONDS = 100_000, 0.2
 FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
 MAX_SLICE_SECONDS = 30.0
 LINE_SHARE, LINE_MIN_NODES = 0.1, 20_000
+HEARTBEAT_SECONDS = 5.0  # a long alpha-beta search reports its nodes this often
 VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fastttt.values)
 
 
@@ -437,8 +439,23 @@ def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: boo
 
 
 def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
+    """Alpha-beta (weak) under ``nodes`` and ``seconds``; a search longer than
+    :data:`HEARTBEAT_SECONDS` reports its node count that often (a progress step with the
+    answer ``"searching"``, not recorded in the result)."""
     before = ab.nodes
     t0 = time.perf_counter()
+    done = threading.Event()
+
+    def heartbeat() -> None:
+        while not done.wait(HEARTBEAT_SECONDS):
+            if state.progress is not None:
+                elapsed = time.perf_counter() - t0
+                step = Step("alphabeta", "value", "searching", ab.nodes - before, elapsed)
+                state.progress(step, (state.low, state.high))
+
+    watcher = threading.Thread(target=heartbeat, daemon=True)
+    if state.progress is not None:
+        watcher.start()
     try:
         score = ab.solve(state.pos, weak=True, max_nodes=nodes, seconds=seconds).score
     except SearchBudgetError:
@@ -446,6 +463,10 @@ def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
             Step("alphabeta", "value", "unknown", ab.nodes - before, time.perf_counter() - t0)
         )
         return
+    finally:
+        done.set()
+        if watcher.is_alive():
+            watcher.join()
     state.bound(
         score,
         score,

@@ -278,3 +278,18 @@ def test_connect4_after_four_moves_answers_with_the_engine():
     data = json.loads(out.stdout)
     assert data["winner"] == "first" and data["method"] == "alphabeta"
     assert data["line"] is not None or data["line_note"]
+
+
+def test_a_long_engine_search_reports_its_nodes(monkeypatch):
+    import fastttt.prove as prover
+
+    monkeypatch.setattr(prover, "HEARTBEAT_SECONDS", 0.01)
+    seen = []
+    result = prove(
+        _connect4_after("4444"), budget_nodes=3_000_000, progress=lambda st, b: seen.append(st)
+    )
+    beats = [st for st in seen if st.answer == "searching"]
+    assert beats and all(st.method == "alphabeta" and st.nodes <= 3_000_000 for st in beats)
+    assert [st.nodes for st in beats] == sorted(st.nodes for st in beats)
+    assert "searching" not in {st.answer for st in result.steps}
+    assert result.value is None and result.nodes == 3_000_000  # the budget, exactly
