@@ -32,6 +32,7 @@ k=5 a draw (29 M nodes, 10 s).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -59,6 +60,8 @@ from fastttt.values import score_from_table as score_from_table  # re-exported
 DEFAULT_TT_BITS = 23  # 2**23 entries x 8 bytes = 64 MiB
 WIDE_TT_BITS = 22  # 2**22 entries x 16 bytes = 64 MiB (WideSearcher)
 STOP_BUDGET = 3  # stop-word value a budget's watcher writes (Ctrl-C writes 1)
+STOP_PEER = 4  # ... and a helper thread that found the value first
+SHARED_THREADS = min(os.cpu_count() or 1, 16)  # the shared searchers' threads
 ZOBRIST_SEED = 20240611  # fixed keys: node counts repeat from run to run
 
 
@@ -126,7 +129,9 @@ class Searcher:
     canonical keys under every board symmetry (8 on squares, 4 on rectangles) for positions
     with at most this many stones (default half the cells; 5 x 5 k=4: 2.3 M nodes at 12,
     2.0 M but slower at 25; -1 disables). ``tt_bits``: 2**bits table entries of 8 bytes
-    (default 23, 64 MiB, on boards of 21 cells or more; smaller below).
+    (default 23, 64 MiB, on boards of 21 cells or more; smaller below). ``threads``: threads
+    that search one position together, sharing the table (:meth:`solve` without a node
+    budget; the score is the same whatever the count, the nodes and the time differ).
 
     ``Searcher(spec)`` on a board the 64-bit layout cannot hold returns a
     :class:`WideSearcher` (same scores and API).
@@ -147,9 +152,12 @@ class Searcher:
         mirror: bool | None = None,
         sym_ply: int | None = None,
         mirror_ply: int | None = None,
+        threads: int = 1,
     ):
         spec = as_spec(spec)
         self.spec = spec
+        self.threads = require_int(threads, "threads", 1, 256)
+        self._helpers: list[np.ndarray] = []
         W, H, transposed = _geometry(spec)
         self.transposed = transposed
         h1 = H + 1
@@ -276,13 +284,58 @@ class Searcher:
         cur, mask, ply = self.internal(pos)
         before = self.nodes
         t0 = time.perf_counter()
-        args = (np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt)
+        args = (np.uint64(cur), np.uint64(mask), ply, weak)
         if max_nodes is None and seconds is None:
-            score = self._run(nk.solve_kernel, *args)
-        else:
+            score = self._solve_threads(*args)
+        elif max_nodes is None:
             with _Budget(self, max_nodes, seconds):
-                score = self._run(nk.solve_kernel, *args)
+                score = self._solve_threads(*args)
+        else:  # a node budget counts one thread's nodes exactly
+            with _Budget(self, max_nodes, seconds):
+                score = self._run(nk.solve_kernel, *args, self.work, self.tt)
         return SearchResult(int(score), self.nodes - before, time.perf_counter() - t0, weak)
+
+    def _solve_threads(self, cur, mask, ply, weak) -> int:
+        """:func:`~fastttt.kernels.negamax.solve_kernel` on :attr:`threads` threads sharing
+        the table (lazy SMP): helper threads search the same position with their own ordering
+        tie-breaks (``S_JITTER``), filling the table for each other; the first to finish gives
+        the score (exact, whoever finds it) and the others stop. Their nodes are added to
+        :attr:`nodes`."""
+        if self.threads == 1:
+            return self._run(nk.solve_kernel, cur, mask, ply, weak, self.work, self.tt)
+        while len(self._helpers) < self.threads - 1:
+            helper = self.work.copy()
+            helper[nk.S_NODES] = 0
+            helper[nk.S_LIMIT] = nk.NO_LIMIT
+            helper[nk.S_JITTER] = len(self._helpers) + 1
+            self._helpers.append(helper)
+        found: list[int] = []
+
+        def search(work: np.ndarray) -> None:
+            score = nk.solve_kernel(cur, mask, ply, weak, work, self.tt)
+            if work[nk.S_STOP] == 0:
+                found.append(int(score))
+                self.work[nk.S_STOP] = STOP_PEER  # the main thread stops: the value is known
+
+        for helper in self._helpers:
+            helper[nk.S_STOP] = 0
+        workers = [threading.Thread(target=search, args=(h,), daemon=True) for h in self._helpers]
+        for worker in workers:
+            worker.start()
+        try:
+            score = self._run(nk.solve_kernel, cur, mask, ply, weak, self.work, self.tt)
+        finally:
+            for helper in self._helpers:
+                helper[nk.S_STOP] = 1
+            for worker in workers:
+                worker.join()
+            for helper in self._helpers:
+                self.work[nk.S_NODES] += helper[nk.S_NODES]
+                helper[nk.S_NODES] = 0
+        if self.work[nk.S_STOP] == STOP_PEER:
+            self.work[nk.S_STOP] = 0
+            return found[0]
+        return int(score)
 
     def solve_internal(self, cur: int, mask: int, ply: int, *, weak: bool = False) -> int:
         """Score of a live position already in the search layout (no checks: the caller
@@ -563,11 +616,15 @@ _SEARCHERS: dict[tuple[GameSpec, int | None], Searcher] = {}
 
 def searcher(spec: GameSpec | str, tt_bits: int | None = None) -> Searcher:
     """The shared :class:`Searcher` of a game (its table persists between calls): the 64-bit
-    kernels when the board's layout fits a uint64, else a :class:`WideSearcher`."""
+    kernels when the board's layout fits a uint64, on :data:`SHARED_THREADS` threads, else a
+    :class:`WideSearcher`."""
     spec = as_spec(spec)
     key = (spec, tt_bits)
     if key not in _SEARCHERS:
-        _SEARCHERS[key] = Searcher(spec, tt_bits=tt_bits)
+        if fits_64(spec):
+            _SEARCHERS[key] = Searcher(spec, tt_bits=tt_bits, threads=SHARED_THREADS)
+        else:
+            _SEARCHERS[key] = Searcher(spec, tt_bits=tt_bits)
     return _SEARCHERS[key]
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from fastttt.board import Position
-from fastttt.errors import InvalidPositionError
+from fastttt.errors import InvalidPositionError, SearchBudgetError
 from fastttt.games import GameSpec, connect4, mnk, tictactoe
 from fastttt.search import (
     Batch,
@@ -307,3 +307,29 @@ def test_bench_command_json():
     assert data["nodes"] == sum(r["nodes"] for r in data["positions"]) > 0
     bad = CliRunner().invoke(main, ["bench", "--tt-bits", "3"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+# --- several threads (lazy SMP) --------------------------------------------------------------
+@pytest.mark.parametrize(
+    "spec, min_ply", [(connect4, 14), (mnk(5, 5, 4, gravity=True), 6), (mnk(4, 4, 3), 4)], ids=str
+)
+def test_two_threads_give_the_same_scores(spec, min_ply):
+    one, two = Searcher(spec), Searcher(spec, threads=2)
+    for p in random_positions(spec, 30, min_ply, seed=5):
+        first = one.solve(p)
+        second = two.solve(p)
+        assert second.score == first.score, p
+        assert two.solve(p, weak=True).score == one.solve(p, weak=True).score, p
+    assert two.nodes > 0 and two.threads == 2
+
+
+def test_threads_stop_on_a_time_budget_and_on_a_node_budget():
+    s = Searcher(connect4, threads=2)
+    with pytest.raises(SearchBudgetError):
+        s.solve(Position.empty(connect4), seconds=0.2)
+    before = s.nodes
+    with pytest.raises(SearchBudgetError):
+        s.solve(Position.empty(connect4), max_nodes=50_000)
+    assert s.nodes - before == 50_000  # a node budget: one thread, counted exactly
+    p = Position.from_moves(connect4, [3, 3, 3, 3, 2, 2])
+    assert s.solve(p).score == Searcher(connect4).solve(p).score  # still usable

@@ -64,6 +64,7 @@ M_BOTTOM, M_BOARD, M_COL0, M_CLAIM = 16, 17, 18, 19  # M_CLAIM: rows h, H - h ev
 S_NODES, S_STOP = 20, 21  # node counter; stop word (non-zero: unwind, see fastttt.interrupt)
 S_LIMIT = 22  # node budget: a node past this count writes STOP_NODES to the stop word
 STOP_NODES = 2
+S_JITTER = 23  # non-zero: a helper thread's seed, which breaks ordering ties its own way
 NO_LIMIT = (1 << 63) - 1
 ORDER = 32  # 64 slots: columns (gravity) or bits (free boards), best first
 PERMS = 96  # 8 x 64 slots: symmetry s maps bit b to PERMS + 64 * s + b
@@ -81,6 +82,7 @@ _ZERO = np.uint64(0)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+_63 = np.uint64(63)
 MOVE_SHIFT = np.uint64(58)  # table entries: bits 58-63 hold the best move's id + 1
 MOVE_FIRST = 1000  # ordering score of the table's best move: tried first
 ORDER_ALL, ORDER_NEXT, ORDER_NEXT2 = 2, 1, 0
@@ -501,6 +503,9 @@ def negamax(cur, mask, ply, alpha, beta, w):
                     + ORDER_NEXT * popcount(threats & above)
                     + ORDER_NEXT2 * popcount(threats & (above << _ONE))
                 )
+            seed = ld(w, S_JITTER)
+            if seed != _ZERO:  # a helper thread: its own tie-break, the same at each visit
+                sc = 2 * sc + np.int64(((key ^ seed) * _GOLDEN + np.uint64(at) * _MIX) >> _63)
         tt_prefetch(w, _raw_key(opp, mask | mv, w))  # the child's key unless symmetry maps it
         j = n
         while j > 0 and ld(w, scores + j - 1) < sc:
