@@ -55,7 +55,7 @@ THREAT_MIN_NODES, THREAT_MIN_SECONDS = 100_000, 0.2
 FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
 MAX_SLICE_SECONDS = 30.0
 LINE_SHARE, LINE_MIN_NODES = 0.1, 20_000
-HEARTBEAT_SECONDS = 5.0  # a long alpha-beta search reports its nodes this often
+HEARTBEAT_SECONDS = 5.0  # a long alpha-beta search reports its nodes after this, then less often
 VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fastttt.values)
 
 
@@ -440,14 +440,16 @@ def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: boo
 
 def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
     """Alpha-beta (weak) under ``nodes`` and ``seconds``; a search longer than
-    :data:`HEARTBEAT_SECONDS` reports its node count that often (a progress step with the
-    answer ``"searching"``, not recorded in the result)."""
+    :data:`HEARTBEAT_SECONDS` reports its node count then, and again at doubling intervals up
+    to a minute (a progress step with the answer ``"searching"``, not in the result)."""
     before = ab.nodes
     t0 = time.perf_counter()
     done = threading.Event()
 
     def heartbeat() -> None:
-        while not done.wait(HEARTBEAT_SECONDS):
+        wait = HEARTBEAT_SECONDS
+        while not done.wait(wait):
+            wait = min(2 * wait, 60.0)
             if state.progress is not None:
                 elapsed = time.perf_counter() - t0
                 step = Step("alphabeta", "value", "searching", ab.nodes - before, elapsed)
