@@ -129,6 +129,20 @@ def table_from_score(spec: GameSpec, ply: int, score: int) -> tuple[int, int]:
     return (1 if score > 0 else -1), total - ply
 
 
+def benchmark_score(spec: GameSpec, ply, score):
+    """A search score (side to move, ``ply`` stones on the board) in the benchmark solver's
+    own formula, which the ``solve --stdin`` filter prints: a win on move ``n`` (counted from
+    1, the winning stone included) scores ``(cells + 2 - n) // 2``. Equal to the search score
+    on boards with an even number of cells; on odd boards a win of the second player scores one
+    less (5 x 5: ``13 - s`` where the search says ``14 - s``). Works on ints and elementwise on
+    NumPy integer arrays."""
+    if spec.cells % 2 == 0:
+        return score
+    second_wins = np.where(np.asarray(ply) % 2 == 1, score > 0, score < 0)
+    adjusted = score - np.sign(score) * second_wins
+    return adjusted if isinstance(adjusted, np.ndarray) and np.ndim(adjusted) else int(adjusted)
+
+
 # --- Ultimate mate scores --------------------------------------------------------------------
 # fastttt.kernels.ultimate keeps its own numeric copy (kernels import only config and bits);
 # tests/test_values.py checks the two agree.
