@@ -211,7 +211,11 @@ class Searcher:
         geo[nk.G_NBITS] = nbits
         key_bits = {nk.KEY_SUM: nbits + 1, nk.KEY_CONCAT: 2 * nbits}.get(keymode, 64)
         geo[nk.G_KEYBITS] = min(64, max(key_bits, tt_bits))
-        geo[nk.G_TTMOVES] = int(16 + geo[nk.G_KEYBITS] - (tt_bits - 1) <= 58)
+        tag_bits = int(geo[nk.G_KEYBITS]) - (tt_bits - 1)
+        geo[nk.G_TTMOVES] = int(16 + tag_bits <= 58)
+        work[nk.T_KEYMASK] = (1 << int(geo[nk.G_KEYBITS])) - 1
+        work[nk.T_TAGBITS] = tag_bits
+        work[nk.T_TAGMASK] = (1 << tag_bits) - 1
         col0 = (1 << H) - 1
         bottom = sum(1 << (c * h1) for c in range(W))
         work[nk.M_BOTTOM] = bottom

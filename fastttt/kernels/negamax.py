@@ -65,6 +65,7 @@ S_NODES, S_STOP = 20, 21  # node counter; stop word (non-zero: unwind, see fastt
 S_LIMIT = 22  # node budget: a node past this count writes STOP_NODES to the stop word
 STOP_NODES = 2
 S_JITTER = 23  # non-zero: a helper thread's seed, which breaks ordering ties its own way
+T_KEYMASK, T_TAGBITS, T_TAGMASK = 24, 25, 26  # the table hash (Searcher sets them)
 NO_LIMIT = (1 << 63) - 1
 ORDER = 32  # 64 slots: columns (gravity) or bits (free boards), best first
 PERMS = 96  # 8 x 64 slots: symmetry s maps bit b to PERMS + 64 * s + b
@@ -317,19 +318,15 @@ def _move_id(bit, sym, w):
 @njit(**JIT)
 def _tt_slot(w, key):
     """``(bucket index, tag)`` of ``key``: the bucket is the top ``bits - 1`` bits, the tag the
-    rest, of ``key * GOLDEN`` modulo ``2**G_KEYBITS`` (odd multiplier: invertible, so a tag
-    match is an exact hit; keys are below ``2**G_KEYBITS``)."""
-    bits = ld(w, G_TTBITS) - _ONE
-    kbits = ld(w, G_KEYBITS)
-    h = (key * _GOLDEN) & (_ALL >> (np.uint64(64) - kbits))
-    tag_bits = kbits - bits
-    return np.int64(h >> tag_bits) * 2, h & ((_ONE << tag_bits) - _ONE)
+    rest (``T_TAGBITS``), of ``key * GOLDEN`` modulo ``2**G_KEYBITS`` (odd multiplier:
+    invertible, so a tag match is an exact hit; keys are below ``2**G_KEYBITS``)."""
+    h = (key * _GOLDEN) & ld(w, T_KEYMASK)
+    return np.int64(h >> ld(w, T_TAGBITS)) * 2, h & ld(w, T_TAGMASK)
 
 
 @njit(**JIT)
 def _tag_of(e, w):
-    bits = ld(w, G_TTBITS) - _ONE
-    return (e >> np.uint64(16)) & ((_ONE << (ld(w, G_KEYBITS) - bits)) - _ONE)
+    return (e >> np.uint64(16)) & ld(w, T_TAGMASK)
 
 
 @njit(**JIT)
