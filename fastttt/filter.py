@@ -51,12 +51,17 @@ def position_field(line: str) -> str:
     ``\\r\\n``, ``\\r``) is removed, the line is the position, starting at its first character,
     then optionally one ASCII space or tab and further printable ASCII fields (a benchmark's
     score), which are ignored. Anything else (leading spaces, control characters, Unicode
-    spaces, ...) raises :class:`InvalidPositionError` naming the column.
+    spaces, a line that was only ``\r``: blank, where only a truly empty line is the empty
+    board) raises :class:`InvalidPositionError` naming the column.
     :func:`fastttt.kernels.movelines.parse_lines` applies the same rule to bytes."""
     if line.endswith("\r\n"):
         text = line[:-2]
     else:
         text = line[:-1] if line.endswith(("\n", "\r")) else line
+    if not text and line not in ("", "\n"):
+        raise InvalidPositionError(
+            "column 1: a blank line (only a carriage return); only an empty line is the empty board"
+        )
     for i, ch in enumerate(text):
         if not (" " <= ch <= "~" or ch == "\t"):
             raise InvalidPositionError(f"column {i + 1}: {ch!r} is not printable ASCII")

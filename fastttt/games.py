@@ -203,6 +203,8 @@ tictactoe = mnk(3, 3, 3)
 connect4 = mnk(6, 7, 4, gravity=True)
 
 ALIASES: dict[str, GameSpec] = {"tictactoe": tictactoe, "connect4": connect4}
+# other names people write, after name_key: Connect Four's in words, and the French classroom's
+SYNONYMS: dict[str, str] = {"connectfour": "connect4", "morpion": "tictactoe"}
 COMPACT_HELP = "RxC[kK][g] such as 4x4k3 (rows x cols, k in a row, g = gravity)"
 
 
@@ -218,7 +220,8 @@ def spec_from_name(
     :func:`fastttt.registry.load_game`, which also knows the other families)."""
     if not isinstance(name, str):
         raise GameSpecError(f"a game name is a string, got {name!r}")
-    key = name.strip().lower().replace("-", "").replace("_", "")
+    key = name_key(name)
+    key = SYNONYMS.get(key, key)
     if key in ALIASES:
         base = ALIASES[key]
     elif key in ("mnk", "connect"):
@@ -227,13 +230,20 @@ def spec_from_name(
             raise GameSpecError(f"game {name!r} needs {', '.join(missing)}")
         base = mnk(rows, cols, k, gravity=(key == "connect"))  # type: ignore[arg-type]
     else:
-        base = _parse_compact(key, name)
+        base = _parse_compact(name.strip().lower(), name)
     return mnk(
         base.rows if rows is None else rows,
         base.cols if cols is None else cols,
         base.k if k is None else k,
         base.gravity if gravity is None else gravity,
     )
+
+
+def name_key(name: str) -> str:
+    """A game name as looked up among the named games: case, spaces, ``-`` and ``_`` dropped
+    (``Connect-Four``, ``connect_four``). The compact forms (``4x4k3``) are read as written:
+    ``-`` there is a sign, and refused."""
+    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
 def as_spec(game: GameSpec | str) -> GameSpec:
@@ -254,7 +264,7 @@ def _parse_compact(key: str, original: str) -> GameSpec:
     if not match:
         raise GameSpecError(
             f"unknown game {original!r}: not an m,n,k-game (tictactoe, connect4, mnk, connect, "
-            f"or {COMPACT_HELP})"
+            f"or {COMPACT_HELP}, positive whole numbers)"
         )
     if any(len(g or "") > 4 for g in match.groups()[:3]):  # int() of a huge digit string
         raise GameSpecError(f"game {original[:24]!r}...: at most {MAX_CELLS} cells are supported")

@@ -14,13 +14,14 @@ people type and read them through ``parse_move`` / ``format_move`` (1-based, see
 
 from __future__ import annotations
 
+import difflib
 import random
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, runtime_checkable
 
 from fastttt.errors import GameSpecError
-from fastttt.games import ALIASES, COMPACT_HELP, GameSpec, spec_from_name
+from fastttt.games import ALIASES, COMPACT_HELP, GameSpec, name_key, spec_from_name
 
 
 @runtime_checkable
@@ -168,7 +169,7 @@ _DISPLAY = {"ultimate": "ultimate", "ultimateopen": "ultimate-open"}
 
 
 def _key(name: str) -> str:
-    return name.strip().lower().replace("-", "").replace("_", "")
+    return name_key(name)
 
 
 def register(name: str, loader: Callable[[], Game]) -> None:
@@ -206,8 +207,10 @@ def load_game(
     except GameSpecError as err:
         if "unknown game" not in str(err):
             raise
+        close = difflib.get_close_matches(_key(name), [_key(n) for n in game_names()], n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
         raise GameSpecError(
-            f"unknown game {name!r}; known: {', '.join(game_names())}, or {COMPACT_HELP}"
+            f"unknown game {name!r}; {hint}known: {', '.join(game_names())}, or {COMPACT_HELP}"
         ) from None
 
 

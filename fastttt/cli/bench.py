@@ -14,6 +14,7 @@ import time
 import click
 
 from fastttt.board import Position
+from fastttt.cli.types import NonEmptyPath
 from fastttt.games import GameSpec, connect4, mnk
 
 # (game, number of positions, stones in each, seed): every entry is a deterministic list
@@ -110,7 +111,7 @@ def run_bench(*, weak: bool = False, tt_bits: int | None = None) -> dict:
 @click.option(
     "--plot",
     "plot_path",
-    type=click.Path(dir_okay=False),
+    type=NonEmptyPath(dir_okay=False),
     help="Also draw nodes against time per position: FILE.svg/.png/.pdf "
     "(pip install 'fastttt[plot]').",
 )

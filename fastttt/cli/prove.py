@@ -12,6 +12,7 @@ import click
 
 from fastttt.cli.moves import format_line, parse_moves
 from fastttt.cli.output import emit
+from fastttt.cli.types import NonEmptyPath
 from fastttt.errors import FastTTTError
 
 GAMES = ("ultimate", "ultimate-open")
@@ -67,14 +68,14 @@ def _result_fields(result) -> dict:
 @click.option(
     "--proof",
     "proof_path",
-    type=click.Path(dir_okay=False),
+    type=NonEmptyPath(dir_okay=False),
     help="Save the proof tree of the answer here (JSON with a checksum).",
 )
 @click.option("--force", is_flag=True, help="With --proof: replace a file that is not a proof.")
 @click.option(
     "--check",
     "check_path",
-    type=click.Path(dir_okay=False, exists=True),
+    type=NonEmptyPath(dir_okay=False, exists=True),
     help="Replay a saved proof tree against the rules instead of searching.",
 )
 @click.option(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from fastttt.cli.types import FiniteFloat, NonEmptyPath
 from fastttt.errors import FastTTTError, OutputFileError
 from fastttt.files import check_picture_target, write_atomic
 
@@ -38,7 +39,7 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
 )
 @click.option(
     "--seconds",
-    type=click.FloatRange(0.01, 3600),
+    type=FiniteFloat(0.01, 3600),
     default=5.0,
     show_default=True,
     help="With --values: search budget where no table is used.",
@@ -48,7 +49,7 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
     "--cell", type=click.IntRange(8, 400), default=40, show_default=True, help="Pixels per cell."
 )
 @click.option(
-    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.svg or FILE.png."
+    "-o", "--output", required=True, type=NonEmptyPath(dir_okay=False), help="FILE.svg or FILE.png."
 )
 @click.pass_context
 def render(ctx, game, moves, position, values, seconds, no_coordinates, cell, output) -> None:

@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import click
 
+from fastttt.cli.types import FiniteFloat, NonEmptyPath
 from fastttt.errors import GameSpecError
 from fastttt.registry import load_game
 
@@ -172,12 +173,14 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     is_flag=True,
     help="Print one JSON object (with --stdin: one per input line).",
 )
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write the table here.")
+@click.option(
+    "--save", "save_path", type=NonEmptyPath(dir_okay=False), help="Write the table here."
+)
 @click.option("--force", is_flag=True, help="overwrite FILE even if it is not a fastttt table")
 @click.option(
     "--load",
     "load_path",
-    type=click.Path(),
+    type=NonEmptyPath(),
     help="Read a saved table instead of solving: a file (--save) or a layered "
     "table's folder (--out), opened lazily.",
 )
@@ -190,7 +193,7 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
 )
 @click.option(
     "--max-memory",
-    type=click.FloatRange(min=0, min_open=True, max=1e6),
+    type=FiniteFloat(min=0, min_open=True, max=1e6),
     help="Refuse solves needing more than this many GiB.",
 )
 @click.option("--stdin", is_flag=True, help="Filter: solve one position per input line by search.")
@@ -234,7 +237,7 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
 @click.option(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False),
+    type=NonEmptyPath(file_okay=False),
     help="Layered: keep the layers in this folder (chunked, checksummed, resumable); "
     "only two layers are then in memory.",
 )

@@ -316,10 +316,7 @@ def solve_table(spec, args) -> None:
     query = None
     if not args.load_path and (args.position is not None or args.moves is not None):
         query = query_state(spec, args.position, args.moves)  # refused before the solve
-    max_memory = args.max_memory
-    if max_memory is not None and max_memory != max_memory:  # NaN passes FloatRange
-        raise click.BadParameter("must be a number of GiB", param_hint="--max-memory")
-    max_bytes, capped = _memory_limit(max_memory)
+    max_bytes, capped = _memory_limit(args.max_memory)
     _check_layered_options(args)
     started = time.perf_counter()
     try:

@@ -33,9 +33,9 @@ def parse_lines(data, starts, work, curs, masks, plies, field_ends, ok):
     :func:`fastttt.connect4.from_move_string` do, without messages: ``ok[i]`` is True when
     line ``i`` is a live position (then ``curs[i]``, ``masks[i]``, ``plies[i]`` hold it and
     its position field is ``data[starts[i]:field_ends[i]]``), False when the filter refuses
-    it (not printable ASCII after one line ending is removed, a leading space or tab, a
-    character that is not a column digit, a move in a full column or after a line of k, or a
-    finished final position)."""
+    it (not printable ASCII after one line ending is removed, a line that was only ``\r``, a
+    leading space or tab, a character that is not a column digit, a move in a full column or
+    after a line of k, or a finished final position)."""
     w = np.uint64(work.ctypes.data)
     board = work[M_BOARD]
     bottom = work[M_BOTTOM]
@@ -46,10 +46,13 @@ def parse_lines(data, starts, work, curs, masks, plies, field_ends, ok):
         s = starts[i]
         e = starts[i + 1]
         ok[i] = False
+        raw = e - s
         if e - s >= 2 and data[e - 2] == 13 and data[e - 1] == 10:
             e -= 2
         elif e > s and (data[e - 1] == 10 or data[e - 1] == 13):
             e -= 1
+        if e == s and raw > 0 and not (raw == 1 and data[s] == 10):
+            continue  # only a carriage return: blank, not the empty board
         fe = e
         printable = True
         for j in range(s, e):
