@@ -34,6 +34,7 @@ from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dfpn as K
 from fastttt.kernels.threats import pairing_holds
 from fastttt.lineboard import LineBoard, geometry_of
+from fastttt.memory import require_memory
 
 MODES = {"full": K.MODE_FULL, "threats": K.MODE_THREATS}
 DEFAULT_TT_BITS = 22  # 4 Mi rows of 32 bytes: 128 MiB
@@ -99,6 +100,7 @@ class ProofSearch:
         self.geometry = self.board.geometry
         bits = DEFAULT_TT_BITS if tt_bits is None else require_int(tt_bits, "tt_bits", 4, 32)
         self.tt_bits = bits
+        require_memory(32 << bits, f"a df-pn table of 2**{bits} rows (32 bytes each)")
         self.tt = np.zeros((1 << bits, 4), dtype=np.int64)
         n = self.geometry.cells
         self.stk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)

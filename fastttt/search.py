@@ -53,6 +53,7 @@ from fastttt.games import GameSpec, as_spec
 from fastttt.interrupt import run
 from fastttt.kernels import negamax as nk
 from fastttt.kernels import wide as wk
+from fastttt.memory import require_memory
 from fastttt.values import score_base
 from fastttt.values import score_from_table as score_from_table  # re-exported
 
@@ -229,6 +230,7 @@ class Searcher:
         work[nk.ORDER : nk.ORDER + len(order)] = order
         work[nk.PERMS : nk.PERMS + perms.size] = perms.ravel()
         self.work = work
+        require_memory(8 << tt_bits, f"a search table of 2**{tt_bits} entries (8 bytes each)")
         self.tt = np.zeros(1 << tt_bits, dtype=np.uint64)
 
     # --- conversions ---------------------------------------------------------------------

@@ -27,11 +27,12 @@ import numpy as np
 
 from fastttt.board import Position
 from fastttt.codes import code_count
-from fastttt.errors import InvalidPositionError, MemoryBudgetError
+from fastttt.errors import InvalidPositionError, MemoryBudgetError, require_int
 from fastttt.games import GameSpec, as_spec
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dense
 from fastttt.layout import Layout, build_layout, hi_layers, lo_cell_count, slot_count
+from fastttt.memory import available_memory as available_memory  # re-exported
 from fastttt.queries import PositionQueries
 from fastttt.values import BYTE_DRAW, BYTE_FIRST, BYTE_NAMES, BYTE_SECOND, values_of_bytes
 
@@ -59,18 +60,6 @@ def _estimate_memory(spec: GameSpec) -> int:
     lo_n = lo_cell_count(spec)
     index_bytes = 8 * (10 * code_count(lo_n) + 9 * code_count(spec.cells - lo_n))
     return slot_count(spec) + index_bytes + RUNTIME_OVERHEAD
-
-
-def available_memory() -> int:
-    """MemAvailable from /proc/meminfo (bytes); a large number when it cannot be read."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 1 << 62
 
 
 def fits_in_memory(spec: GameSpec | str, max_bytes: int | None = None) -> bool:
@@ -255,6 +244,8 @@ def solve(
     """
     if not isinstance(spec, GameSpec):
         spec = as_spec(spec)
+    if max_bytes is not None:
+        max_bytes = require_int(max_bytes, "max_bytes", 0, 2**62)
     need = _estimate_memory(spec)
     if max_bytes is not None or need > SMALL_SOLVE_BYTES + RUNTIME_OVERHEAD:
         limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes

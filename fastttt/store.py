@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fastttt.errors import GameSpecError, TableFileError
+from fastttt.errors import GameSpecError, InvalidArgumentError, TableFileError
 from fastttt.files import check_target, describe_kind, write_atomic
 from fastttt.games import GameSpec, as_spec, mnk
 from fastttt.layout import slot_count
@@ -100,6 +100,10 @@ def save(solution: Solution, path: str | os.PathLike, *, force: bool = False) ->
 
     Refuses (TableFileError) what :func:`check_save_target` refuses; ``force`` overwrites a
     regular file that is not a fastttt table."""
+    if not isinstance(solution, Solution):
+        raise InvalidArgumentError(
+            f"solution must be a solved table (fastttt.solve(...)), got {type(solution).__name__}"
+        )
     path = check_save_target(path, force)
     spec = solution.spec
     header = {

@@ -84,3 +84,47 @@ def test_numbers_and_paths_that_pass_a_range_check(tmp_path, monkeypatch, args, 
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0]
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+# --- typed errors before big allocations, and argument types -----------------------------------
+@pytest.fixture
+def one_gib_free(monkeypatch):
+    import fastttt.memory
+
+    monkeypatch.setattr(fastttt.memory, "available_memory", lambda: 2**30)
+
+
+def test_search_tables_are_estimated_before_they_are_allocated(one_gib_free):
+    from fastttt.dfpn import ProofSearch
+    from fastttt.errors import MemoryBudgetError
+    from fastttt.search import Searcher
+    from fastttt.ultimate.proof import Prover
+
+    with pytest.raises(MemoryBudgetError, match=r"2\*\*28 entries \(8 bytes each\) needs 2.0 GiB"):
+        Searcher(connect4, tt_bits=28)
+    with pytest.raises(MemoryBudgetError, match=r"needs 6.0 GiB; 0.9 GiB is available"):
+        Prover(28)
+    with pytest.raises(MemoryBudgetError, match="df-pn table"):
+        ProofSearch(tictactoe, tt_bits=28)
+    assert Searcher(connect4, tt_bits=20).tt.nbytes == 8 << 20  # what fits is allocated
+
+
+def test_prove_refuses_a_table_too_big_in_one_line(one_gib_free):
+    result = CliRunner().invoke(
+        main, ["prove", "--moves", "5,5 5,1 1,5", "--max-nodes", "1000", "--tt-bits", "28"]
+    )
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: a proof table of 2**28 entries")
+
+
+def test_public_functions_check_their_arguments(tmp_path):
+    from fastttt.errors import InvalidArgumentError
+    from fastttt.solver import solve
+    from fastttt.store import save
+
+    with pytest.raises(InvalidArgumentError, match="solution must be a solved table"):
+        save(None, tmp_path / "x.fttt")
+    with pytest.raises(InvalidArgumentError, match="max_bytes must be an integer, got 'x'"):
+        solve("3x3k3", max_bytes="x")
+    assert list(tmp_path.iterdir()) == []

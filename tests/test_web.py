@@ -189,6 +189,9 @@ def test_bad_state_requests_are_400(client, path, params):
     [
         ("/api/values", b"{"),
         ("/api/values", b"[1, 2]"),
+        ("/api/values", b'{"game":' * 100000),  # nesting past Python's recursion limit
+        ("/api/move", b"[" * 100000),
+        ("/api/values", b'{"game": "tictactoe", "seconds": NaN}'),
         ("/api/values", {"game": 7}),
         ("/api/values", {"game": "tictactoe", "moves": 4}),
         ("/api/values", {"game": "tictactoe", "seconds": "fast"}),

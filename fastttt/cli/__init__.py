@@ -16,6 +16,7 @@ import sys
 import click
 
 from fastttt import interrupt
+from fastttt.errors import FastTTTError
 
 # name -> ("module:attribute" of a click command, one-line help shown by ``fastttt --help``)
 COMMANDS = {
@@ -76,6 +77,10 @@ class LazyGroup(click.Group):
             raise _Interrupted from err
         except click.ClickException:
             raise
+        except FastTTTError as err:  # a refusal from anywhere below: one line, exit 1
+            if interrupt.sigint_count() > sigints:
+                raise _Interrupted from err
+            raise click.ClickException(str(err)) from None
         except Exception as err:
             # Ctrl-C inside a library's own callback (Numba compiling a kernel on the first
             # run) surfaces as that library's error, not as KeyboardInterrupt

@@ -32,6 +32,7 @@ from fastttt.errors import InvalidArgumentError, TableFileError, require_int
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import ultimate as K
 from fastttt.kernels import ultimate_dfpn as D
+from fastttt.memory import require_memory
 from fastttt.ultimate.state import UltimateState
 
 FORMAT = "fastttt-ultimate-proof"
@@ -81,6 +82,7 @@ class Prover:
 
     def __init__(self, tt_bits: int = 22):
         size = 1 << require_int(tt_bits, "tt_bits", 4, 32)
+        require_memory(24 * size, f"a proof table of 2**{tt_bits} entries (24 bytes each)")
         self.tt_keys = np.zeros(size, dtype=np.uint64)
         self.tt_pn = np.zeros(size, dtype=np.int64)
         self.tt_dn = np.zeros(size, dtype=np.int64)

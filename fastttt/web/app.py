@@ -274,7 +274,7 @@ async def get_state(request: Request) -> JSONResponse:
 async def _body(request: Request) -> dict:
     try:
         body = await request.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than Python's stack
         raise BadRequest("the request body must be a JSON object") from None
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
