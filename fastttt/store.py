@@ -30,11 +30,13 @@ from pathlib import Path
 
 import numpy as np
 
+from fastttt.board import Position
 from fastttt.errors import GameSpecError, InvalidArgumentError, TableFileError
 from fastttt.files import check_target, describe_kind, write_atomic
 from fastttt.games import GameSpec, as_spec, mnk
 from fastttt.layout import slot_count
 from fastttt.solver import Solution
+from fastttt.values import value_of_winner
 
 MAGIC = b"FASTTTT\x00"
 FORMAT_VERSION = 2
@@ -225,4 +227,44 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solutio
         raise TableFileError(f"{path}: checksum mismatch (header or table), the file is damaged")
     if expected is not None and expected != spec:
         raise TableFileError(f"{path}: holds {spec.name}, expected {expected.name}")
-    return Solution(spec, table, seconds)
+    solution = Solution(spec, table, seconds)
+    _check_sense(solution, path)
+    return solution
+
+
+SENSE_SAMPLE = 4096  # reachable positions whose stored ending is checked against the rules
+
+
+def _check_sense(solution: Solution, path: Path) -> None:
+    """Refuse (TableFileError) a table whose checksum matches but whose contents cannot be the
+    header's game: another length than the game's table, a value code out of range, a depth
+    beyond the cells, or a sample of reachable positions (the empty board among them) whose
+    stored ending disagrees with the header's rules (finished by them exactly when the table
+    says depth 0, with the winner they give): a table of another k under this header."""
+    spec, table = solution.spec, solution.table
+    if table.shape[0] != slot_count(spec):
+        raise TableFileError(
+            f"{path}: {table.shape[0]:,} slots, a table of {spec.name} has {slot_count(spec):,}"
+        )
+    bad = np.flatnonzero((table != 0) & ((table & 3) == 0))
+    if bad.size:
+        raise TableFileError(f"{path}: slot {bad[0]:,} holds {table[bad[0]]}, not a value code")
+    deepest = int(table.max(initial=0)) >> 2
+    if deepest > spec.cells:
+        raise TableFileError(f"{path}: a depth of {deepest} plies on a board of {spec.cells} cells")
+    codes = solution.reachable_codes()
+    if codes.size == 0 or codes[0] != 0:
+        raise TableFileError(f"{path}: the empty board is not in the table")
+    if codes.size > SENSE_SAMPLE:
+        pick = np.random.default_rng(0).choice(codes.size - 1, SENSE_SAMPLE - 1, replace=False)
+        codes = np.concatenate([codes[:1], codes[1:][np.sort(pick)]])
+    values, depths = solution.lookup(codes)
+    for code, value, depth in zip(codes.tolist(), values.tolist(), depths.tolist(), strict=True):
+        pos = Position.from_code(spec, code)
+        winner = pos.winner()
+        over = winner is not None or pos.is_full()
+        if over != (depth == 0) or (over and value != value_of_winner(winner)):
+            raise TableFileError(
+                f"{path}: position {pos} is stored as {'finished' if depth == 0 else 'live'} "
+                f"(value {value}), the rules of {spec.name} say otherwise: not this game's table"
+            )

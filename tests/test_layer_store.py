@@ -197,8 +197,10 @@ def test_layout_and_manifest_are_readable_without_fastttt(disk):
         **{k: v for k, v in SPEC.items()},
         "complete": {"reach": [], "value": [3]},
         "info": {"seconds": 1.0},
+        "table": manifest["table"],
         "crc32": manifest["crc32"],
     }
+    assert len(manifest["table"]) == 32  # a random id, made with the folder
     del manifest["crc32"]
     text = json.dumps(manifest, sort_keys=True, separators=(",", ":")).encode()
     assert json.loads((disk.path / "manifest.json").read_text())["crc32"] == zlib.crc32(text)
@@ -207,6 +209,10 @@ def test_layout_and_manifest_are_readable_without_fastttt(disk):
     codecs = [c["name"] for c in array.metadata.to_dict()["codecs"]]
     assert codecs == ["bytes", "zstd", "crc32c"]
     assert np.array_equal(array[:], layer_data(3))
+    assert array.attrs["fastttt"] == {"kind": "value", "layer": 3, "table": manifest["table"]}
+    place = f"{manifest['table']}/value/3/0".encode()
+    crc = zlib.crc32(layer_data(3)[:4096].tobytes(), zlib.crc32(place))
+    assert (disk.path / "value" / "3" / "sums" / "0").read_text() == f"{crc:08x}"
     assert disk.disk_bytes() > 0
     assert MemoryLayerStore(**SPEC).disk_bytes() == 0
 

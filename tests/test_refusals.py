@@ -128,3 +128,103 @@ def test_public_functions_check_their_arguments(tmp_path):
     with pytest.raises(InvalidArgumentError, match="max_bytes must be an integer, got 'x'"):
         solve("3x3k3", max_bytes="x")
     assert list(tmp_path.iterdir()) == []
+
+
+# --- tables that know what they are ------------------------------------------------------------
+def _forge(path, prefix: bytes, table: bytes) -> None:
+    """A table file whose checksum covers ``prefix`` (magic, length, header) and ``table``."""
+    import struct
+    import zlib
+
+    crc = zlib.crc32(table, zlib.crc32(prefix))
+    path.write_bytes(prefix + table + struct.pack("<I", crc))
+
+
+def _prefix_and_table(path) -> tuple[bytes, bytes]:
+    import struct
+
+    from fastttt.store import MAGIC
+
+    data = path.read_bytes()
+    at = len(MAGIC)
+    (length,) = struct.unpack("<I", data[at : at + 4])
+    return data[: at + 4 + length], data[at + 4 + length : -4]
+
+
+def test_dense_tables_are_checked_for_sense(tmp_path):
+    from fastttt.errors import TableFileError
+    from fastttt.solver import solve
+    from fastttt.store import load, save
+
+    k3, k2 = tmp_path / "k3.fttt", tmp_path / "k2.fttt"
+    save(solve("3x3k3"), k3)
+    save(solve("3x3k2"), k2)
+    prefix3, table3 = _prefix_and_table(k3)
+    prefix2, _ = _prefix_and_table(k2)
+    assert load(k3).value(load(k3).spec.initial()) == 0  # the untouched file loads
+    _forge(tmp_path / "ff.fttt", prefix3, b"\xff" * len(table3))
+    with pytest.raises(TableFileError, match="a depth of 63 plies on a board of 9 cells"):
+        load(tmp_path / "ff.fttt")
+    _forge(tmp_path / "zero.fttt", prefix3, b"\x04" * len(table3))
+    with pytest.raises(TableFileError, match="not a value code"):
+        load(tmp_path / "zero.fttt")
+    _forge(tmp_path / "swap.fttt", prefix2, table3)  # a k=3 table under a k=2 header
+    with pytest.raises(TableFileError, match="the rules of mnk.rows=3,cols=3,k=2. say otherwise"):
+        load(tmp_path / "swap.fttt")
+    _forge(tmp_path / "short.fttt", prefix3, table3[:-1])
+    with pytest.raises(TableFileError, match="bytes"):
+        load(tmp_path / "short.fttt")
+    result = CliRunner().invoke(main, ["solve", "--load", str(tmp_path / "swap.fttt")])
+    assert result.exit_code in (1, 2) and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("Error: ") and "Traceback" not in result.stderr
+
+
+@pytest.fixture(scope="module")
+def layered(tmp_path_factory):
+    """A layered 4x4 Connect-4 table and a 4x4 k=3 one, solved once."""
+    base = tmp_path_factory.mktemp("layered")
+    for name, game in (("L", "4x4k4g"), ("L2", "4x4k3g")):
+        result = CliRunner().invoke(main, ["solve", game, "--out", str(base / name)])
+        assert result.exit_code == 0, result.output
+    return base
+
+
+def _answer(folder, moves):
+    result = CliRunner().invoke(main, ["solve", "--load", str(folder), "--moves", moves, "--json"])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_layered_chunk_from_another_layer_is_refused(layered, tmp_path):
+    import shutil
+
+    folder = tmp_path / "swapped"
+    shutil.copytree(layered / "L", folder)
+    a, b = folder / "value" / "15" / "c" / "0", folder / "value" / "16" / "c" / "0"
+    a_bytes, b_bytes = a.read_bytes(), b.read_bytes()
+    a.write_bytes(b_bytes)
+    b.write_bytes(a_bytes)
+    code, out, err = _answer(folder, "31412313423242")
+    assert code in (1, 2) and out == "" and err.count("\n") == 1
+    assert "does not belong here" in err and "Traceback" not in err
+
+
+def test_a_manifest_from_another_folder_is_refused(layered, tmp_path):
+    import shutil
+
+    folder = tmp_path / "foreign"
+    shutil.copytree(layered / "L", folder)
+    shutil.copy(layered / "L2" / "manifest.json", folder / "manifest.json")
+    code, out, err = _answer(folder, "3141")
+    assert code in (1, 2) and out == "" and err.count("\n") == 1
+    assert "from another folder" in err
+
+
+def test_a_missing_chunk_of_the_next_layer_is_one_line(layered, tmp_path):
+    import shutil
+
+    folder = tmp_path / "missing"
+    shutil.copytree(layered / "L", folder)
+    (folder / "value" / "15" / "c" / "0").unlink()
+    code, out, err = _answer(folder, "31412313423242")
+    assert code in (1, 2) and err.count("\n") == 1 and "Traceback" not in err
+    assert "layer 15 chunk 0 of value is missing" in err

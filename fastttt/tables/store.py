@@ -12,14 +12,20 @@ On-disk layout::
         reach/<layer>/         one zarr v3 array per layer (forward pass)
             zarr.json          shape, chunk shape, codecs: bytes -> zstd(3) -> crc32c
             c/<chunk>          one file per chunk
+            sums/<chunk>       the chunk's CRC-32 bound to its place (below)
         value/<layer>/         same, final values
 
-``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (2), ``game`` (the game's
+``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3), ``game`` (the game's
 description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
 (slots per chunk), ``complete`` (``{"reach": [layers], "value": [layers]}``), ``info`` (free
-JSON fields: timings, counts, ...) and ``crc32``, the CRC-32 of every other field (canonical
-JSON: sorted keys, no spaces), so that an edited manifest (another k) is refused rather than
-read as another game.
+JSON fields: timings, counts, ...), ``table`` (a random id made with the folder) and ``crc32``,
+the CRC-32 of every other field (canonical JSON: sorted keys, no spaces), so that an edited
+manifest (another k) is refused rather than read as another game.
+
+Each layer's array metadata names the table id, kind and layer (a manifest from another folder
+is refused), and each chunk's ``sums`` file holds the CRC-32 of its decoded bytes seeded with
+``table/kind/layer/chunk``: a chunk copied from another layer, place or folder is refused even
+when its bytes are valid (version 2 folders are refused: solve them again).
 
 Guarantees:
 
@@ -51,6 +57,7 @@ import os
 import re
 import shutil
 import stat
+import uuid
 import zlib
 from pathlib import Path
 from typing import Any
@@ -61,11 +68,12 @@ from fastttt.errors import MissingDependencyError, TableFileError
 from fastttt.files import write_atomic
 
 FORMAT = "fastttt-layered"
-FORMAT_VERSION = 2  # 2: the manifest carries its own CRC-32
+FORMAT_VERSION = 3  # 2: the manifest carries its own CRC-32; 3: a table id binds its chunks
 KINDS = ("reach", "value")
 DEFAULT_CHUNK = 1 << 20  # slots (bytes) a chunk: a task of a fraction of a second
 ZSTD_LEVEL = 3
 MANIFEST = "manifest.json"
+SUMS = "sums"  # per layer: one file per chunk, its CRC-32 bound to its place
 
 _MATCHED_FIELDS = ("game", "index", "symmetry", "layer_sizes", "chunk")
 
@@ -103,6 +111,7 @@ def _new_manifest(game, index, symmetry, layer_sizes, chunk) -> dict:
         "chunk": int(chunk),
         "complete": {kind: [] for kind in KINDS},
         "info": {},
+        "table": uuid.uuid4().hex,
     }
     return json.loads(json.dumps(manifest))  # JSON types only (tuples become lists)
 
@@ -140,6 +149,7 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         and isinstance(manifest.get("index"), str)
         and isinstance(manifest.get("symmetry"), str)
         and isinstance(manifest.get("info"), dict)
+        and isinstance(manifest.get("table"), str)
         and isinstance(sizes, list)
         and all(type(s) is int and s >= 0 for s in sizes)
         and type(chunk) is int
@@ -417,6 +427,12 @@ class LayerStore(_Layers):
                 raise TableFileError(
                     f"{self.path}: layer {layer} of {kind}: damaged array metadata ({exc})"
                 ) from None
+            if array.attrs.get("fastttt") != self._identity(kind, layer):
+                raise TableFileError(
+                    f"{self.path}: layer {layer} of {kind} is not this table's (its array "
+                    f"metadata names {array.attrs.get('fastttt')!r}): a layer or manifest from "
+                    "another folder"
+                )
             chunks = (_zarr_chunk(self.manifest["chunk"], size),)
             if array.shape != (size,) or array.dtype != np.uint8 or array.chunks != chunks:
                 raise TableFileError(
@@ -426,13 +442,38 @@ class LayerStore(_Layers):
             self._arrays[key] = array
         return array
 
+    def _identity(self, kind: str, layer: int) -> dict:
+        """What a layer's array metadata names: the table, the kind and the layer."""
+        return {"kind": kind, "layer": int(layer), "table": self.manifest["table"]}
+
     def _chunk_file(self, array, kind: str, layer: int, chunk_index: int) -> Path:
         return self._dir(kind, layer) / array.metadata.encode_chunk_key((chunk_index,))
+
+    def _sum_file(self, kind: str, layer: int, chunk_index: int) -> Path:
+        return self._dir(kind, layer) / SUMS / str(int(chunk_index))
+
+    def _bound_crc(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> str:
+        """CRC-32 of the chunk's bytes seeded with its place: the table id, the kind, the layer
+        and the chunk's index, so that a chunk copied from another place does not match."""
+        place = f"{self.manifest['table']}/{kind}/{int(layer)}/{int(chunk_index)}".encode()
+        return f"{zlib.crc32(np.ascontiguousarray(data).data, zlib.crc32(place)):08x}"
+
+    def _check_bound(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> None:
+        try:
+            stored = self._sum_file(kind, layer, chunk_index).read_text()
+        except (FileNotFoundError, UnicodeDecodeError):
+            raise self._missing(kind, layer, chunk_index) from None
+        if stored != self._bound_crc(kind, layer, chunk_index, data):
+            raise TableFileError(
+                f"{self.path}: layer {layer} chunk {chunk_index} of {kind} does not belong here "
+                "(its checksum binds the table, layer and place: copied from elsewhere, or damaged)"
+            )
 
     def _chunks_present(self, kind: str, layer: int) -> list[bool]:
         array = self._open_array(kind, layer)
         return [
             self._chunk_file(array, kind, layer, index).is_file()
+            and self._sum_file(kind, layer, index).is_file()
             for index in range(self.chunk_count(layer))
         ]
 
@@ -450,7 +491,7 @@ class LayerStore(_Layers):
             dtype="uint8",
             fill_value=0,
             compressors=[zarr.codecs.ZstdCodec(level=ZSTD_LEVEL), zarr.codecs.Crc32cCodec()],
-            attributes={"fastttt": {"kind": kind, "layer": int(layer)}},
+            attributes={"fastttt": self._identity(kind, layer)},
             zarr_format=3,
         )
 
@@ -458,7 +499,12 @@ class LayerStore(_Layers):
         """Write one chunk (safe from several processes at once, on different chunks)."""
         self._writable()
         start, stop = self._check_data(kind, layer, chunk_index, data)
+        self._sum_file(kind, layer, chunk_index).unlink(missing_ok=True)  # stale until rewritten
         self._open_array(kind, layer)[start:stop] = data
+        crc = self._bound_crc(kind, layer, chunk_index, data).encode()
+        target = self._sum_file(kind, layer, chunk_index)
+        target.parent.mkdir(exist_ok=True)
+        write_atomic(target, lambda f: f.write(crc), TableFileError)
 
     def _read(self, kind: str, layer: int, chunk_index: int, array) -> np.ndarray:
         start, stop = self.chunk_bounds(layer, chunk_index)
@@ -467,11 +513,13 @@ class LayerStore(_Layers):
         try:
             # crc32c mismatch (flipped byte, truncated file): ValueError; a crc-valid frame zstd
             # cannot decode: RuntimeError; an unreadable file: OSError
-            return array[start:stop]
+            data = array[start:stop]
         except (ValueError, RuntimeError, OSError) as exc:
             raise TableFileError(
                 f"{self.path}: layer {layer} chunk {chunk_index} of {kind} is damaged ({exc})"
             ) from None
+        self._check_bound(kind, layer, chunk_index, data)
+        return data
 
     def read_chunk(self, kind: str, layer: int, chunk_index: int) -> np.ndarray:
         """One chunk, checksum verified."""
@@ -491,6 +539,9 @@ class LayerStore(_Layers):
             for index in range(self.chunk_count(layer)):  # name the damaged chunk
                 self._read(kind, layer, index, array)
             raise TableFileError(f"{self.path}: layer {layer} of {kind} is damaged") from None
+        for index in range(self.chunk_count(layer)):
+            start, stop = self.chunk_bounds(layer, index)
+            self._check_bound(kind, layer, index, data[start:stop])
         data.flags.writeable = False
         return data
 
@@ -531,6 +582,7 @@ class LayerStore(_Layers):
                 os.close(fd)
         if self.chunk_count(layer):
             _fsync_dir(self._chunk_file(array, kind, layer, 0).parent)
+            _fsync_dir(self._sum_file(kind, layer, 0).parent)  # the sums: written atomically
         super().mark_complete(kind, layer)
 
 
