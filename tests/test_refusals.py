@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fastttt.cli import main
 from fastttt.errors import GameSpecError
-from fastttt.games import connect4, spec_from_name, tictactoe
+from fastttt.games import GameSpec, connect4, spec_from_name, tictactoe
 from fastttt.registry import load_game
 
 LATE_A = "2252576253462244111563365343671351441"  # late positions: answered at once
@@ -228,3 +230,21 @@ def test_a_missing_chunk_of_the_next_layer_is_one_line(layered, tmp_path):
     code, out, err = _answer(folder, "31412313423242")
     assert code in (1, 2) and err.count("\n") == 1 and "Traceback" not in err
     assert "layer 15 chunk 0 of value is missing" in err
+
+
+@given(
+    rows=st.integers(1, 9),
+    cols=st.integers(1, 9),
+    k=st.integers(1, 9),
+    gravity=st.booleans(),
+    at=st.integers(0, 6),
+    junk=st.sampled_from(["-", "+", "_", ".", "--", "-0"]),  # spaces around: stripped
+)
+@settings(max_examples=200, deadline=None)
+def test_compact_names_parse_as_written_or_not_at_all(rows, cols, k, gravity, at, junk):
+    name = f"{rows}x{cols}k{k}{'g' if gravity else ''}"
+    if k <= max(rows, cols):
+        assert spec_from_name(name) == GameSpec(rows, cols, k, gravity)
+    broken = name[:at] + junk + name[at:]
+    with pytest.raises(GameSpecError):
+        spec_from_name(broken)
