@@ -27,6 +27,7 @@ from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import movelines as ml
 from fastttt.kernels import negamax as nk
 from fastttt.search import Batch, Searcher, searcher, warmup
+from fastttt.values import benchmark_score
 
 _ERRORS = {1: "is off the board", 2: "is in a full column", 3: "comes after the game ended"}
 
@@ -174,6 +175,7 @@ class MoveLines:
         scores = np.zeros(n_jobs, dtype=np.int64)
         job_nodes = np.full(n_jobs, -1, dtype=np.int64)
         out = np.empty(chunk.array.size + n * (1 + ml.FIELD_BYTES * self.width), dtype=np.uint8)
+        odd = s.spec.cells % 2 == 1 and not self.weak  # scores in the benchmark formula
 
         def write(first: int, last: int, extra: str = "") -> None:
             """Emit lines first .. last - 1 (their searches are done); ``extra`` ends line
@@ -187,6 +189,8 @@ class MoveLines:
                 fixed,
                 scores,
                 self.all_moves,
+                plies,
+                odd,
                 first,
                 last,
                 out,
@@ -269,7 +273,9 @@ def run_filter(
     One position per line: 1-based column digits on gravity boards, the text form
     (``X.O/.X./..O``) on free boards; further fields on a line are ignored, so benchmark files
     can be piped in. Out, one line per line in: ``<position> <score>`` (score from the side to
-    move, module convention; ``weak``: -1/0/+1). ``all_moves``: ``<position>`` then the score of
+    move in the benchmark solver's formula, :func:`fastttt.values.benchmark_score`: the module
+    convention except second-player wins on boards with an odd number of cells, one less;
+    ``weak``: -1/0/+1). ``all_moves``: ``<position>`` then the score of
     each move from the mover's view, one field per column (gravity) or cell (free boards),
     ``-`` where no move is possible. ``nodes``: appends the node count and the microseconds.
     A bad line writes ``line N: <reason>`` to ``err`` and an empty line to ``out``.
@@ -296,12 +302,15 @@ def run_filter(
         pos = _parse_line(spec, line)
         if pos.is_over():
             raise InvalidPositionError("the game is already over after the last move")
+        convert = (lambda v: v) if weak else (lambda v: benchmark_score(spec, pos.ply, v))
         if all_moves:
             scores = s.move_scores(pos, weak=weak)
             n_fields = spec.cols if spec.gravity else spec.cells
-            answer = " ".join(str(scores[m]) if m in scores else "-" for m in range(n_fields))
+            answer = " ".join(
+                str(convert(scores[m])) if m in scores else "-" for m in range(n_fields)
+            )
         else:
-            answer = str(s.solve(pos, weak=weak).score)
+            answer = str(convert(s.solve(pos, weak=weak).score))
         micros = (time.perf_counter() - t0) * 1e6
         extra = f" {s.nodes - before} {micros:.0f}" if nodes else ""
         return f"{shown} {answer}{extra}"

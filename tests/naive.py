@@ -35,3 +35,25 @@ def solve_naive(spec) -> dict[int, tuple[int, int]]:
 
     visit(Position.empty(spec))
     return memo
+
+
+def benchmark_score_naive(pos: Position, memo: dict[int, int] | None = None) -> int:
+    """The benchmark solver's score of a live position, by its definition: from the side to
+    move, a win on move ``n`` (counted from 1, the winning stone included) scores
+    ``(cells + 2 - n) // 2``, a loss the negative of the opponent's, a draw 0; best play."""
+    memo = {} if memo is None else memo
+    if pos.code in memo:
+        return memo[pos.code]
+    cells = pos.spec.cells
+    best = None
+    for _, child in pos.children():
+        if child.winner() is not None:
+            value = (cells + 2 - (pos.ply + 1)) // 2
+        elif child.is_full():
+            value = 0
+        else:
+            value = -benchmark_score_naive(child, memo)
+        best = value if best is None else max(best, value)
+    assert best is not None, "a finished position has no score"
+    memo[pos.code] = best
+    return best

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fastttt import filter as lf
+from fastttt.board import Position
 from fastttt.connect4 import _parse_line, from_move_string, run_filter
 from fastttt.errors import FastTTTError
 from fastttt.games import connect4, mnk
@@ -247,3 +248,37 @@ def test_weak_is_the_sign_of_exact(spec, plies):
         assert results[True].score == (exact > 0) - (exact < 0), str(pos)
     if spec == connect4:
         assert nodes[True] <= nodes[False]
+
+
+@pytest.mark.parametrize(
+    "spec", [mnk(3, 5, 3, gravity=True), mnk(5, 3, 3, gravity=True), mnk(3, 3, 3)], ids=str
+)
+def test_scores_follow_the_benchmark_formula_on_odd_boards(spec):
+    """Issue 23: a win on move n scores (cells + 2 - n) // 2, the benchmark solver's formula
+    (second-player wins on odd boards score one less than score_base - s)."""
+    from naive import benchmark_score_naive
+
+    rng = np.random.default_rng(3)
+    positions, lines = [], []
+    while len(positions) < 60:
+        pos, played = Position.empty(spec), []
+        for _ in range(int(rng.integers(0, spec.cells - 2))):
+            moves = pos.legal_moves()
+            played.append(moves[int(rng.integers(len(moves)))])
+            pos = pos.play(played[-1])
+            if pos.is_over():
+                break
+        if not pos.is_over():
+            positions.append(pos)
+            text = "".join(str(c + 1) for c in played) if spec.gravity else str(pos)
+            lines.append(text + "\n")
+    memo: dict[int, int] = {}
+    out, err, bad = filtered(spec, lines)
+    assert bad == 0, err
+    answered = [int(line.split(" ")[1]) for line in out.splitlines()]  # "" is the empty board
+    assert answered == [benchmark_score_naive(p, memo) for p in positions]
+    out, err, bad = filtered(spec, lines, all_moves=True)
+    for line, p in zip(out.splitlines(), positions, strict=True):
+        fields = line.split(" ")[1:]
+        best = max(int(f) for f in fields if f != "-")
+        assert best == benchmark_score_naive(p, memo)

@@ -26,6 +26,8 @@ from fastttt.search import (
 )
 from fastttt.values import benchmark_score
 
+from naive import benchmark_score_naive
+
 
 # --- the slow, obviously-correct reference: plain-Python negamax over Position objects ---
 def reference_score(pos: Position) -> int:
@@ -337,29 +339,6 @@ def test_threads_stop_on_a_time_budget_and_on_a_node_budget():
 
 
 # --- the benchmark solver's own score formula (issue 23) -------------------------------------
-@cache
-def _benchmark_scorer(spec: GameSpec):
-    """The benchmark solver's definition, plainly: a win on move n scores (cells + 2 - n) // 2."""
-
-    @cache
-    def score(first: int, second: int) -> int:
-        p = Position(spec, first, second, check=False)
-        best = None
-        for move in p.legal_moves():
-            child = p.play(move)
-            if child.winner() is not None:
-                value = (spec.cells + 2 - (p.ply + 1)) // 2
-            elif child.is_full():
-                value = 0
-            else:
-                value = -score(child.first, child.second)
-            best = value if best is None else max(best, value)
-        assert best is not None
-        return best
-
-    return score
-
-
 @pytest.mark.parametrize(
     "spec", [mnk(3, 5, 3, gravity=True), mnk(3, 4, 3, gravity=True), mnk(3, 3, 3)], ids=str
 )
@@ -369,7 +348,8 @@ def test_benchmark_scores_follow_the_benchmark_formula_on_odd_and_even_boards(sp
     plies = np.array([p.ply for p in positions])
     scores = np.array([s.solve(p).score for p in positions])
     converted = benchmark_score(spec, plies, scores)
-    expected = [_benchmark_scorer(spec)(p.first, p.second) for p in positions]
+    memo: dict[int, int] = {}
+    expected = [benchmark_score_naive(p, memo) for p in positions]
     assert converted.tolist() == expected
     one_by_one = [
         benchmark_score(spec, p.ply, int(v)) for p, v in zip(positions, scores, strict=True)

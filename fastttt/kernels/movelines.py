@@ -147,12 +147,25 @@ def _put_int(out, at, value):
 
 
 @njit(**JIT)
-def format_lines(data, starts, field_ends, ok, kinds, fixed, scores, negate, first, last, out):
+def benchmark(score, ply, odd):
+    """A search score (side to move, ``ply`` stones) in the benchmark solver's formula: one
+    less for a second-player win when ``odd`` (an odd number of cells; see
+    :func:`fastttt.values.benchmark_score`)."""
+    if odd and score != 0 and (ply % 2 == 1) == (score > 0):
+        return score - 1 if score > 0 else score + 1
+    return score
+
+
+@njit(**JIT)
+def format_lines(
+    data, starts, field_ends, ok, kinds, fixed, scores, negate, plies, odd, first, last, out
+):
     """Write the answer lines of lines ``first .. last - 1`` into ``out`` from its start:
     ``<position field> <field> ...`` for a good line (see the module docstring for the fields;
-    a search's score is negated when ``negate``), an empty line for a refused one. ``out``
-    needs ``starts[last] - starts[first] + (last - first) * (1 + FIELD_BYTES * width)``
-    bytes. Returns the number of bytes written."""
+    a search's score is negated when ``negate``; scores in the benchmark formula of
+    :func:`benchmark` when ``odd``, the mover having ``plies[i]`` stones), an empty line for a
+    refused one. ``out`` needs ``starts[last] - starts[first] + (last - first) * (1 +
+    FIELD_BYTES * width)`` bytes. Returns the number of bytes written."""
     at = 0
     for i in range(first, last):
         if ok[i]:
@@ -167,9 +180,10 @@ def format_lines(data, starts, field_ends, ok, kinds, fixed, scores, negate, fir
                     out[at] = 45  # '-'
                     at += 1
                 elif kind == FIXED:
-                    at = _put_int(out, at, fixed[i, f])
+                    at = _put_int(out, at, benchmark(fixed[i, f], plies[i], odd))
                 else:
-                    at = _put_int(out, at, -scores[kind] if negate else scores[kind])
+                    score = -scores[kind] if negate else scores[kind]
+                    at = _put_int(out, at, benchmark(score, plies[i], odd))
         out[at] = 10
         at += 1
     return at
