@@ -42,7 +42,7 @@ def test_default_is_tictactoe_json():
         (["mnk", "--rows", "3"], "needs cols, k"),
         (["--rows", "abc"], "'abc' is not a valid integer"),
         (["--position", "XXX/..."], "has 6 cells"),
-        (["--weak"], "drop --weak (--weak goes with --stdin)"),
+        (["--weak"], "drop --weak (--weak goes with --stdin or --all-moves)"),
         (
             ["8x8g", "--search", "--moves", "9"],
             "--moves: move 1 ('9'): column 9 is off the board (columns 1 to 8)",

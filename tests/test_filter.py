@@ -282,3 +282,32 @@ def test_scores_follow_the_benchmark_formula_on_odd_boards(spec):
         fields = line.split(" ")[1:]
         best = max(int(f) for f in fields if f != "-")
         assert best == benchmark_score_naive(p, memo)
+
+
+def test_all_moves_of_one_position_from_the_command_line():
+    """Issue 20, item 4: solve --all-moves --moves M scores every move of one position."""
+    import json
+
+    from click.testing import CliRunner
+
+    from fastttt.cli import main
+
+    result = CliRunner().invoke(
+        main, ["solve", "connect4", "--all-moves", "--moves", "4 4 5 5", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    pos = from_move_string(connect4, "4455")
+    expected = move_scores(pos)
+    assert {int(m["move"]) - 1: m["score"] for m in out["move_scores"]} == expected
+    assert out["value"] == "win" and out["position"] == "4455"
+    text = CliRunner().invoke(main, ["solve", "4x4k3", "--all-moves", "--moves", "2,2"])
+    assert text.exit_code == 0 and text.stdout.startswith("..../.X../..../.... ")
+    for args, words in [
+        (["connect4", "--all-moves", "--search"], "drop --search"),
+        (["connect4", "--all-moves", "--moves", "44", "--budget", "1s"], "drop --budget"),
+        (["4x10k4g", "--all-moves", "--moves", "1"], "at most 9 columns"),
+        (["tictactoe", "--all-moves", "--moves", "1,1 2,1 1,2 2,2 1,3"], "already over"),
+    ]:
+        refused = CliRunner().invoke(main, ["solve", *args])
+        assert refused.exit_code == 2 and words in refused.stderr, (args, refused.stderr)

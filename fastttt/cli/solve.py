@@ -10,6 +10,7 @@ option given that the path would ignore is refused (:data:`MODE_OPTIONS`).
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -78,6 +79,7 @@ _LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler"}
 MODE_OPTIONS = {
     "ultimate": {"moves", "as_json", "max_nodes"},
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},
+    "--all-moves": _GAME | {"all_moves", "position", "moves", "weak", "nodes", "as_json"},
     "--search": _GAME | {"search", "position", "moves", "as_json", "budget", "method"},
     "--load": _GAME | {"load_path", "save_path", "force", "position", "moves", "as_json"},
     "a table solve": _GAME
@@ -87,6 +89,7 @@ MODE_OPTIONS = {
 MODE_WORDS = {
     "ultimate": "ultimate is solved by search from --moves",
     "--stdin": "--stdin reads one position per line",
+    "--all-moves": "--all-moves scores the moves of one position by search",
     "--search": "--search uses no table",
     "--load": "--load reads a solved table",
     "a table solve": "solving a table",
@@ -121,6 +124,8 @@ def _solve_mode(args: SolveArgs, board: bool) -> str:
         return "ultimate"
     if args.stdin:
         return "--stdin"
+    if args.all_moves:
+        return "--all-moves"
     if args.search:
         return "--search"
     return "--load" if args.load_path else "a table solve"
@@ -197,7 +202,12 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     help="Refuse solves needing more than this many GiB.",
 )
 @click.option("--stdin", is_flag=True, help="Filter: solve one position per input line by search.")
-@click.option("--all-moves", is_flag=True, help="With --stdin: the score of every move.")
+@click.option(
+    "--all-moves",
+    is_flag=True,
+    help="The exact score of every move (by search): of each --stdin line, or of the position of "
+    "--moves/--position (default: the empty board).",
+)
 @click.option("--weak", is_flag=True, help="With --stdin: win/draw/loss only (faster).")
 @click.option("--nodes", is_flag=True, help="With --stdin: add node count and microseconds.")
 @click.option(
@@ -281,6 +291,13 @@ def solve(**params) -> None:
         return solve_filter(game, args.all_moves, args.weak, args.nodes, args.as_json)
     if args.position is not None and args.moves is not None:
         raise click.UsageError("give --position or --moves, not both")
+    if args.all_moves:
+        from fastttt.cli.solve_filter import one_position_line, solve_filter
+
+        line = one_position_line(game, args.position, args.moves)
+        return solve_filter(
+            game, True, args.weak, args.nodes, args.as_json, source=io.StringIO(line)
+        )
     if args.search:
         from fastttt.cli.solve_search import solve_by_search
 

@@ -14,7 +14,10 @@ from fastttt.cli.output import document
 from fastttt.errors import FastTTTError
 
 
-def solve_filter(game: Any, all_moves: bool, weak: bool, nodes: bool, as_json: bool) -> None:
+def solve_filter(
+    game: Any, all_moves: bool, weak: bool, nodes: bool, as_json: bool, source: Any = None
+) -> None:
+    """The filter over ``source`` (default: standard input); exits 1 when a line was refused."""
     from fastttt.connect4 import run_filter
 
     out: Any = sys.stdout  # a text stream, or JSON Lines written through one
@@ -23,10 +26,35 @@ def solve_filter(game: Any, all_moves: bool, weak: bool, nodes: bool, as_json: b
         out = _JsonLines(game, sys.stdout, all_moves=all_moves, weak=weak, nodes=nodes)
         err = out.errors(sys.stderr)
     try:
-        bad = run_filter(game, sys.stdin, out, err, all_moves=all_moves, weak=weak, nodes=nodes)
+        bad = run_filter(
+            game,
+            sys.stdin if source is None else source,
+            out,
+            err,
+            all_moves=all_moves,
+            weak=weak,
+            nodes=nodes,
+        )
     except FastTTTError as exc:
         raise click.UsageError(str(exc)) from None
     sys.exit(1 if bad else 0)
+
+
+def one_position_line(game: Any, position: str | None, moves: str | None) -> str:
+    """The filter's input line for ``solve --all-moves`` on one position: its moves in Connect
+    Four notation with gravity (columns from 1, at most 9 columns), else its text form."""
+    from fastttt.cli.moves import query_state
+
+    pos, played = query_state(game, position, moves)
+    if pos.is_over():
+        raise click.UsageError(f"the game is already over in {pos}: no move to score")
+    if not game.gravity:
+        return f"{pos}\n"
+    if game.cols > 9 or (position is not None and pos.ply):
+        raise click.UsageError(
+            "--all-moves on a gravity board takes --moves, on boards of at most 9 columns"
+        )
+    return "".join(str(c + 1) for c in played or ()) + "\n"
 
 
 def _value(score: int) -> str:
