@@ -151,7 +151,8 @@ def _score_outcome(pos: Position, score: int) -> Outcome:
 def move_outcomes(pos: Position) -> dict[int, Outcome]:
     """Every legal move of ``pos`` with its perfect-play :class:`Outcome` (mover's side).
 
-    Uses the solved table when the board fits (cached per game), else
+    Uses the solved table when the board fits (cached per game), else the opening book
+    shipped for the game (:func:`fastttt.book.shipped`) within its depth, else
     :func:`fastttt.search.move_scores`. Empty for a finished game.
     """
     if pos.is_over():
@@ -159,9 +160,14 @@ def move_outcomes(pos: Position) -> dict[int, Outcome]:
     if uses_table(pos.spec):
         outcomes = solution_for(pos.spec).move_outcomes(pos)
         return {m: Outcome(relative(v, pos.to_move), 1 + d) for m, (v, d) in outcomes.items()}
+    from fastttt.book import shipped
     from fastttt.search import move_scores
 
-    return {int(m): _score_outcome(pos, s) for m, s in move_scores(pos).items()}
+    book = shipped(pos.spec) if pos.spec.gravity else None
+    scores = book.move_scores(pos) if book is not None else None
+    if scores is None:
+        scores = move_scores(pos)
+    return {int(m): _score_outcome(pos, s) for m, s in scores.items()}
 
 
 def best_outcome_moves(outcomes: dict[int, Outcome]) -> list[int]:

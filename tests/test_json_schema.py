@@ -23,7 +23,11 @@ def json_commands() -> list[str]:
     found = []
     for name in main.list_commands(ctx):
         command = main.get_command(ctx, name)
-        if any("--json" in p.opts for p in command.params if isinstance(p, click.Option)):
+        commands = [command]
+        if isinstance(command, click.Group):  # fastttt book build ...: the group's name
+            commands = [command.get_command(ctx, sub) for sub in command.list_commands(ctx)]
+        options = [p for c in commands for p in c.params if isinstance(p, click.Option)]
+        if any("--json" in p.opts for p in options):
             found.append(name)
     return found
 
@@ -63,6 +67,7 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
         ),
     ],
     "bench": [(["bench", "--tt-bits", "17", "--json"], None)],
+    "book": [(["book", "build", "4x4k3g", "--depth", "3", "--out", "{tmp}/b.book", "--json"], None)],
 }
 
 

@@ -25,6 +25,7 @@ COMMANDS = {
     "match": ("fastttt.cli.play:match", "Engine against engine over many games."),
     "bench": ("fastttt.cli.bench:bench", "Deterministic search bench: node count and time."),
     "verify": ("fastttt.cli.verify:verify", "Check the solver against the known facts file."),
+    "book": ("fastttt.cli.book:book", "Opening books: build, and probe exact scores."),
     "render": (
         "fastttt.cli.render:render",
         "Draw a position as SVG or PNG, optionally with move values.",

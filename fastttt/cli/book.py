@@ -1,0 +1,98 @@
+"""``fastttt book``: build, describe and probe opening books (:mod:`fastttt.book`)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from fastttt.cli.output import emit
+from fastttt.cli.types import NonEmptyPath
+from fastttt.errors import FastTTTError
+
+
+@click.group()
+def book() -> None:
+    """Opening books: exact scores of every position up to a depth (gravity boards)."""
+
+
+@book.command()
+@click.argument("game", default="connect4")
+@click.option(
+    "--depth", type=click.IntRange(0, 16), required=True, help="Plies from the empty board."
+)
+@click.option(
+    "--out", "out_path", type=NonEmptyPath(dir_okay=False), help="The file (default GAME.book)."
+)
+@click.option("--resume", is_flag=True, help="Keep the chunks an interrupted build finished.")
+@click.option("--workers", type=click.IntRange(1, 256), help="Search the chunks on N processes.")
+@click.option("--scheduler", help="Search the chunks as tasks on this Dask scheduler.")
+@click.option("--force", is_flag=True, help="Replace a file that is not a book.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> None:
+    """Build the book of GAME (default connect4) to --depth plies: every position searched or
+    derived exactly, resumable after a kill (--resume)."""
+    from fastttt.book import build as build_book
+    from fastttt.games import as_spec
+
+    started, cpu = time.perf_counter(), time.process_time()
+
+    def progress(phase: str, done: int, total: int) -> None:
+        elapsed = time.perf_counter() - started
+        click.echo(f"{elapsed:8.1f} s  {phase}: {done} of {total} chunks", err=True)
+
+    try:
+        spec = as_spec(game)
+        path = out_path or f"{spec.name}.book"
+        made = build_book(
+            spec,
+            depth,
+            path,
+            resume=resume,
+            workers=workers,
+            scheduler=scheduler,
+            force=force,
+            progress=progress,
+        )
+    except FastTTTError as err:
+        raise click.ClickException(str(err)) from None
+    out = {
+        "game": spec.name,
+        "book": str(path),
+        "depth": made.depth,
+        "positions": len(made),
+        "seconds": round(time.perf_counter() - started, 3),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+    }
+    if as_json:
+        emit("book", out)
+    else:
+        click.echo(
+            f"{path}: {len(made):,} positions of {spec.name} to depth {made.depth}, "
+            f"{out['seconds']:.1f} s"
+        )
+
+
+@book.command()
+@click.argument("path", type=NonEmptyPath(dir_okay=False, exists=True))
+@click.option("--moves", default="", help="The position, as the play screen writes moves.")
+def probe(path, moves) -> None:
+    """The exact score of the position after --moves and of each of its moves, from a book."""
+    from fastttt.book import load
+    from fastttt.cli.moves import query_state
+
+    try:
+        opened = load(path)
+        pos, _ = query_state(opened.spec, None, moves or None)
+        score = opened.score(pos)
+        moves_scores = opened.move_scores(pos)
+    except FastTTTError as err:
+        raise click.ClickException(str(err)) from None
+    if score is None:
+        raise click.ClickException(f"{pos}: {pos.ply} stones, past the book's {opened.depth}")
+    click.echo(f"{pos}  score {score}")
+    if moves_scores:
+        fields = (f"{opened.spec.format_move(pos, m)}:{v}" for m, v in moves_scores.items())
+        click.echo(" ".join(fields))
+    sys.stdout.flush()

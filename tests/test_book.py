@@ -1,0 +1,111 @@
+"""Opening books (fastttt.book): every entry exact against a plain recursion, files that refuse
+damage and other games, builds that resume to the same bytes and do not depend on the workers,
+and perfect play that reads the book."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastttt import book as B
+from fastttt.board import Position
+from fastttt.errors import GameSpecError, TableFileError
+from fastttt.games import as_spec
+from fastttt.search import Searcher
+
+from naive import benchmark_score_naive
+
+
+def test_every_entry_is_exact(tmp_path):
+    spec = as_spec("4x4k3g")  # 16 cells: the benchmark formula is the search's convention
+    book = B.build(spec, 5, tmp_path / "b.book")
+    memo: dict[int, int] = {}
+    layers = B._layers(spec, 5)
+    assert len(book) == sum(len(layer) for layer in layers)
+    for layer in layers:
+        for pos in layer.values():
+            assert book.score(pos) == benchmark_score_naive(pos, memo), pos
+    empty = Position.empty(spec)
+    assert book.move_scores(empty) == Searcher(spec).move_scores(empty)
+    deep = Position.from_moves(spec, [0, 1, 2, 3, 0, 1])
+    assert book.score(deep) is None and book.move_scores(deep) is None  # past the depth
+
+
+def test_mirrored_positions_share_an_entry():
+    spec = as_spec("4x5k4g")
+    left, right = Position.from_moves(spec, [0, 1]), Position.from_moves(spec, [4, 3])
+    assert B.position_key(left) == B.position_key(right)
+    assert B.position_key(left) != B.position_key(Position.from_moves(spec, [1, 0]))
+
+
+def test_a_saved_book_loads_and_damage_is_refused(tmp_path):
+    path = tmp_path / "b.book"
+    book = B.build("4x5k4g", 3, path)
+    loaded = B.load(path, "4x5k4g")
+    assert loaded.depth == 3 and (loaded.keys == book.keys).all()
+    assert (loaded.scores == book.scores).all()
+    data = path.read_bytes()
+    cases = {
+        "flip": data[:-20] + bytes([data[-20] ^ 1]) + data[-19:],
+        "short": data[:-9],
+        "other": b"not a book at all",
+    }
+    for name, blob in cases.items():
+        (tmp_path / name).write_bytes(blob)
+        with pytest.raises(TableFileError):
+            B.load(tmp_path / name)
+    with pytest.raises(TableFileError, match="expected connect4"):
+        B.load(path, "connect4")
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(TableFileError):
+        B.build("4x5k4g", 1, tmp_path / "notes.txt")  # never replaces what is not a book
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    with pytest.raises(GameSpecError, match="gravity"):
+        B.build("4x4k3", 1, tmp_path / "free.book")
+
+
+def test_an_interrupted_build_resumes_to_the_same_bytes(tmp_path, monkeypatch):
+    monkeypatch.setattr(B, "CHUNK", 8)
+    whole = tmp_path / "whole.book"
+    B.build("4x5k4g", 3, whole)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(phase, done, total):
+        if done == 2:
+            raise Stop
+
+    cut = tmp_path / "cut.book"
+    with pytest.raises(Stop):
+        B.build("4x5k4g", 3, cut, progress=stop_after_two)
+    assert not cut.exists() and len(list((tmp_path / "cut.book.parts").glob("*.npy"))) == 2
+    with pytest.raises(TableFileError, match="--resume it"):
+        B.build("4x5k4g", 3, cut)
+    with pytest.raises(TableFileError, match="another build"):
+        B.build("4x5k4g", 2, cut, resume=True)
+    B.build("4x5k4g", 3, cut, resume=True)
+    assert cut.read_bytes() == whole.read_bytes()
+    assert not (tmp_path / "cut.book.parts").exists()
+
+
+def test_two_workers_build_the_same_book(tmp_path, monkeypatch):
+    monkeypatch.setattr(B, "CHUNK", 16)
+    B.build("4x5k4g", 3, tmp_path / "one.book")
+    B.build("4x5k4g", 3, tmp_path / "two.book", workers=2)
+    assert (tmp_path / "one.book").read_bytes() == (tmp_path / "two.book").read_bytes()
+
+
+def test_perfect_play_reads_the_book(tmp_path, monkeypatch):
+    import fastttt.players as P
+
+    spec = as_spec("4x5k4g")
+    book = B.build(spec, 4, tmp_path / "b.book")
+    table = P.move_outcomes(Position.from_moves(spec, [2]))  # the solved table's answer
+    monkeypatch.setattr(P, "uses_table", lambda spec: False)
+    monkeypatch.setattr(B, "shipped", lambda s: book if s == spec else None)
+    monkeypatch.setattr("fastttt.search.move_scores", _no_search)
+    assert P.move_outcomes(Position.from_moves(spec, [2])) == table
+
+
+def _no_search(pos, **kw):
+    raise AssertionError("perfect play searched a position the book holds")
