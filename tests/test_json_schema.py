@@ -67,7 +67,9 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
         ),
     ],
     "bench": [(["bench", "--tt-bits", "17", "--json"], None)],
-    "book": [(["book", "build", "4x4k3g", "--depth", "3", "--out", "{tmp}/b.book", "--json"], None)],
+    "book": [
+        (["book", "build", "4x4k3g", "--depth", "3", "--out", "{tmp}/b.book", "--json"], None)
+    ],
 }
 
 
