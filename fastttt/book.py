@@ -31,10 +31,11 @@ from typing import Any
 import numpy as np
 
 from fastttt.board import Position, symmetry_maps
+from fastttt.codes import to_layout
 from fastttt.errors import GameSpecError, TableFileError, require_int
 from fastttt.files import check_target, write_atomic
 from fastttt.games import GameSpec, as_spec
-from fastttt.values import score_base
+from fastttt.search import scores_of_moves
 
 MAGIC = b"FTTTBOOK"
 VERSION = 1
@@ -55,37 +56,24 @@ def position_key(pos: Position) -> int:
     """The key of a position of a gravity board, the same for its left-right mirror: the
     smaller of the two ``cur + mask`` codes (stones of the side to move plus all stones, column
     by column with a free bit on top: unique per position)."""
-    spec = pos.spec
-    mirror = symmetry_maps(spec.rows, spec.cols, True)[1]
+    column_bits, mirrored_bits = _layouts(pos.spec)
     keys = []
-    for first, second in (
-        (pos.first, pos.second),
-        (_map(pos.first, mirror), _map(pos.second, mirror)),
-    ):
-        cur = first if pos.to_move == 0 else second
-        keys.append(_layout(cur, spec) + _layout(first | second, spec))
+    for cell_bit in (column_bits, mirrored_bits):
+        cur = to_layout(pos.first if pos.to_move == 0 else pos.second, cell_bit)
+        keys.append(cur + to_layout(pos.first | pos.second, cell_bit))
     return min(keys)
 
 
-def _map(bits: int, image: list[int]) -> int:
-    out = 0
-    while bits:
-        low = bits & -bits
-        out |= 1 << image[low.bit_length() - 1]
-        bits ^= low
-    return out
-
-
-def _layout(bits: int, spec: GameSpec) -> int:
-    """Cell bits (row by row from the top-left) as column-major bits, ``rows + 1`` a column,
-    bottom row first."""
-    out = 0
-    while bits:
-        low = bits & -bits
-        r, c = divmod(low.bit_length() - 1, spec.cols)
-        out |= 1 << (c * (spec.rows + 1) + spec.rows - 1 - r)
-        bits ^= low
-    return out
+@cache
+def _layouts(spec: GameSpec) -> tuple[list[int], list[int]]:
+    """Where each cell goes in the column-major layout (``rows + 1`` bits a column, bottom row
+    first), as is and left-right mirrored."""
+    mirror = symmetry_maps(spec.rows, spec.cols, True)[1]
+    column = [
+        (c % spec.cols) * (spec.rows + 1) + spec.rows - 1 - c // spec.cols
+        for c in range(spec.cells)
+    ]
+    return column, [column[mirror[c]] for c in range(spec.cells)]
 
 
 @dataclass(frozen=True)
@@ -117,23 +105,12 @@ class Book:
         :meth:`fastttt.search.Searcher.move_scores`), or None when a child is past the book."""
         if pos.spec != self.spec or pos.ply >= self.depth or pos.is_over():
             return None
-        return _move_scores(pos, self.score)
+        return scores_of_moves(pos, self._stored)
 
-
-def _move_scores(pos: Position, score_of: Callable[[Position], int | None]) -> dict[int, int]:
-    win_now = score_base(pos.spec) - (pos.ply // 2 + 1)
-    result = {}
-    for move in pos.legal_moves():
-        child = pos.play(move)
-        if child.winner() is not None:
-            result[move] = win_now
-        elif child.is_full():
-            result[move] = 0
-        else:
-            child_score = score_of(child)
-            assert child_score is not None
-            result[move] = -child_score
-    return result
+    def _stored(self, pos: Position) -> int:
+        score = self.score(pos)
+        assert score is not None  # a child of a position above the depth
+        return score
 
 
 # --- building ----------------------------------------------------------------------------------
@@ -207,7 +184,7 @@ def build(
         known.update(zip((key for key, _ in chunk), scores.tolist(), strict=True))
     for ply in range(depth - 1, -1, -1):
         for key, pos in layers[ply].items():
-            moves = _move_scores(pos, lambda child: known[position_key(child)])
+            moves = scores_of_moves(pos, lambda child: known[position_key(child)])
             known[key] = max(moves.values())
     keys = np.array(sorted(known), dtype=np.uint64)
     book = Book(spec, depth, keys, np.array([known[int(k)] for k in keys], dtype=np.int8))

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -368,17 +369,26 @@ class Searcher:
         """Score of each legal move from the mover's view (a move that wins at once scores
         ``base - stones``; weak mode -1/0/+1)."""
         self.check_live(pos)
-        win_now = 1 if weak else score_from_table(self.spec, pos.ply, 1, 1)  # won in 1 ply
-        result = {}
-        for move in pos.legal_moves():
-            child = pos.play(move)
-            if child.winner() is not None:
-                result[move] = win_now
-            elif child.is_full():
-                result[move] = 0
-            else:
-                result[move] = -self.solve(child, weak=weak).score
-        return result
+        return scores_of_moves(pos, lambda child: self.solve(child, weak=weak).score, weak=weak)
+
+
+def scores_of_moves(
+    pos: Position, child_score: Callable[[Position], int], *, weak: bool = False
+) -> dict[int, int]:
+    """Each legal move of the live ``pos`` with its score from the mover's view: a move that
+    wins at once scores ``base - stones`` (weak: 1), one that fills the board 0, any other
+    ``-child_score(child)``."""
+    win_now = 1 if weak else score_from_table(pos.spec, pos.ply, 1, 1)  # won in 1 ply
+    result = {}
+    for move in pos.legal_moves():
+        child = pos.play(move)
+        if child.winner() is not None:
+            result[move] = win_now
+        elif child.is_full():
+            result[move] = 0
+        else:
+            result[move] = -child_score(child)
+    return result
 
 
 class _Budget:
