@@ -4,6 +4,7 @@ and perfect play that reads the book."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from fastttt import book as B
@@ -109,3 +110,32 @@ def test_perfect_play_reads_the_book(tmp_path, monkeypatch):
 
 def _no_search(pos, **kw):
     raise AssertionError("perfect play searched a position the book holds")
+
+
+def _shipped_connect4():
+    from fastttt.games import connect4
+
+    book = B.shipped(connect4)
+    if book is None:
+        pytest.skip("no Connect Four book is shipped")
+    return book
+
+
+def test_the_shipped_connect4_book_is_whole():
+    book = _shipped_connect4()
+    layers = B._layers(book.spec, book.depth)
+    assert len(book) == sum(len(layer) for layer in layers)  # every position, mirrors once
+    empty = Position.empty(book.spec)
+    assert book.score(empty) == 1  # the first player wins with its 21st stone (move 41)
+    assert max(book.move_scores(empty).items(), key=lambda kv: kv[1]) == (3, 1)  # the centre
+
+
+@pytest.mark.slow
+def test_a_sample_of_the_shipped_connect4_book_against_search():
+    book = _shipped_connect4()
+    rng = np.random.default_rng(4)
+    layer = sorted(B._layers(book.spec, book.depth)[book.depth].items())
+    searcher = Searcher(book.spec)
+    for at in rng.choice(len(layer), 12, replace=False):
+        pos = layer[int(at)][1]
+        assert book.score(pos) == searcher.solve(pos).score, pos
