@@ -170,6 +170,20 @@ def move_outcomes(pos: Position) -> dict[int, Outcome]:
     return {int(m): _score_outcome(pos, s) for m, s in scores.items()}
 
 
+def perfect_moves(pos: Position) -> list[int]:
+    """The moves of ``pos`` (live) with the best perfect-play outcome, sorted: those of
+    :func:`best_outcome_moves` over :func:`move_outcomes`, but past a table and the book's
+    move scores only a null-window search per move against the position's exact score (from
+    the book, else searched: :meth:`fastttt.search.Searcher.best_moves`)."""
+    from fastttt.book import shipped
+    from fastttt.search import fits_64, searcher
+
+    book = shipped(pos.spec) if pos.spec.gravity else None
+    if uses_table(pos.spec) or not fits_64(pos.spec) or (book and book.move_scores(pos)):
+        return best_outcome_moves(move_outcomes(pos))
+    return sorted(searcher(pos.spec).best_moves(pos, book.score(pos) if book else None))
+
+
 def best_outcome_moves(outcomes: dict[int, Outcome]) -> list[int]:
     """The moves with the best outcome: fastest win, else draw, else slowest loss (sorted)."""
     best = max(o.sort_key for o in outcomes.values())
@@ -246,7 +260,7 @@ class PerfectPlayer:
 
         searcher = shared_searcher(state.spec)
         self._spec, self._start = state.spec, searcher.nodes if searcher is not None else 0
-        return rng.choice(best_outcome_moves(move_outcomes(state)))
+        return rng.choice(perfect_moves(state))
 
     def progress(self) -> str:
         """Nodes the game's shared exact searcher has visited during this choice, if any."""

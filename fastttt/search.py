@@ -371,6 +371,33 @@ class Searcher:
         self.check_live(pos)
         return scores_of_moves(pos, lambda child: self.solve(child, weak=weak).score, weak=weak)
 
+    def best_moves(self, pos: Position, score: int | None = None) -> list[int]:
+        """The moves of ``pos`` (live) that keep its exact ``score`` (searched when None, e.g.
+        read from an opening book): the fastest win, else a draw, else the slowest loss. One
+        null-window search per move ("does the child score more than ``-score``?"), much less
+        work than every move's exact score (:meth:`move_scores`). Kernel:
+        :func:`~fastttt.kernels.negamax.at_least_kernel`."""
+        self.check_live(pos)
+        if score is None:
+            score = self.solve(pos).score
+        best = []
+        for move, child_score in scores_of_moves(pos, lambda child: -score, weak=False).items():
+            if child_score != score:  # a move that ends the game: its score is known
+                if child_score > score:
+                    raise InvalidArgumentError(f"{pos} scores more than {score}")
+                continue
+            child = pos.play(move)
+            if child.is_over() or not self._at_least(child, 1 - score):
+                best.append(move)
+        if not best:
+            raise InvalidArgumentError(f"no move of {pos} keeps the score {score}")
+        return best
+
+    def _at_least(self, pos: Position, bound: int) -> bool:
+        cur, mask, ply = self.internal(pos)
+        args = (np.uint64(cur), np.uint64(mask), ply, bound, self.work, self.tt)
+        return bool(self._run(nk.at_least_kernel, *args))
+
 
 def scores_of_moves(
     pos: Position, child_score: Callable[[Position], int], *, weak: bool = False

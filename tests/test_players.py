@@ -22,6 +22,7 @@ from fastttt.players import (
     default_player,
     make_player,
     move_outcomes,
+    perfect_moves,
     perfect_play_cost,
     solution_for,
 )
@@ -208,6 +209,19 @@ def test_perfect_player_picks_among_best_moves():
     # a win at once is taken: X to move with two in a row
     pos = Position.from_text(tictactoe, "XX./OO./...")
     assert {p.choose(pos, random.Random(s)) for s in range(20)} == {2}
+
+
+@pytest.mark.parametrize("spec", [mnk(3, 4, 3, gravity=True), mnk(4, 4, 3)])
+def test_perfect_moves_past_the_table_equal_the_best_outcomes(spec, monkeypatch):
+    """Without a table, perfect play's null-window shortcut keeps exactly the table's best
+    moves."""
+    import fastttt.players as players
+
+    sol = solution_for(spec)
+    positions = random_positions(spec, 40, seed=5, min_ply=1)
+    monkeypatch.setattr(players, "uses_table", lambda spec: False)
+    for pos in positions:
+        assert perfect_moves(pos) == sol.best_moves(pos), str(pos)
 
 
 def test_heuristic_players_choose_among_search_best():

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from fastttt.board import Position
-from fastttt.errors import InvalidPositionError, SearchBudgetError
+from fastttt.errors import InvalidArgumentError, InvalidPositionError, SearchBudgetError
 from fastttt.games import GameSpec, connect4, mnk, tictactoe
 from fastttt.search import (
     Batch,
@@ -157,6 +157,52 @@ def test_move_scores_match_reference():
         assert max(expected.values()) == reference_score(p)
         top = max(expected.values())
         assert best_moves(p) == [m for m, v in expected.items() if v == top]
+
+
+@pytest.mark.parametrize(
+    "spec, limit",
+    [(tictactoe, None), (mnk(3, 4, 3, gravity=True), None), (mnk(3, 5, 3, gravity=True), 60)],
+    ids=str,
+)
+def test_best_moves_by_null_windows_match_the_reference(spec, limit):
+    """Searcher.best_moves (one null-window search per move against the known score) keeps
+    exactly the moves of the reference's best score, with the score given or searched."""
+    base = score_base(spec)
+    if limit is None:
+        positions = live_positions(spec)
+    else:  # late positions only: the reference's memo stays small
+        positions = random_positions(spec, limit, spec.cells // 2, seed=2)
+    for p in positions:
+        expected = {}
+        for m, child in p.children():
+            if child.winner() is not None:
+                expected[m] = base - (p.ply // 2 + 1)
+            elif child.is_full():
+                expected[m] = 0
+            else:
+                expected[m] = -reference_score(child)
+        top = max(expected.values())
+        best = [m for m, v in expected.items() if v == top]
+        assert Searcher(spec, tt_bits=17).best_moves(p) == best, p
+        assert Searcher(spec, tt_bits=17).best_moves(p, top) == best, p
+
+
+def test_best_moves_refuses_a_wrong_score():
+    spec = mnk(3, 4, 3, gravity=True)
+    pos = Position.from_moves(spec, [1])
+    score = reference_score(pos)
+    with pytest.raises(InvalidArgumentError, match="keeps the score"):
+        Searcher(spec, tt_bits=17).best_moves(pos, score + 1)
+    with pytest.raises(InvalidArgumentError, match="scores more than"):
+        Searcher(spec, tt_bits=17).best_moves(Position.from_moves(spec, [0, 1, 0, 1]), -3)
+
+
+def test_best_moves_match_every_move_score_on_connect4():
+    s = Searcher(connect4)
+    for pos in random_positions(connect4, 6, min_ply=22, seed=11):
+        scores = s.move_scores(pos)
+        top = max(scores.values())
+        assert s.best_moves(pos) == [m for m, v in scores.items() if v == top], pos
 
 
 def test_score_from_table_matches_reference():

@@ -623,6 +623,18 @@ def solve_kernel(cur, mask, ply, weak, work, tt):
 
 
 @njit(**JIT)
+def at_least_kernel(cur, mask, ply, bound, work, tt):
+    """Is the exact score of a live position (side to move) at least ``bound``? One
+    null-window search (window ``(bound - 1, bound)``); a meaningless False once
+    ``work[S_STOP]`` is set."""
+    w = np.uint64(work.ctypes.data)
+    work[G_TTADDR] = np.uint64(tt.ctypes.data)
+    if winning_cells_mask(cur, mask, w) & possible_mask(mask, w):
+        return gi(w, G_BASE) - (ply // 2 + 1) >= bound
+    return negamax(cur, mask, ply, bound - 1, bound, w) >= bound
+
+
+@njit(**JIT)
 def play_columns(cols, n, work):
     """Play gravity moves ``cols[:n]`` (0-based internal columns) from the empty board.
 
