@@ -198,11 +198,12 @@ class _layer_progress:
         eta = ""
         if rate and counted >= total // 100:  # a first layer's rate says little of the rest
             eta = f"phase ETA {(total - done) * seconds / counted:,.0f} s"
-        if not self.entered:
-            self.shown.__enter__()
-            self.entered = True
         note = ", ".join(part for part in (rate, eta) if part)
         what = f"{phase} layer {layer}"
+        if not self.entered:
+            self.shown.what = what
+            self.shown.__enter__()
+            self.entered = True
         self.shown.update(done, total, what=what, note=note, step=what != self.shown.what)
 
     def __exit__(self, *exc):
