@@ -133,6 +133,13 @@ def test_match_reports_each_game(eager):
     assert json.loads(result.stdout)["games"] == 3
 
 
+def test_book_build_reports_its_chunks(eager, tmp_path):
+    out = tmp_path / "b.book"
+    result = invoke("book", "build", "4x4k3g", "--depth", "3", "--out", str(out), "--json")
+    assert shown(result.stderr)[-1] == "book of mnk(rows=4,cols=4,k=3,gravity): 1/1 chunks, search"
+    assert json.loads(result.stdout)["positions"] == 37 and out.exists()
+
+
 def test_layered_solve_reports_layers_without_a_rate_for_short_phases(eager):
     result = invoke("solve", "4x4k3g", "--json")
     lines = shown(result.stderr)
