@@ -161,6 +161,10 @@ def test_a_big_dense_solve_says_its_memory_and_names_out(monkeypatch):
     ]
     assert quiet.stderr == ""
     assert without_times(json.loads(big.stdout)) == without_times(json.loads(quiet.stdout))
+    refused = CliRunner().invoke(
+        main, ["solve", "3x3k3", "--engine", "dense", "--max-memory", "1e-4"]
+    )
+    assert refused.exit_code == 1 and refused.stderr.startswith("Error: solving tictactoe")
 
 
 def test_a_big_layered_solve_in_memory_names_out(monkeypatch):

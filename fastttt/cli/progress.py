@@ -137,7 +137,7 @@ class Progress:
         if self._bar is None:
             self._bar = Bar(
                 SpinnerColumn(),
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),
                 BarColumn(),
                 TimeElapsedColumn(),
                 console=Console(stderr=True),

@@ -28,10 +28,11 @@ def _peak_rss_bytes() -> int:
 
 def _run_solve(spec, max_bytes, show_progress: bool):
     from fastttt.layout import slot_count
-    from fastttt.solver import estimate_memory, format_bytes, solve
+    from fastttt.solver import estimate_memory, fits_in_memory, format_bytes, solve
 
     memory = estimate_memory(spec)
-    if slot_count(spec) >= PROGRESS_MIN_SLOTS or memory >= BIG_SOLVE_BYTES:
+    announce = slot_count(spec) >= PROGRESS_MIN_SLOTS or memory >= BIG_SOLVE_BYTES
+    if announce and fits_in_memory(spec, max_bytes):  # else solve() refuses it
         hint = _OUT_HINT if memory >= BIG_SOLVE_BYTES else ""
         click.echo(
             f"solving {spec.name} ({spec.describe()}) in memory: about "
