@@ -44,8 +44,14 @@ MAX_DEPTH = 16
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
+def can_have_book(spec: GameSpec) -> bool:
+    """Whether ``spec`` takes an opening book: a gravity board with ``(rows + 1) * cols <= 63``
+    (the column-major keys of :func:`position_key` fit 64 bits)."""
+    return spec.gravity and (spec.rows + 1) * spec.cols <= 63
+
+
 def _check_spec(spec: GameSpec) -> None:
-    if not spec.gravity or (spec.rows + 1) * spec.cols > 63:
+    if not can_have_book(spec):
         raise GameSpecError(
             f"opening books are for gravity boards with (rows + 1) * cols <= 63; {spec.name} is "
             f"{spec.describe()}"

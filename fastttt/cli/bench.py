@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import click
 
 from fastttt.board import Position
+from fastttt.cli.progress import Progress
 from fastttt.cli.types import NonEmptyPath
 from fastttt.games import GameSpec, connect4, mnk
 
@@ -60,9 +62,15 @@ def table_bytes(tt_bits: int) -> int:
     return games * TT_ENTRY_BYTES * 2**tt_bits
 
 
-def run_bench(*, weak: bool = False, tt_bits: int | None = None) -> dict:
+def run_bench(
+    *,
+    weak: bool = False,
+    tt_bits: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
     """Search every bench position from empty tables; returns per-position and total figures
-    (scores from the side to move, see :mod:`fastttt.search`)."""
+    (scores from the side to move, see :mod:`fastttt.search`). ``progress(done, total)``
+    after each position."""
     from fastttt.search import Searcher, warmup
 
     compile_seconds = warmup()
@@ -86,6 +94,8 @@ def run_bench(*, weak: bool = False, tt_bits: int | None = None) -> dict:
                 "seconds": r.seconds,
             }
         )
+        if progress is not None:
+            progress(len(rows), len(positions))
     cpu = time.process_time() - cpu_total
     nodes = sum(row["nodes"] for row in rows)
     return {
@@ -140,7 +150,8 @@ def bench(weak: bool, tt_bits: int | None, as_json: bool, plot_path: str | None)
                 "available)",
                 param_hint="--tt-bits",
             )
-    result = run_bench(weak=weak, tt_bits=tt_bits)
+    with Progress("bench", unit="positions") as shown:
+        result = run_bench(weak=weak, tt_bits=tt_bits, progress=shown.update)
     if plot_path:
         from fastttt.plot import plot_bench
 

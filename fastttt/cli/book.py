@@ -8,6 +8,7 @@ import time
 import click
 
 from fastttt.cli.output import emit
+from fastttt.cli.progress import Progress
 from fastttt.cli.types import NonEmptyPath
 from fastttt.errors import FastTTTError
 
@@ -37,24 +38,20 @@ def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> 
     from fastttt.games import as_spec
 
     started, cpu = time.perf_counter(), time.process_time()
-
-    def progress(phase: str, done: int, total: int) -> None:
-        elapsed = time.perf_counter() - started
-        click.echo(f"{elapsed:8.1f} s  {phase}: {done} of {total} chunks", err=True)
-
     try:
         spec = as_spec(game)
         path = out_path or f"{spec.name}.book"
-        made = build_book(
-            spec,
-            depth,
-            path,
-            resume=resume,
-            workers=workers,
-            scheduler=scheduler,
-            force=force,
-            progress=progress,
-        )
+        with Progress(f"book of {spec.name}", unit="chunks") as shown:
+            made = build_book(
+                spec,
+                depth,
+                path,
+                resume=resume,
+                workers=workers,
+                scheduler=scheduler,
+                force=force,
+                progress=lambda phase, done, total: shown.update(done, total, note=phase),
+            )
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
     out = {

@@ -147,9 +147,7 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def match(game, rows, cols, k, gravity, x_name, o_name, games, seed, swap, as_json):
     """Engine against engine: GAMES games, then wins/draws/losses and the mean game length."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
+    from fastttt.cli.progress import Progress
     from fastttt.match import run_match
 
     if swap and games < 2:
@@ -163,27 +161,10 @@ def match(game, rows, cols, k, gravity, x_name, o_name, games, seed, swap, as_js
         if getattr(p, "is_human", False):
             raise click.BadParameter("a match is between engines, not 'human'", param_hint=flag)
     _prepare_table(spec, "perfect" in (px.name, po.name))
-    err_console = Console(stderr=True)
-    progress = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-        disable=not err_console.is_terminal,
-    )
     try:
-        with progress:
-            task = progress.add_task(f"{px.name} vs {po.name}", total=games)
+        with Progress(f"{px.name} vs {po.name}", total=games, unit="games") as shown:
             result = run_match(
-                spec,
-                x_name,
-                o_name,
-                games,
-                seed=seed,
-                swap=swap,
-                progress=lambda i: progress.update(task, completed=i),
+                spec, x_name, o_name, games, seed=seed, swap=swap, progress=shown.update
             )
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None

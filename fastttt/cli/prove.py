@@ -12,6 +12,7 @@ import click
 
 from fastttt.cli.moves import format_line, parse_moves
 from fastttt.cli.output import emit
+from fastttt.cli.progress import Progress
 from fastttt.cli.types import NonEmptyPath
 from fastttt.errors import FastTTTError
 
@@ -151,9 +152,8 @@ def prove(
             )
         except FastTTTError as err:
             raise click.BadParameter(str(err), param_hint="--proof") from None
-    show = sys.stderr.isatty() and not as_json
     with _client(workers, scheduler) as client:
-        ask, make_tree = _askers(P, state, split_depth, max_nodes, tt_bits, client, show)
+        ask, make_tree = _askers(P, state, split_depth, max_nodes, tt_bits, client)
         mover = ask(None)
         results = [mover]
         if mover.status != "proven":
@@ -218,21 +218,36 @@ def prove(
         sys.exit(1)
 
 
-def _askers(P, state, split_depth, max_nodes, tt_bits, client, show):
+def _askers(P, state, split_depth, max_nodes, tt_bits, client):
     """``ask(attacker)`` (None: the side to move) answering "does it win from ``state``?" and
-    ``make_tree(settled)`` giving the proof tree of a settled answer: by one df-pn, or split
-    into tasks (:mod:`fastttt.ultimate.split`) when ``split_depth`` is given."""
+    ``make_tree(settled)`` giving the proof tree of a settled answer: by one df-pn (its nodes
+    as progress), or split into tasks (:mod:`fastttt.ultimate.split`, progress by task) when
+    ``split_depth`` is given."""
+
+    def question(attacker):
+        return f"does {'XO'[state.to_move if attacker is None else attacker]} win?"
+
     if split_depth is None:
+        from fastttt.kernels.ultimate_dfpn import D_NODES
+
         prover = P.Prover(tt_bits)
-        return (
-            lambda attacker: prover.prove(state, attacker, max_nodes),
-            lambda settled: P.proof_tree(settled, prover, max_nodes),
-        )
+
+        def nodes() -> str:
+            return f"{int(prover.ctl[D_NODES]):,} of {max_nodes:,} nodes"
+
+        def prove_one(attacker):
+            with Progress(question(attacker), poll=nodes):
+                return prover.prove(state, attacker, max_nodes)
+
+        def tree_one(settled):
+            with Progress("proof tree"):
+                return P.proof_tree(settled, prover, max_nodes)
+
+        return prove_one, tree_one
     from fastttt.ultimate import split as S
 
     def ask(attacker):
-        who = "XO"[state.to_move if attacker is None else attacker]
-        with _task_progress(show, f"does {who} win?") as report:
+        with Progress(question(attacker), unit="tasks") as shown:
             return S.prove_split(
                 state,
                 attacker,
@@ -240,12 +255,12 @@ def _askers(P, state, split_depth, max_nodes, tt_bits, client, show):
                 max_nodes=max_nodes,
                 tt_bits=tt_bits,
                 client=client,
-                progress=report,
+                progress=shown.update,
             )
 
     def make_tree(settled):
-        with _task_progress(show, "proof tree:") as report:
-            return S.assemble_tree(settled, client=client, progress=report)
+        with Progress("proof tree", unit="tasks") as shown:
+            return S.assemble_tree(settled, client=client, progress=shown.update)
 
     return ask, make_tree
 
@@ -275,24 +290,6 @@ def _client(workers, scheduler):
         client.close()
         if cluster is not None:
             cluster.close()
-
-
-@contextmanager
-def _task_progress(show, label):
-    """``report(done, total)`` writing ``label done/total tasks`` on a terminal's stderr."""
-    err = sys.stderr
-
-    def report(done, total):
-        if show:
-            err.write(f"\r{label} {done:,}/{total:,} tasks\x1b[K")
-            err.flush()
-
-    try:
-        yield report
-    finally:
-        if show:
-            err.write("\r\x1b[K")
-            err.flush()
 
 
 def _check(P, path, as_json):
@@ -325,16 +322,13 @@ def _check(P, path, as_json):
 
 
 def _suite(P, game, max_nodes, tt_bits, as_json):
-    err = sys.stderr
+    count = len(P.SUITE_PLIES) * P.SUITE_PER_PLY
+    with Progress("suite", total=count, unit="positions") as shown:
 
-    def progress(i, value):
-        if err.isatty():
-            err.write(f"\r{i + 1} positions solved\x1b[K")
-            err.flush()
+        def progress(i, value):
+            shown.update(i + 1, note=f"{value.verdict} ({value.nodes:,} nodes)")
 
-    result = P.run_suite(max_nodes, game == "ultimate-open", tt_bits, progress)
-    if err.isatty():
-        err.write("\r\x1b[K")
+        result = P.run_suite(max_nodes, game == "ultimate-open", tt_bits, progress)
     if as_json:
         emit("prove", {"game": game, "suite": result})
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from fastttt.cli.progress import Progress
 from fastttt.cli.types import FiniteFloat, NonEmptyPath
 from fastttt.errors import FastTTTError, OutputFileError
 from fastttt.files import check_picture_target, write_atomic
@@ -76,7 +77,10 @@ def render(ctx, game, moves, position, values, seconds, no_coordinates, cell, ou
     state, played = query_state(spec, position, moves)
     last = played[-1] if played else None
     try:
-        found = move_values(state, seconds) if values else None
+        found = None
+        if values:
+            with Progress("move values") as shown:
+                found = move_values(state, seconds, lambda text: shown.update(note=text))
     except FastTTTError as err:  # a board no table or exact search takes
         raise click.UsageError(f"--values: {err}") from None
     text = svg.render(

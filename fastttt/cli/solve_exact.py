@@ -10,6 +10,7 @@ import click
 
 from fastttt.cli.moves import format_line, parse_moves
 from fastttt.cli.output import emit
+from fastttt.cli.progress import Progress
 from fastttt.errors import FastTTTError
 
 SIDES = ("first", "second")
@@ -21,11 +22,18 @@ def solve_exact(game: Any, moves: str | None, as_json: bool, max_nodes: int) -> 
     :func:`fastttt.ultimate.solve_exact`: "win in N" / "draw" / "loss in N" for the side to
     move when the tree fits ``max_nodes`` nodes, else "estimate" and the engine's score."""
     from fastttt.ultimate import solve_exact as engine_solve
+    from fastttt.ultimate.engine import Engine
 
     start, _ = parse_moves(game, "")
     state, played = parse_moves(game, moves)
+    engine = Engine(tt_bits=22)
+
+    def searched() -> str:
+        return f"{engine.progress()} of {max_nodes:,}"
+
     try:
-        verdict, score, best, nodes = engine_solve(state, node_budget=max_nodes)
+        with Progress(f"searching {game.name}", poll=searched):
+            verdict, score, best, nodes = engine_solve(state, max_nodes, engine)
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
     word, _, depth = verdict.partition(" in ")

@@ -7,16 +7,18 @@ import os
 import resource
 import sys
 import time
-from typing import Any
 
 import click
 
 from fastttt.cli.moves import format_line, query_state
 from fastttt.cli.output import emit
+from fastttt.cli.progress import Progress, rate_text
 from fastttt.errors import FastTTTError, MemoryBudgetError
 from fastttt.values import RESULT_WORDS
 
-PROGRESS_MIN_SLOTS = 20_000_000  # show a progress bar above ~1 s of work
+PROGRESS_MIN_SLOTS = 20_000_000  # announce solves above ~1 s of work
+BIG_SOLVE_BYTES = 2**30  # an in-memory solve above this names --out (disk-backed) first
+_OUT_HINT = "; --out DIR solves it layer by layer on disk, with two layers in memory"
 SIDES = ("first", "second")
 
 
@@ -26,31 +28,21 @@ def _peak_rss_bytes() -> int:
 
 def _run_solve(spec, max_bytes, show_progress: bool):
     from fastttt.layout import slot_count
-    from fastttt.solver import solve
+    from fastttt.solver import estimate_memory, fits_in_memory, format_bytes, solve
 
-    if not show_progress or slot_count(spec) < PROGRESS_MIN_SLOTS:
-        return solve(spec, max_bytes=max_bytes)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from fastttt.solver import estimate_memory, format_bytes
-
-    click.echo(
-        f"solving {spec.name} ({spec.describe()}): about "
-        f"{format_bytes(estimate_memory(spec))} of memory",
-        err=True,
-    )
-
-    columns = (
-        TextColumn("{task.description:<13}"),
-        BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, transient=True) as bar:
-        task = bar.add_task("reachability", total=1.0)
+    memory = estimate_memory(spec)
+    announce = slot_count(spec) >= PROGRESS_MIN_SLOTS or memory >= BIG_SOLVE_BYTES
+    if announce and fits_in_memory(spec, max_bytes):  # else solve() refuses it
+        hint = _OUT_HINT if memory >= BIG_SOLVE_BYTES else ""
+        click.echo(
+            f"solving {spec.name} ({spec.describe()}) in memory: about "
+            f"{format_bytes(memory)}{hint}",
+            err=True,
+        )
+    with Progress(f"solving {spec.name}", unit="slots", terminal=show_progress) as shown:
 
         def report(phase: str, done: int, total: int) -> None:
-            bar.update(task, description=phase, completed=done / total)
+            shown.update(done, total, what=phase)
 
         return solve(spec, report, max_bytes=max_bytes)
 
@@ -82,20 +74,32 @@ def _memory_limit(max_memory) -> tuple[int | None, str]:
     return max_bytes, ""
 
 
-def _size_refusal(err: BaseException, note: str) -> str:
-    """One line for a solve that does not fit: the estimate and what to use instead."""
+def _size_refusal(err: BaseException, note: str, spec) -> str:
+    """One line for a solve that does not fit: the estimate and what works instead."""
     text = " ".join(str(err).split()).rstrip(".") + note
     if isinstance(err, MemoryBudgetError):
-        if "exact search" in text:
-            text = text.replace("exact search", "exact search (--search)", 1)
-        elif "--search" not in text:
-            text += "; for the value of one position use --search"
+        text = text.split(". Use exact search")[0]  # the dense solver's hint: named below
     else:  # MemoryError from an allocation
-        text = (
-            f"out of memory ({text or 'allocation failed'}); lower --max-memory, or use "
-            "--search for one position"
+        text = f"out of memory ({text or 'allocation failed'}); lower --max-memory"
+    return f"{text}. Instead: {alternatives(spec)}"
+
+
+def alternatives(spec) -> str:
+    """What answers questions about ``spec`` without its whole table: search for one position
+    (``--search``), the ``--stdin`` filter, and an opening book on gravity boards it takes."""
+    from fastttt.book import MAX_DEPTH, can_have_book
+
+    ways = [
+        "--search values one position (--position/--moves; --budget bounds it)",
+        "--stdin values positions read one per line",
+    ]
+    if can_have_book(spec):
+        name = spec.name if spec.name.isalnum() else f"{spec.rows}x{spec.cols}k{spec.k}g"
+        ways.append(
+            f"fastttt book build {name} --depth N (up to {MAX_DEPTH}) keeps the exact "
+            "score of every opening of N plies"
         )
-    return text
+    return ", ".join(ways)
 
 
 def _load(path, expected):
@@ -118,9 +122,11 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
     from fastttt.tables.layered import solve_layered
 
     def announce(plan):
-        if plan.slots >= PROGRESS_MIN_SLOTS or out_dir:
+        big = not out_dir and plan.memory_bytes >= BIG_SOLVE_BYTES
+        if plan.slots >= PROGRESS_MIN_SLOTS or out_dir or big:
             where = f"in {out_dir}" if out_dir else "in memory"
             disk = f", at most {format_bytes(plan.disk_bytes)} of disk" if out_dir else ""
+            disk += _OUT_HINT if big else ""
             click.echo(
                 f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
                 f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
@@ -172,75 +178,38 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
 
 
 class _layer_progress:
-    """A context giving a progress callback: a rich bar on a terminal (started at the first
-    report, so after the plan is printed), else one line per layer on stderr for long solves
-    (logs of background runs). Rates and ETAs are per phase (reach, then value)."""
+    """A context giving the layered solve's progress callback, shown the way of every command
+    (:class:`fastttt.cli.progress.Progress`) from the first report, so after the plan: the
+    phase and layer, slots of the phase, their rate and the phase's ETA (reach, then value)."""
 
     def __init__(self, on_terminal: bool):
-        self.on_terminal = on_terminal
-        self.bar: Any = None  # a rich Progress once started
-        self.task: Any = None
-        self.started = time.perf_counter()
-        self.layer: tuple[str, int] | None = None
-        self.phase_start = (self.started, 0)
+        self.shown = Progress("", unit="slots of the phase", terminal=on_terminal)
+        self.entered = False
+        self.phase: tuple[str, float, int] | None = None  # name, start time, slots done then
 
     def __enter__(self):
         return self.report
 
-    def _start_bar(self) -> None:
-        from rich.progress import (
-            BarColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.bar = Progress(
-            TextColumn("{task.description:<16}"),
-            BarColumn(),
-            TextColumn("{task.percentage:>3.0f}%"),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            transient=True,
-        )
-        self.bar.__enter__()
-        self.task = self.bar.add_task("", total=1.0, rate="")
-
     def report(self, phase: str, layer: int, done: int, total: int) -> None:
-        new_phase = self.layer is None or self.layer[0] != phase
-        if new_phase:
-            self.phase_start = (time.perf_counter(), done)
-        seconds = time.perf_counter() - self.phase_start[0]
-        rate = (done - self.phase_start[1]) / seconds if seconds > 1 else 0.0
-        if self.on_terminal:
-            if self.bar is None:
-                self._start_bar()
-            elif new_phase:
-                self.bar.reset(self.task)
-            self.layer = (phase, layer)
-            self.bar.update(
-                self.task,
-                description=f"{phase} layer {layer}",
-                completed=done / total,
-                rate=f"{rate / 1e6:,.1f} M slots/s",
-            )
-        elif (phase, layer) != self.layer and total >= PROGRESS_MIN_SLOTS:
-            self.layer = (phase, layer)
-            elapsed = time.perf_counter() - self.started
-            eta = f", phase ETA {(total - done) / rate:,.0f} s" if rate else ""
-            click.echo(
-                f"{time.strftime('%H:%M:%S')} {phase} layer {layer}: {done:,}/{total:,} "
-                f"slots of the phase, {rate / 1e6:,.1f} M slots/s, {elapsed:,.0f} s in "
-                f"all{eta}",
-                err=True,
-            )
+        now = time.perf_counter()
+        if self.phase is None or self.phase[0] != phase:
+            self.phase = (phase, now, done)
+        seconds, counted = now - self.phase[1], done - self.phase[2]
+        rate = rate_text(counted, seconds, "slots")
+        eta = ""
+        if rate and counted >= total // 100:  # a first layer's rate says little of the rest
+            eta = f"phase ETA {(total - done) * seconds / counted:,.0f} s"
+        note = ", ".join(part for part in (rate, eta) if part)
+        what = f"{phase} layer {layer}"
+        if not self.entered:
+            self.shown.what = what
+            self.shown.__enter__()
+            self.entered = True
+        self.shown.update(done, total, what=what, note=note, step=what != self.shown.what)
 
     def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
+        if self.entered:
+            self.shown.__exit__(*exc)
         return False
 
 
@@ -338,7 +307,7 @@ def solve_table(spec, args) -> None:
                 raise click.UsageError("a layered table is kept with --out DIR, not --save FILE")
             saved = save(solution, args.save_path, force=args.force)
     except MemoryError as err:  # MemoryBudgetError (the estimate) or a failed allocation
-        click.echo(f"Error: {_size_refusal(err, capped)}", err=True)
+        click.echo(f"Error: {_size_refusal(err, capped, spec)}", err=True)
         sys.exit(1)
     except (FastTTTError, OSError) as err:
         click.echo(f"Error: {err}", err=True)

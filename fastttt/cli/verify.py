@@ -26,6 +26,7 @@ def solve_board(spec):
 @click.option("--slow", is_flag=True, help="Also the boards marked slow (minutes, ~1 GiB).")
 def verify(slow):
     """Solve every board of the known-facts file and check each fact."""
+    from fastttt.cli.progress import Progress
     from fastttt.facts import known_boards
 
     failures = 0
@@ -33,7 +34,8 @@ def verify(slow):
         if board.slow and not slow:
             click.echo(f"skip  {board.game} (slow; use --slow)")
             continue
-        solution = solve_board(board.spec)
+        with Progress(f"solving {board.game}"):
+            solution = solve_board(board.spec)
         problems = board.check(solution.summary())
         failures += bool(problems)
         status = "FAIL" if problems else "ok"

@@ -224,9 +224,15 @@ class Engine:
         )
 
 
-def solve_exact(state: UltimateState, node_budget: int | None = DEFAULT_NODE_BUDGET):
+def solve_exact(
+    state: UltimateState,
+    node_budget: int | None = DEFAULT_NODE_BUDGET,
+    engine: Engine | None = None,
+):
     """Solve ``state`` exactly if its tree fits ``node_budget`` nodes (None: the default,
-    :data:`DEFAULT_NODE_BUDGET`; there is no unlimited search).
+    :data:`DEFAULT_NODE_BUDGET`; there is no unlimited search), with ``engine`` (default: a
+    fresh one with a 2**22-entry table; its :meth:`Engine.progress` reads from another thread
+    while it searches).
 
     Returns ``(verdict, score, best_move, nodes)``: verdict ``"win in N"`` / ``"draw"`` /
     ``"loss in N"`` for the side to move (N = plies to the end, winner hurrying, loser
@@ -241,5 +247,6 @@ def solve_exact(state: UltimateState, node_budget: int | None = DEFAULT_NODE_BUD
     if state.is_over():
         score = 0 if state.is_draw() else -MATE  # over and not drawn: the mover has lost
         return verdict_of(score, True), score, -1, 0
-    res = Engine(tt_bits=22).search(state, nodes=node_budget)
+    engine = Engine(tt_bits=22) if engine is None else require_type(engine, Engine, "engine")
+    res = engine.search(state, nodes=node_budget)
     return res.verdict, res.score, res.move, res.nodes
