@@ -123,7 +123,7 @@ def test_ultimate_exact_solve_reports_a_verdict():
         main, ["solve", "ultimate", "--moves", "5,5 5,1 1,5", "--json", "--max-nodes", "20000"]
     )
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out["moves"] == ["5,5", "5,1", "1,5"] and out["nodes"] <= 20001
     assert out["verdict"] == "estimate" or out["verdict"].startswith(("win", "loss", "draw"))
     # 1,5 (the centre cell of board 1) sends O to board 5
@@ -155,7 +155,7 @@ def test_stdin_filter_answers_each_line_and_reports_bad_ones():
 def test_search_gives_the_empty_board_score():
     result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out["value"] == "win" and out["winner"] == "first"  # 4x4 k=3: a first-player win
 
 
@@ -193,7 +193,7 @@ def test_explicit_game_is_checked_against_the_loaded_table(tmp_path):
     for game in ([], ["3x4k3"]):
         result = runner.invoke(main, ["solve", *game, "--load", str(path), "--json"])
         assert result.exit_code == 0, result.output
-        assert json.loads(result.output)["game"] == "mnk(rows=3,cols=4,k=3)"
+        assert json.loads(result.stdout)["game"] == "mnk(rows=3,cols=4,k=3)"
 
 
 def test_save_checks_the_folder_before_solving(tmp_path, monkeypatch):

@@ -352,7 +352,7 @@ def test_bench_command_json():
 
     result = CliRunner().invoke(main, ["bench", "--json", "--tt-bits", "18"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["nodes"] == sum(r["nodes"] for r in data["positions"]) > 0
     bad = CliRunner().invoke(main, ["bench", "--tt-bits", "3"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output

@@ -183,7 +183,7 @@ def test_prove_command(tmp_path):
     moves = _moves_to(52, 7)
     result = runner.invoke(prove, ["--moves", moves, "--proof", str(path), "--json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     played = [(int(b) - 1) * 9 + int(c) - 1 for b, c in (m.split(",") for m in moves.split())]
     state = UltimateState.from_moves(played)
     assert out["moves"] == moves.split()

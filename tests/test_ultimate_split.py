@@ -223,7 +223,7 @@ def test_prove_split_command(tmp_path):
     args = ["--moves", people(moves), "--split", "2", "--max-nodes", "50000", "--tt-bits", "14"]
     result = runner.invoke(prove, [*args, "--proof", str(path), "--json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out["verdict"] == P.solve(state).verdict != "unknown within budget"
     assert (
         out["split"] == 2
@@ -235,7 +235,7 @@ def test_prove_split_command(tmp_path):
     assert out["proof"]["size"] == P.load(path).size
     result = runner.invoke(prove, ["--check", str(path), "--json"])
     assert result.exit_code == 0, result.output
-    check = json.loads(result.output)["check"]
+    check = json.loads(result.stdout)["check"]
     assert check["valid"] and check["position"] == str(state)
 
     result = runner.invoke(prove, args)
