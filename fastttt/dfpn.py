@@ -40,6 +40,10 @@ MODES = {"full": K.MODE_FULL, "threats": K.MODE_THREATS}
 DEFAULT_TT_BITS = 22  # 4 Mi rows of 32 bytes: 128 MiB
 DEFAULT_EPSILON = 0.25
 DEFAULT_PAIRING_NODES = 200  # the pairing search's nodes at each position, after the greedy
+# The first threat probe's nodes at an attacker's node (free boards; 0: no probes). Off by
+# default: measured (2-core Xeon, load 2-3) 4x9 k=4 "X wins" 12.9 CPU-s without, 13.6 with 16,
+# 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
+DEFAULT_THREAT_NODES = 0
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
 _TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
 _BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-C writes 1)
@@ -84,7 +88,12 @@ class ProofSearch:
     ``tt_bits``: 2**bits table rows of 32 bytes (default 22: 128 MiB); ``epsilon``: the
     threshold growth of the 1 + epsilon trick (0.25); ``pairing``: leaves where a pairing
     blocks every open line of the attacker (free boards), found by a greedy pass then a search
-    of ``pairing_nodes`` nodes (:func:`fastttt.kernels.threats.pairing_holds`).
+    of ``pairing_nodes`` nodes (:func:`fastttt.kernels.threats.pairing_holds`);
+    ``threat_nodes``: in full mode on free boards, each attacker's node is first probed by a
+    threat-space search of that many nodes (0: never), and again with 4 times more each time
+    its df-pn work passes 8 times the last probe's budget (up to 6 probes); a threat win
+    proves the node (:func:`fastttt.kernels.dfpn.threat_probe`). ``threat_probe_nodes`` and
+    ``threat_probe_wins`` count the probes' nodes (part of ``nodes``) and wins.
     """
 
     def __init__(
@@ -95,6 +104,7 @@ class ProofSearch:
         epsilon: float = DEFAULT_EPSILON,
         pairing: bool = True,
         pairing_nodes: int = DEFAULT_PAIRING_NODES,
+        threat_nodes: int = DEFAULT_THREAT_NODES,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -115,10 +125,21 @@ class ProofSearch:
         self.ctl[K.C_TTBITS] = bits
         self.ctl[K.C_PAIRING] = int(pairing)
         self.ctl[K.C_PAIR_BUDGET] = require_int(pairing_nodes, "pairing_nodes", 0, 1 << 30)
+        self.ctl[K.C_TSS_BUDGET] = require_int(threat_nodes, "threat_nodes", 0, 1 << 30)
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False
         self.nodes = 0  # every node expanded by this searcher
+
+    @property
+    def threat_probe_nodes(self) -> int:
+        """Nodes of the threat probes at attacker's nodes, over every question so far."""
+        return int(self.ctl[K.C_TSS_NODES])
+
+    @property
+    def threat_probe_wins(self) -> int:
+        """Attacker's nodes proven by a threat probe, over every question so far."""
+        return int(self.ctl[K.C_TSS_WINS])
 
     # --- positions -------------------------------------------------------------------------
     def _load(self, pos) -> None:
@@ -208,6 +229,7 @@ class ProofSearch:
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = MODES[mode]
         ctl[K.C_TAG] = np.int64(_TAGS[attacker + 2 * MODES[mode]].view(np.int64))
+        ctl[K.C_TSS_TAG] = np.int64(_TAGS[attacker + 2 * K.MODE_THREATS].view(np.int64))
         ctl[K.C_THPHI] = ctl[K.C_THDELTA] = K.INF
         ctl[K.C_DEEPEST] = 0
         start_nodes = int(ctl[K.C_NODES])

@@ -101,6 +101,27 @@ def test_without_pairing_leaves_the_values_hold():
         assert dfpn_value(plain, pos) == dfpn_value(paired, pos), pos
 
 
+@pytest.mark.parametrize("game, count", [("4x4k3", 150), ("4x4k4", 150), ("5x5k4", 80)])
+def test_threat_probes_at_attacker_nodes_keep_the_values(game, count):
+    """Threat probes (small budgets: most run out, some win) prove attacker's nodes; the
+    values and principal lines stay those of the tables and alpha-beta."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=18, threat_nodes=8)
+    for pos in random_positions(spec, count, seed=6):
+        assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+    assert search.threat_probe_wins > 0 and search.threat_probe_nodes > 0
+
+
+def test_threat_probes_with_a_tiny_table():
+    spec = as_spec("tictactoe")
+    table = solve(spec)
+    search = ProofSearch(spec, tt_bits=4, threat_nodes=4)
+    for pos in random_positions(spec, 150, seed=4):
+        expected = table.value(pos) * (1 if pos.to_move == 0 else -1)
+        assert dfpn_value(search, pos) == expected, pos
+
+
 def test_a_tiny_table_keeps_proofs_right():
     """4 buckets of 4 rows: every entry is overwritten at once, the proof walk and the line
     search the lost children again."""

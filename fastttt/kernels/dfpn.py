@@ -27,6 +27,13 @@ proof of the real game (every defender reply that is not searched loses in three
 disproof only says that no threat sequence wins. Each mode and attacker has its own key tag,
 so one table serves every question.
 
+Threat probes (``ctl[C_TSS_BUDGET] > 0``, full mode, free boards): at an attacker's node the
+search first asks :func:`threat_probe` whether the attacker wins by threats, within that many
+nodes (deepening 8, 16, 32 plies, then no limit), and again, with 4 times the budget, each
+time the node's work passes 8 times the last probe's budget (at most :data:`TSS_LEVELS`
+probes, counted in the row's flags). A threat win proves the node at once. The probes' nodes
+count in ``ctl[C_NODES]``; their solved positions go to the table under the threat mode's tag.
+
 Thresholds: the child searched is the one of least ``delta``; it gets ``thphi = thdelta(n) -
 delta(n) + phi(c)`` and ``thdelta = min(thphi(n), delta2 * (1 + eps) + 1)`` with ``delta2`` the
 second least ``delta`` (the 1 + epsilon trick of Pawlewicz and Lew, 2007: fewer switches
@@ -80,7 +87,10 @@ C_NODES, C_MAXNODES, C_ATTACKER, C_MODE, C_TAG, C_PAIRING, C_EPS_NUM, C_EPS_DEN 
 C_PHI, C_DELTA, C_STATUS, C_TTBITS, C_DEEPEST, C_THPHI, C_THDELTA = range(8, 15)
 C_SIZE, C_SIZE_CAP, C_LINE_LEN, C_ROOT_MOVES, C_ROOT_SOLVED = 15, 16, 17, 18, 19
 C_PAIR_BUDGET = 20  # nodes of the pairing search after the greedy pass fails
-CTL_SIZE = 24
+# threat probes at the attacker's nodes (full mode, free boards): the threat mode's key tag,
+# the first probe's node budget (0: no probes), and counters of their nodes and wins
+C_TSS_TAG, C_TSS_BUDGET, C_TSS_NODES, C_TSS_WINS = 21, 22, 23, 24
+CTL_SIZE = 28
 
 MODE_FULL, MODE_THREATS = 0, 1
 # statuses
@@ -91,6 +101,11 @@ NF = 10
 # table flags, above the work count in a row's last column
 WORK_MASK = (1 << 48) - 1
 FLAG_NO_PAIRING = 1 << 48  # expanded before and no pairing was found
+TSS_SHIFT = 49  # 4 bits: how many threat probes the node has had
+TSS_LEVELS = 6  # probes of one node at most; each has TSS_GROWTH times the last one's budget
+TSS_GROWTH_BITS = 2
+TSS_WORK_RATIO = 8  # the next probe comes once the node's work passes 8 times the last budget
+TSS_DEPTHS = (8, 16, 32)  # iterative deepening of a probe (plies), then no limit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _LEAF, _INNER = 0, 1
@@ -265,6 +280,125 @@ def expand(B, Z, ctl, row, covered, used):
     return _INNER, np.int64(0), np.int64(0)
 
 
+_T_WIN, _T_LOSS, _T_CUT, _T_BUDGET = 1, 0, 2, 3
+
+
+@njit(**INLINE_JIT)
+def _attacker_numbers(s, a, won):
+    """phi, delta of a solved node from its mover ``s``'s side: the attacker ``a`` won or not."""
+    if (s == a) == won:
+        return np.int64(0), np.int64(INF)
+    return np.int64(INF), np.int64(0)
+
+
+@njit(**JIT)
+def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
+    """Does the attacker, to move, win by threats (``MODE_THREATS`` moves) within ``budget``
+    nodes and ``depth`` plies? Depth first, moves in :func:`expand`'s order; solved positions
+    go to the table under ``ctl[C_TSS_TAG]`` (the threat mode's entries, shared with the
+    threat-mode search), positions cut by ``depth`` do not. ``ctl[C_MODE]`` must be
+    ``MODE_THREATS``. Returns ``(result, nodes)``: ``_T_WIN``, ``_T_LOSS`` (no threat sequence
+    wins), ``_T_CUT`` (none within ``depth``) or ``_T_BUDGET``; the board is restored."""
+    tag = np.uint64(ctl[C_TSS_TAG])
+    bits = ctl[C_TTBITS]
+    a = ctl[C_ATTACKER]
+    nodes = np.int64(0)
+    d = 0
+    res = _T_CUT
+    state = _ENTER
+    while True:
+        if state == _ENTER:
+            row = stk[d]
+            s = B[H_PLY] & 1
+            key = canonical_key(B, Z, tag)
+            found, phi, delta, work, flags = tt_get(tt, key, bits)
+            if found and (phi == 0 or delta == 0):
+                res = _T_WIN if (phi == 0) == (s == a) else _T_LOSS
+                state = _RETURN
+                continue
+            if nodes >= budget:
+                while d > 0:
+                    d -= 1
+                    take_back(B, Z, stk[d, NF + stk[d, F_I] - 1], (B[H_PLY] - 1) & 1)
+                return _T_BUDGET, nodes
+            nodes += 1
+            row[F_KEY] = np.int64(key)
+            row[F_NODES0] = nodes
+            row[F_FLAGS] = 0
+            kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+            if kind == _LEAF:
+                tt_put(tt, key, bits, phi, delta, 1, 0)
+                res = _T_WIN if (phi == 0) == (s == a) else _T_LOSS
+                state = _RETURN
+                continue
+            if d >= depth:
+                res = _T_CUT
+                state = _RETURN
+                continue
+            row[F_I] = 0
+            row[F_WANT] = 0  # 1 once a child was cut
+            state = _LOOP
+        elif state == _RETURN:
+            if d == 0:
+                return res, nodes
+            d -= 1
+            row = stk[d]
+            take_back(B, Z, row[NF + row[F_I] - 1], (B[H_PLY] - 1) & 1)
+            s = B[H_PLY] & 1
+            mover_succeeds = (res == _T_WIN) if s == a else (res == _T_LOSS)
+            if mover_succeeds:
+                phi, delta = _attacker_numbers(s, a, res == _T_WIN)
+                work = nodes - row[F_NODES0] + 1
+                tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
+                state = _RETURN
+                continue
+            if res == _T_CUT:
+                row[F_WANT] = 1
+            state = _LOOP
+        else:
+            row = stk[d]
+            if row[F_I] >= row[F_N]:
+                s = B[H_PLY] & 1
+                if row[F_WANT] != 0:
+                    res = _T_CUT
+                else:  # every move tried: the mover failed
+                    res = _T_LOSS if s == a else _T_WIN
+                    phi, delta = _attacker_numbers(s, a, res == _T_WIN)
+                    work = nodes - row[F_NODES0] + 1
+                    tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
+                state = _RETURN
+                continue
+            c = row[NF + row[F_I]]
+            row[F_I] += 1
+            place(B, Z, c, B[H_PLY] & 1)
+            d += 1
+            state = _ENTER
+
+
+@njit(**JIT)
+def _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
+    """Run :func:`threat_probe` deepening (:data:`TSS_DEPTHS`, then unlimited) within
+    ``budget`` nodes in all, from a full-mode search; True when the attacker wins by threats.
+    Counts the nodes in ``ctl[C_NODES]`` and ``ctl[C_TSS_NODES]``."""
+    mode = ctl[C_MODE]
+    ctl[C_MODE] = MODE_THREATS
+    won = False
+    left = budget
+    for step in range(len(TSS_DEPTHS) + 1):
+        depth = TSS_DEPTHS[step] if step < len(TSS_DEPTHS) else B[H_EMPTY]
+        res, nodes = threat_probe(B, Z, tt, ctl, stk, covered, used, left, depth)
+        left -= nodes
+        ctl[C_NODES] += nodes
+        ctl[C_TSS_NODES] += nodes
+        if res != _T_CUT:
+            won = res == _T_WIN
+            break
+    ctl[C_MODE] = mode
+    if won:
+        ctl[C_TSS_WINS] += 1
+    return won
+
+
 @njit(**JIT)
 def _children_numbers(B, Z, tt, ctl, row):
     """Fill the phi and delta slots of ``row``'s children from the table (1, 1 if absent).
@@ -373,9 +507,30 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
                 rphi, rdelta = phi, delta
                 state = _RETURN
                 continue
+            if (
+                ctl[C_TSS_BUDGET] > 0
+                and ctl[C_MODE] == MODE_FULL
+                and B[H_PLY] & 1 == ctl[C_ATTACKER]
+                and B[H_GRAV] == 0
+            ):
+                level = (flags >> TSS_SHIFT) & 15
+                last = ctl[C_TSS_BUDGET] << (TSS_GROWTH_BITS * (level - 1)) if level else 0
+                if level == 0 or (level < TSS_LEVELS and work >= TSS_WORK_RATIO * last):
+                    budget = ctl[C_TSS_BUDGET] << (TSS_GROWTH_BITS * level)
+                    budget = min(budget, ctl[C_MAXNODES] - ctl[C_NODES])
+                    row[F_FLAGS] = (flags & ~(np.int64(15) << TSS_SHIFT)) | (
+                        np.int64(level + 1) << TSS_SHIFT
+                    )
+                    if budget > 0 and _threat_win(
+                        B, Z, tt, ctl, stk[d + 1 :], covered, used, budget
+                    ):
+                        tt_put(tt, key, bits, np.int64(0), np.int64(INF), work + 1, row[F_FLAGS])
+                        rphi, rdelta = np.int64(0), np.int64(INF)
+                        state = _RETURN
+                        continue
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
             if kind == _LEAF:
-                tt_put(tt, key, bits, phi, delta, 1, 0)
+                tt_put(tt, key, bits, phi, delta, 1, row[F_FLAGS])
                 rphi, rdelta = phi, delta
                 state = _RETURN
                 continue
