@@ -75,6 +75,13 @@ class GameSpec:
         suffix = ",gravity" if self.gravity else ""
         return f"mnk(rows={self.rows},cols={self.cols},k={self.k}{suffix})"
 
+    @property
+    def short_name(self) -> str:
+        """``tictactoe``, ``connect4``, else the compact form ``RxCkK`` (``g``: gravity)."""
+        if self.name.isalnum():
+            return self.name
+        return f"{self.rows}x{self.cols}k{self.k}{'g' if self.gravity else ''}"
+
     def __str__(self) -> str:
         return self.name
 

@@ -26,6 +26,7 @@ COMMANDS = {
     "bench": ("fastttt.cli.bench:bench", "Deterministic search bench: node count and time."),
     "verify": ("fastttt.cli.verify:verify", "Check the solver against the known facts file."),
     "book": ("fastttt.cli.book:book", "Opening books: build, and probe exact scores."),
+    "proof": ("fastttt.cli.proof:proof", "Proof files: prove a value, check it on plain rules."),
     "render": (
         "fastttt.cli.render:render",
         "Draw a position as SVG or PNG, optionally with move values.",

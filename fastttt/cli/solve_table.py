@@ -94,7 +94,7 @@ def alternatives(spec) -> str:
         "--stdin values positions read one per line",
     ]
     if can_have_book(spec):
-        name = spec.name if spec.name.isalnum() else f"{spec.rows}x{spec.cols}k{spec.k}g"
+        name = spec.short_name
         ways.append(
             f"fastttt book build {name} --depth N (up to {MAX_DEPTH}) keeps the exact "
             "score of every opening of N plies"

@@ -1,0 +1,194 @@
+"""Proof files (fastttt.prooftree) and their independent checker (fastttt.proofcheck): values
+equal the tables', every proof replays on the plain rules, the checker's rules are fastttt's,
+and a strategy or file that is wrong in any way is refused."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from fastttt.board import Position
+from fastttt.cli import main
+from fastttt.errors import SearchBudgetError, TableFileError
+from fastttt.games import as_spec
+from fastttt.proofcheck import ProofCheckError, Rules, read_position
+from fastttt.prooftree import Claim, Proof, check, load, prove_with_strategies, save
+from fastttt.solver import solve
+
+from proving import random_positions
+
+
+def table_value(table, pos: Position) -> int:
+    """The table's value for the side to move (1 win, 0 draw, -1 loss)."""
+    return table.value(pos) * (1 if pos.to_move == 0 else -1)
+
+
+@pytest.mark.parametrize(
+    "game, count",
+    [("tictactoe", 40), ("3x4k3g", 40), ("4x4k3", 25), ("4x4k4g", 20), ("4x4k4", 6)],
+)
+def test_values_match_the_tables_and_every_proof_holds(game, count):
+    spec = as_spec(game)
+    table = solve(spec)
+    positions = [Position.empty(spec)] + random_positions(spec, count, seed=7)
+    for pos in positions:
+        proof = prove_with_strategies(pos, tt_bits=16)
+        assert proof.value == table_value(table, pos), pos
+        reports = check(proof)
+        assert len(reports) == (2 if proof.value == 0 else 1)
+        assert all(r.positions >= 1 for r in reports)
+
+
+def test_the_empty_4x4_k4_draw_needs_both_strategies():
+    proof = prove_with_strategies(Position.empty(as_spec("4x4k4")), tt_bits=18)
+    assert proof.value == 0
+    assert {(c.attacker, c.attacker_wins) for c in proof.claims} == {(0, False), (1, False)}
+    assert all(len(c.strategy) > 100 for c in proof.claims)
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "3x4k3g", "4x5k4", "5x4k4g"])
+def test_the_checker_rules_are_fastttt_rules(game):
+    """Plain rules against Position over random games: legal moves, the cell a move fills,
+    the text, and when a game ends."""
+    spec = as_spec(game)
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    lines = rules.lines()
+    rng = random.Random(3)
+    for _ in range(30):
+        pos = Position.empty(spec)
+        board = [0] * spec.cells
+        while True:
+            assert rules.text(board) == str(pos)
+            ended = any(
+                board[line[0]] and all(board[c] == board[line[0]] for c in line) for line in lines
+            )
+            assert ended == (pos.winner() is not None)
+            if pos.is_over():
+                break
+            assert rules.moves(board) == sorted(pos.legal_moves())
+            move = rng.choice(pos.legal_moves())
+            cell = rules.cell_of(board, move)
+            assert cell is not None
+            board[cell] = 1 + pos.to_move
+            pos = pos.play(move)
+
+
+def _win_proof() -> Proof:
+    pos = Position.from_moves(as_spec("4x4k3"), [5])
+    proof = prove_with_strategies(pos, tt_bits=16)
+    assert proof.value == -1  # 4x4 k=3: the first player wins; O to move here loses
+    return proof
+
+
+def test_a_wrong_move_in_the_strategy_is_caught():
+    proof = _win_proof()
+    claim = proof.claims[0]
+    spec = proof.spec
+    broken = 0
+    for text, move in list(claim.strategy.items()):
+        pos = Position.from_text(spec, text)
+        for other in pos.legal_moves():
+            if other == move:
+                continue
+            wrong = dict(claim.strategy)
+            wrong[text] = other
+            try:
+                check(Proof(spec, proof.root, proof.value, (Claim(claim.attacker, True, wrong),)))
+            except ProofCheckError:
+                broken += 1
+        if broken >= 5:
+            break
+    assert broken >= 5  # some other moves still win; the checker refuses those that do not
+
+
+def test_a_missing_or_illegal_move_and_a_wrong_value_are_caught():
+    proof = _win_proof()
+    claim = proof.claims[0]
+    text = next(iter(claim.strategy))
+    missing = {t: m for t, m in claim.strategy.items() if t != text}
+    with pytest.raises(ProofCheckError, match="has no move here"):
+        check(Proof(proof.spec, proof.root, proof.value, (Claim(claim.attacker, True, missing),)))
+    taken = next(c for c, ch in enumerate(text.replace("/", "")) if ch != ".")
+    illegal = {**claim.strategy, text: taken}
+    with pytest.raises(ProofCheckError, match="not legal"):
+        check(Proof(proof.spec, proof.root, proof.value, (Claim(claim.attacker, True, illegal),)))
+    with pytest.raises(ProofCheckError, match="do not make the value"):
+        check(Proof(proof.spec, proof.root, 1, proof.claims))
+    last = "XOX/XOO/OX."  # X's last move draws
+    with pytest.raises(ProofCheckError, match="ends a draw, against the claim"):
+        check(Proof(as_spec("tictactoe"), last, 1, (Claim(0, True, {last: 8}),)))
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("XX../..../..../....", "cannot be reached"),
+        ("..../..../..../...", "not 4 rows"),
+        ("X.../..../..../..?.", "'.', 'X' or 'O'"),
+        ("XXX./OO../..../....", "already over"),
+    ],
+)
+def test_roots_that_are_not_positions_are_refused(text, words):
+    with pytest.raises(ProofCheckError, match=words):
+        read_position(Rules(4, 4, 3, False), text)
+
+
+def test_a_floating_stone_is_refused_with_gravity():
+    with pytest.raises(ProofCheckError, match="over an empty cell"):
+        read_position(Rules(3, 3, 3, True), "X../.../O..")
+
+
+def test_files_round_trip_and_damage_is_refused(tmp_path):
+    proof = _win_proof()
+    path = save(proof, tmp_path / "p.proof")
+    again = load(path)
+    assert again == proof
+    assert check(again)
+    data = json.loads(path.read_text())
+    first = next(iter(data["claims"][0]["strategy"]))
+    data["claims"][0]["strategy"][first] = (data["claims"][0]["strategy"][first] + 1) % 16
+    path.write_text(json.dumps(data))
+    with pytest.raises(TableFileError, match="SHA-256"):
+        load(path)
+    (tmp_path / "n.proof").write_text("[1, 2]")
+    with pytest.raises(TableFileError, match="not a fastttt proof"):
+        load(tmp_path / "n.proof")
+    other = tmp_path / "notes.txt"
+    other.write_text("mine")
+    with pytest.raises(TableFileError, match="not a fastttt proof; refusing"):
+        save(proof, other)
+    assert other.read_text() == "mine"
+
+
+def test_budgets_stop_with_a_clear_error():
+    pos = Position.empty(as_spec("4x4k4"))
+    with pytest.raises(SearchBudgetError, match="node budget"):
+        prove_with_strategies(pos, max_nodes=50, tt_bits=16)
+    with pytest.raises(SearchBudgetError, match="more than 10 positions"):
+        prove_with_strategies(pos, max_positions=10, tt_bits=16)
+
+
+def test_cli_builds_and_checks(tmp_path):
+    out = tmp_path / "t.proof"
+    result = CliRunner().invoke(
+        main, ["proof", "build", "tictactoe", "--moves", "2,2", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "draw for the side to move" in result.stdout
+    result = CliRunner().invoke(main, ["proof", "check", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["value"] == "draw" and doc["claims"] == 2 and doc["checked_positions"] > 0
+    data = json.loads(out.read_text())
+    data["value"] = 1
+    data.pop("sha256")
+    from fastttt.prooftree import _digest
+
+    data["sha256"] = _digest(data)
+    out.write_text(json.dumps(data))
+    result = CliRunner().invoke(main, ["proof", "check", str(out)])
+    assert result.exit_code == 1
+    assert result.stderr.strip().startswith("Error:") and "value 1" in result.stderr
