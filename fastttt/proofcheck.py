@@ -11,7 +11,9 @@ A claim says "``attacker`` wins from the root" or "``attacker`` does not win" an
 strategy for its prover (the attacker, or its opponent): one move for each position where the
 prover is to move. :func:`check_claim` plays every move of the other side and the strategy's
 move for the prover, from the root to the end of every game, and fails at the first position
-the strategy lacks, an illegal move, or a game that ends against the claim.
+the strategy lacks, an illegal move, or a game that ends against the claim. For "the attacker
+does not win", a game may also stop where every line holds a stone of the attacker's
+opponent (:func:`attacker_is_blocked`): the attacker can no longer complete one.
 """
 
 from __future__ import annotations
@@ -84,6 +86,12 @@ class CheckReport:
     games_end: int
 
 
+def attacker_is_blocked(board: list[int], lines: list[tuple[int, ...]], attacker: int) -> bool:
+    """Whether every line holds a stone of ``attacker``'s opponent (0 first player, 1 second)."""
+    other = SECOND if attacker == 0 else FIRST
+    return all(any(board[c] == other for c in line) for line in lines)
+
+
 def _winner(board: list[int], lines: list[tuple[int, ...]]) -> int:
     for line in lines:
         first = board[line[0]]
@@ -145,6 +153,9 @@ def check_claim(
             if (winner == attacker_stone) != attacker_wins:
                 result = "a draw" if not winner else f"won by {SYMBOLS[winner]}"
                 raise ProofCheckError(f"{text}: the game ends {result}, against the claim")
+            continue
+        if not attacker_wins and attacker_is_blocked(board, lines, attacker):
+            ends += 1
             continue
         to_move = ply % 2
         stone = FIRST if to_move == 0 else SECOND

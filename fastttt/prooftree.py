@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,11 +34,19 @@ from fastttt.errors import (
 )
 from fastttt.files import check_target, write_atomic
 from fastttt.games import GameSpec
-from fastttt.proofcheck import CheckReport, ProofCheckError, Rules, check_claim
+from fastttt.proofcheck import (
+    CheckReport,
+    ProofCheckError,
+    Rules,
+    attacker_is_blocked,
+    check_claim,
+    read_position,
+)
 
 FORMAT = "fastttt-proof"
 VERSION = 1
 DEFAULT_MAX_POSITIONS = 1_000_000  # positions of one strategy at most
+PROGRESS_EVERY = 1000  # strategy moves between progress calls
 
 
 @dataclass(frozen=True)
@@ -87,10 +96,19 @@ def _holds(search: ProofSearch, pos: Position, claim: Claim, budget: list[int]) 
 
 
 def _fill_strategy(
-    search: ProofSearch, root: Position, claim: Claim, budget: list[int], max_positions: int
+    search: ProofSearch,
+    root: Position,
+    claim: Claim,
+    budget: list[int],
+    max_positions: int,
+    progress: Callable[[int], None] | None,
 ) -> None:
     """Give ``claim.strategy`` a move at every position of the prover reachable from ``root``
-    (where the claim holds) with the prover following it."""
+    (where the claim holds) with the prover following it, but past positions where the
+    attacker's every line is blocked when it is claimed not to win."""
+    spec = root.spec
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    lines = rules.lines()
     stack = [root]
     seen: set[str] = set()
     while stack:
@@ -99,13 +117,22 @@ def _fill_strategy(
         if text in seen or pos.is_over():
             continue
         seen.add(text)
+        if not claim.attacker_wins:
+            board, _ = read_position(rules, text)
+            if attacker_is_blocked(board, lines, claim.attacker):
+                continue
         if pos.to_move != claim.prover:
             stack.extend(pos.play(m) for m in pos.legal_moves())
             continue
         if len(claim.strategy) >= max_positions:
             raise SearchBudgetError(f"the strategy needs more than {max_positions:,} positions")
         children = [(m, pos.play(m)) for m in pos.legal_moves()]
-        children.sort(key=lambda mc: not mc[1].is_over())  # games that end now first
+        if claim.attacker_wins:  # games that end now first
+            children.sort(key=lambda mc: not mc[1].is_over())
+        else:  # then the moves that leave the attacker the fewest open lines: smaller trees
+            children.sort(
+                key=lambda mc: (not mc[1].is_over(), _open_lines(mc[1], claim.prover, lines))
+            )
         for move, child in children:
             if _holds(search, child, claim, budget):
                 claim.strategy[text] = move
@@ -113,6 +140,14 @@ def _fill_strategy(
                 break
         else:
             raise SearchBudgetError(f"no move of {text} keeps the claim (a search disagreed)")
+        if progress is not None and len(claim.strategy) % PROGRESS_EVERY == 0:
+            progress(len(claim.strategy))
+
+
+def _open_lines(pos: Position, prover: int, lines: list[tuple[int, ...]]) -> int:
+    """The lines of ``pos`` that hold no stone of ``prover``."""
+    stones = pos.second if prover == 1 else pos.first
+    return sum(all(not stones >> c & 1 for c in line) for line in lines)
 
 
 def prove_with_strategies(
@@ -121,11 +156,13 @@ def prove_with_strategies(
     max_nodes: int | None = None,
     tt_bits: int | None = None,
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    progress: Callable[[int], None] | None = None,
 ) -> Proof:
     """The value of ``pos`` (live, an m,n,k board) for the side to move, proven by df-pn, with
     the strategies that make it checkable. ``max_nodes``: df-pn nodes for everything (None:
-    no limit); ``max_positions``: the most moves one strategy may hold. Raises
-    :class:`SearchBudgetError` when either runs out."""
+    no limit); ``max_positions``: the most moves one strategy may hold; ``progress(moves)``
+    is called every :data:`PROGRESS_EVERY` strategy moves. Raises
+    :class:`SearchBudgetError` when a budget runs out."""
     require_type(pos, Position, "pos")
     if pos.is_over():
         raise InvalidPositionError(f"the game is already over in {pos!r}")
@@ -141,7 +178,7 @@ def prove_with_strategies(
     else:
         value, claims = 0, [Claim(0, False, {}), Claim(1, False, {})]
     for claim in claims:
-        _fill_strategy(search, pos, claim, budget, max_positions)
+        _fill_strategy(search, pos, claim, budget, max_positions, progress)
     return Proof(pos.spec, str(pos), value, tuple(claims))
 
 

@@ -60,8 +60,10 @@ def build(game, moves, position, out_path, max_nodes, max_positions, force, as_j
         pos, _ = query_state(spec, position, moves)
         path = out_path or f"{spec.short_name}.proof"
         check_target(path, is_proof, "a fastttt proof", TableFileError, force=force)
-        with Progress(f"proof of {spec.name}"):
-            made = prove_with_strategies(pos, max_nodes=max_nodes, max_positions=max_positions)
+        with Progress(f"proof of {spec.short_name}", unit="strategy moves") as shown:
+            made = prove_with_strategies(
+                pos, max_nodes=max_nodes, max_positions=max_positions, progress=shown.update
+            )
             reports = check(made)
         save(made, path, force=force)
     except FastTTTError as err:
