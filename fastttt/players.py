@@ -316,6 +316,15 @@ def perfect_play_cost(spec: GameSpec) -> str | None:
     too big for it to be quick, so that a move may take minutes or hours; else None."""
     if is_perfect_quick(spec):
         return None
+    from fastttt.book import shipped
+
+    book = shipped(spec) if spec.gravity else None
+    if book is not None:
+        return (
+            f"perfect play on {spec.name} reads its opening book to {book.depth} plies, then "
+            f"searches: a move just past the book can take seconds (hints longer); "
+            f"{default_player(spec)} answers within a second"
+        )
     return (
         f"perfect play on {spec.name} ({spec.describe()}) is exact search: "
         f"a move near the empty board can take minutes to hours; "

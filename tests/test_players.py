@@ -211,6 +211,15 @@ def test_perfect_player_picks_among_best_moves():
     assert {p.choose(pos, random.Random(s)) for s in range(20)} == {2}
 
 
+def test_perfect_play_on_connect4_names_the_shipped_book():
+    from fastttt.book import shipped
+    from fastttt.games import connect4
+
+    book = shipped(connect4)
+    assert book is not None
+    assert f"opening book to {book.depth} plies" in perfect_play_cost(connect4)
+
+
 @pytest.mark.parametrize("spec", [mnk(3, 4, 3, gravity=True), mnk(4, 4, 3)])
 def test_perfect_moves_past_the_table_equal_the_best_outcomes(spec, monkeypatch):
     """Without a table, perfect play's null-window shortcut keeps exactly the table's best
