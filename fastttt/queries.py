@@ -10,9 +10,9 @@ Single positions: ``value`` / ``depth`` / ``best_moves`` / ``move_outcomes``, wi
 probe/get pairs beside them (``probe_*`` raises on a position not in the table, ``get_*``
 returns a default). Many positions: :meth:`PositionQueries.probe_many` /
 :meth:`PositionQueries.get_many`, one vectorised look-up (:meth:`PositionQueries.bytes_of`).
-A position is a :class:`~fastttt.board.Position`, its text (``X.O/.X./..O``), its moves from
-the empty board (cells, or columns with gravity; 0-based) or its base-3 code
-(:mod:`fastttt.codes`).
+A position is a :class:`~fastttt.board.Position`, its text (``X.O/.X./..O``) or its moves from
+the empty board (cells, or columns with gravity; 0-based); the many-position look-ups also take
+base-3 codes (:mod:`fastttt.codes`): an array of them, or a list of ints.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from fastttt.errors import InvalidPositionError
 from fastttt.games import GameSpec
 from fastttt.values import VALUE_OF_BYTE, value_name, values_of_bytes
 
-PositionLike = Position | str | Iterable[int] | int
+PositionLike = Position | str | Iterable[int]
 MISSING_DEPTH = -1  # get_many's depth of a position not in the table (its value: 0)
 
 
@@ -56,12 +56,10 @@ class PositionQueries:
             return pos
         if isinstance(pos, str):
             return Position.from_text(self.spec, pos)
-        if isinstance(pos, (int, np.integer)) and not isinstance(pos, bool):
-            return Position.from_code(self.spec, pos)
         if isinstance(pos, Iterable):
             return Position.from_moves(self.spec, pos)
-        raise InvalidPositionError(
-            f"a position is a Position, its text, its moves or its code, got {pos!r}"
+        raise InvalidPositionError(  # a lone int could be a move as well as a code
+            f"a position is a Position, its text or its moves (codes go to probe_many), got {pos!r}"
         )
 
     def _byte(self, pos: PositionLike) -> tuple[Position, int]:
@@ -168,11 +166,11 @@ class PositionQueries:
         return *bitboards_of_codes(codes, self.spec.cells), codes
 
     def get_many(self, positions: Any) -> tuple[np.ndarray, np.ndarray]:
-        """(values int8, depths int8) of many positions (a list of Positions, texts, move
-        lists or codes, or a 1-D integer array of codes): values +1 first player wins, 0 draw,
-        -1 second player wins, depths in plies to the end; a position not in the table gets
-        value 0 and depth :data:`MISSING_DEPTH` (-1). Raises InvalidPositionError naming the
-        first item that is not a position of this game."""
+        """(values int8, depths int8) of many positions (a list of Positions, texts or move
+        lists, a list of codes, or a 1-D integer array of codes): values +1 first player wins,
+        0 draw, -1 second player wins, depths in plies to the end; a position not in the table
+        gets value 0 and depth :data:`MISSING_DEPTH` (-1). Raises InvalidPositionError naming
+        the first item that is not a position of this game."""
         values, depths = self._many(positions)[:2]
         return values, depths
 
