@@ -261,3 +261,113 @@ def test_cli_refuses_another_game_and_other_modes_in_one_line(tables):
         assert [line for line in result.stderr.splitlines() if "Error" in line] == [
             next(line for line in result.stderr.splitlines() if words in line)
         ]
+
+
+# --- the filter's fast path: move lists played in Numba, texts written at once ---------------
+def random_lines(game: str, count: int, seed: int) -> list[str]:
+    """Move lists of random play, some past the end of the game, in the plain spellings and
+    in others (junk, numbers out of range, odd separators)."""
+    spec = fastttt.load_game(game)
+    rng = np.random.default_rng(seed)
+    junk = ["0", "x", ",", "1,,2", "02", "10000", "\x0b", "1, 2", "2,2,2", "\u00a0", "-1"]
+    lines = []
+    for _ in range(count):
+        pos, words = spec.initial(), []
+        for _ in range(rng.integers(0, spec.cells + 3)):
+            moves = pos.legal_moves() or list(range(spec.cols if spec.gravity else spec.cells))
+            move = int(rng.choice(moves))  # after the end: any cell or column
+            words.append(spec.format_move(pos, move))
+            if pos.legal_moves():
+                pos = pos.play(move)
+        if rng.random() < 0.2 and words:
+            words[rng.integers(len(words))] = str(rng.choice(junk))
+        gap = str(rng.choice([" ", "\t", "  ", " \t"]))
+        if spec.gravity and rng.random() < 0.5:
+            gap = str(rng.choice(["", ",", ", "]))
+        text = gap.join(words)
+        if rng.random() < 0.3:
+            text = " " + text + "\t"
+        lines.append(text + str(rng.choice(["\n", "\r\n", ""])))
+    return lines
+
+
+@pytest.mark.parametrize("game", ["3x3k3", "4x4k3g", "3x4k3", "2x11k3g"])
+def test_play_lines_agrees_with_parse_moves(game):
+    """Where the kernel reads a line, the parser reads the same position; where the parser
+    refuses one, the kernel leaves it to the parser; plain move lists are the kernel's."""
+    from fastttt.filter import Chunk
+    from fastttt.movetext import MoveListError, move_list_text, parse_moves, play_lines
+
+    spec = fastttt.load_game(game)
+    lines = random_lines(game, 3000, seed=len(game))
+    firsts, seconds, ok = play_lines(spec, Chunk.from_lines(lines, 1))
+    accepted = 0
+    for line, first, second, fast in zip(lines, firsts, seconds, ok, strict=True):
+        try:
+            pos = parse_moves(spec, line.removesuffix("\n").removesuffix("\r"))[0]
+        except MoveListError:
+            assert not fast, line
+            continue
+        accepted += 1
+        if fast:
+            assert (int(first), int(second)) == (pos.first, pos.second), line
+    assert accepted > 1000 and ok.sum() > 0.5 * accepted
+    plain = []
+    for line in lines:
+        try:
+            state, moves = parse_moves(spec, line.removesuffix("\n").removesuffix("\r"))
+        except MoveListError:
+            continue
+        plain.append(move_list_text(spec, spec.initial(), moves))
+        if spec.gravity and spec.cols <= 9:
+            plain.append("".join(str(m + 1) for m in moves))
+    firsts, seconds, ok = play_lines(spec, Chunk.from_lines(plain, 1))
+    assert ok.all()
+
+
+@pytest.mark.parametrize("game", ["3x3k3", "4x5k4g", "1x7k3", "6x2k2"])
+def test_texts_of_bitboards_are_the_positions_texts(game):
+    from fastttt.codes import texts_of_bitboards
+
+    spec = fastttt.load_game(game)
+    rng = np.random.default_rng(0)
+    positions = []
+    for _ in range(200):
+        pos = spec.initial()
+        for _ in range(rng.integers(0, spec.cells + 1)):
+            if pos.is_over():
+                break
+            pos = pos.play(int(rng.choice(pos.legal_moves())))
+        positions.append(pos)
+    firsts = np.array([p.first for p in positions], dtype=np.uint64)
+    seconds = np.array([p.second for p in positions], dtype=np.uint64)
+    assert texts_of_bitboards(firsts, seconds, spec.rows, spec.cols) == list(map(str, positions))
+    assert texts_of_bitboards(firsts[:0], seconds[:0], spec.rows, spec.cols) == []
+
+
+def test_play_lines_runs_as_plain_python():
+    """NUMBA_DISABLE_JIT=1 gives the compiled kernel's answers (uint8 bytes do not overflow
+    when read as numbers)."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from fastttt import load_game\n"
+        "from fastttt.filter import Chunk\n"
+        "from fastttt.movetext import play_lines\n"
+        "for game, lines in (('3x3k3', ['2,2 1,1\\n', '2,2 2,2', '']), "
+        "('2x11k3g', ['11 10, 9', '1 1 1'])):\n"
+        "    f, s, ok = play_lines(load_game(game), Chunk.from_lines(lines, 1))\n"
+        "    print(f.tolist(), s.tolist(), ok.tolist())\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    plain = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    compiled = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert plain.stdout == compiled.stdout
+    assert plain.stdout.splitlines() == [
+        "[16, 0, 0] [1, 0, 0] [True, False, True]",
+        "[2621440, 0] [1048576, 0] [True, False]",  # cells 21 and 19, 20: the bottom row
+    ]
