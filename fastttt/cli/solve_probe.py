@@ -11,8 +11,8 @@ per input line, in order: ``<position> <value> <depth>``, the position's text fo
 ``winner``, ``depth``). A refused line (bad move text, a position of another board, one that
 is not reachable) answers an empty line (JSON: ``position`` and ``value`` null and ``error``)
 and writes ``line N: reason`` to the error stream; the command exits 1 when a line was refused.
-Input is read in chunks (:mod:`fastttt.filter`) and each chunk answered by one
-:meth:`~fastttt.queries.PositionQueries.get_many`.
+Input is read in chunks (:mod:`fastttt.filter`); a chunk's plain move lists are read and
+played in Numba, and all its positions looked up at once.
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ import sys
 from typing import Any
 
 import click
+import numpy as np
 
 from fastttt.cli.output import document
+from fastttt.codes import texts_of_bitboards
 from fastttt.errors import FastTTTError
 from fastttt.filter import Chunk, Emit
-from fastttt.movetext import parse_moves
-from fastttt.queries import MISSING_DEPTH
-from fastttt.values import RESULT_WORDS, relative, value_name
+from fastttt.movetext import parse_moves, play_lines
+from fastttt.values import RESULT_WORDS, relative, value_name, values_of_bytes
 
 TEXT_MARKS = frozenset("XxOo.-_/|")  # a line holding one of these is a position's text
 SIDES = ("first", "second")
@@ -61,8 +62,9 @@ def position_of_line(game: Any, line: str) -> Any:
 
 
 def _answerer(table: Any, as_json: bool):
-    """The filter's answerer (:mod:`fastttt.filter`): a chunk's lines read one by one, their
-    positions looked up at once."""
+    """The filter's answerer (:mod:`fastttt.filter`): a chunk's plain move lists read and
+    played in Numba (:func:`~fastttt.movetext.play_lines`), its other lines in Python, then
+    all its positions looked up at once (:meth:`~fastttt.queries.PositionQueries.bytes_of`)."""
     game = table.spec
 
     def record(number: int, fields: dict[str, Any]) -> str:
@@ -70,33 +72,48 @@ def _answerer(table: Any, as_json: bool):
         return json.dumps(document("solve", {**head, **fields})) + "\n"
 
     def answer(chunk: Chunk, emit: Emit) -> None:
-        positions, good, reasons = [], [], {}
-        for i in range(len(chunk)):
+        firsts, seconds, ok = play_lines(game, chunk)
+        reasons = {}
+        for i in np.flatnonzero(~ok).tolist():  # texts, other spellings, errors
             try:
-                positions.append(position_of_line(game, chunk.line(i)))
-                good.append(i)
+                pos = position_of_line(game, chunk.line(i))
             except FastTTTError as err:
                 reasons[i] = str(err)
-        values, depths = table.get_many(positions)
+                continue
+            firsts[i], seconds[i], ok[i] = pos.first, pos.second, True
+        good = np.flatnonzero(ok)
+        firsts, seconds = firsts[good], seconds[good]
+        stored = table.bytes_of(firsts, seconds)
+        values, depths = values_of_bytes(stored)
+        movers = (np.bitwise_count(firsts) != np.bitwise_count(seconds)).astype(np.int8)
+        texts = texts_of_bitboards(firsts, seconds, game.rows, game.cols)
         lines = [""] * len(chunk)
-        rows = zip(good, positions, values.tolist(), depths.tolist(), strict=True)
-        for i, pos, value, depth in rows:
-            if depth == MISSING_DEPTH:
+        rows = zip(
+            good.tolist(),
+            texts,
+            stored.tolist(),
+            values.tolist(),
+            depths.tolist(),
+            movers.tolist(),
+            strict=True,
+        )
+        for i, text, byte, value, depth, mover in rows:
+            if byte == 0:
                 reasons[i] = (
-                    f"position {pos} is not reachable from the empty board of {game.name} "
+                    f"position {text} is not reachable from the empty board of {game.name} "
                     "(a game stops at the first line)"
                 )
             elif as_json:
                 fields = {
-                    "position": str(pos),
-                    "to_move": SIDES[pos.to_move],
-                    "value": RESULT_WORDS[relative(value, pos.to_move)],
+                    "position": text,
+                    "to_move": SIDES[mover],
+                    "value": RESULT_WORDS[relative(value, mover)],
                     "winner": value_name(value),
                     "depth": depth,
                 }
                 lines[i] = record(chunk.first + i, fields)
             else:
-                lines[i] = f"{pos} {value} {depth}\n"
+                lines[i] = f"{text} {value} {depth}\n"
         for i, reason in reasons.items():
             fields = {"position": None, "value": None, "error": reason}
             lines[i] = record(chunk.first + i, fields) if as_json else "\n"
