@@ -25,6 +25,7 @@ import click
 import numpy as np
 
 from fastttt.cli.output import document
+from fastttt.cli.solve_table import SIDES
 from fastttt.codes import texts_of_bitboards
 from fastttt.errors import FastTTTError
 from fastttt.filter import Chunk, Emit
@@ -32,7 +33,6 @@ from fastttt.movetext import parse_moves, play_lines
 from fastttt.values import RESULT_WORDS, relative, value_name, values_of_bytes
 
 TEXT_MARKS = frozenset("XxOo.-_/|")  # a line holding one of these is a position's text
-SIDES = ("first", "second")
 
 
 def probe_filter(path: str, expected: Any, as_json: bool, source: Any = None) -> None:
@@ -43,7 +43,7 @@ def probe_filter(path: str, expected: Any, as_json: bool, source: Any = None) ->
 
     try:
         table = open_table(path, expected)
-    except (FastTTTError, OSError) as err:
+    except (FastTTTError, OSError, MemoryError) as err:  # MemoryError: a dense file too big
         click.echo(f"Error: {err}", err=True)
         sys.exit(1)
     source = sys.stdin if source is None else source
