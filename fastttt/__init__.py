@@ -3,7 +3,12 @@
 Conventions (see :mod:`fastttt.games`, :mod:`fastttt.board`, :mod:`fastttt.values`): boards are
 ``rows x cols``, cells numbered row by row from the top-left; the first player is X and moves
 first; table values are +1 first player wins, 0 draw, -1 second player wins.
+
+``fastttt.open_table(PATH)`` opens a solved table (a layered folder or a ``.fttt`` file) for
+probes (:func:`fastttt.tables.probe.open_table`); it is imported on first use, with Numba.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from fastttt.board import Position
 from fastttt.errors import (
@@ -16,6 +21,9 @@ from fastttt.errors import (
 )
 from fastttt.games import GameSpec, connect4, mnk, tictactoe
 from fastttt.registry import game_names, load_game
+
+if TYPE_CHECKING:
+    from fastttt.tables.probe import open_table
 
 __version__ = "0.1.0"
 
@@ -32,5 +40,15 @@ __all__ = [
     "game_names",
     "load_game",
     "mnk",
+    "open_table",
     "tictactoe",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The attributes imported on first use (``open_table`` loads Numba: 0.3 s)."""
+    if name == "open_table":
+        from fastttt.tables.probe import open_table
+
+        return open_table
+    raise AttributeError(f"module 'fastttt' has no attribute {name!r}")

@@ -150,6 +150,25 @@ def codes_of_bitboards(first: np.ndarray, second: np.ndarray, cells: int) -> np.
     return codes
 
 
+def texts_of_bitboards(
+    first: np.ndarray, second: np.ndarray, rows: int, cols: int, marks: str = "XO."
+) -> list[str]:
+    """The text of each position of arrays of uint64 bitboards, as ``str(Position)`` writes
+    it: one character a cell in cell order (``marks``: the first player's stone, the second's,
+    empty), the rows joined by ``/``."""
+    cells = np.arange(rows * cols, dtype=np.uint64)
+    first = (np.asarray(first, dtype=np.uint64)[:, None] >> cells) & np.uint64(1)
+    second = (np.asarray(second, dtype=np.uint64)[:, None] >> cells) & np.uint64(1)
+    x, o, empty = (np.uint8(ord(m)) for m in marks)
+    grid = np.full((first.shape[0], rows, cols + 1), ord("/"), dtype=np.uint8)
+    grid[:, :, :cols] = np.where(first != 0, x, np.where(second != 0, o, empty)).reshape(
+        -1, rows, cols
+    )
+    width = rows * (cols + 1) - 1
+    flat = grid.reshape(first.shape[0], rows * (cols + 1))[:, :width].tobytes().decode("ascii")
+    return [flat[i : i + width] for i in range(0, len(flat), width)]
+
+
 def to_layout_many(boards: np.ndarray, cell_bit: Sequence[int]) -> np.ndarray:
     """:func:`to_layout` of an array of uint64 bitboards."""
     boards = np.asarray(boards, dtype=np.uint64)

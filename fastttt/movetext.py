@@ -17,10 +17,15 @@ to the errors) and by the web explorer's ``moves`` parameter (:mod:`fastttt.web.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 from fastttt.errors import FastTTTError, InvalidPositionError
 from fastttt.registry import load_game
+
+if TYPE_CHECKING:
+    from fastttt.filter import Chunk
 
 MAX_MOVES_TEXT = 6 * 1024  # longer texts are refused before parsing (a whole 32x32 game fits)
 
@@ -66,6 +71,27 @@ def parse_moves(game: Any, text: str | None) -> tuple[Any, list[int]]:
             raise MoveListError(f"move {i + 1} ({word!r}): {err}") from None
         moves.append(move)
     return state, moves
+
+
+def play_lines(game: Any, chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(firsts, seconds, ok)``: the position after each line of ``chunk`` (one move list a
+    line, its line ending aside) as uint64 bitboards, for an m,n,k game (``rows``, ``cols``,
+    ``k``, ``gravity``) of at most 64 cells; the kernel
+    :func:`fastttt.kernels.movetext.play_lines` reads the plain spellings only, and where
+    ``ok`` is False the line is for :func:`parse_moves` (which names what is wrong, or reads
+    a spelling the kernel leaves to it)."""
+    from fastttt.board import BITBOARD_CELLS, cell_lines
+    from fastttt.kernels.movetext import play_lines as kernel
+
+    n = len(chunk)
+    firsts = np.zeros(n, dtype=np.uint64)
+    seconds = np.zeros(n, dtype=np.uint64)
+    ok = np.zeros(n, dtype=np.bool_)
+    if game.rows * game.cols <= BITBOARD_CELLS:
+        board = (game.rows, game.cols, bool(game.gravity), MAX_MOVES_TEXT)
+        start, masks = cell_lines(game)
+        kernel(board, start, masks, chunk.array, chunk.starts, firsts, seconds, ok)
+    return firsts, seconds, ok
 
 
 def format_line(game: Any, state: Any, moves: list[int]) -> list[str]:

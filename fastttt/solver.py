@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastttt.board import Position
-from fastttt.codes import code_count
+from fastttt.codes import code_count, codes_of_bitboards
 from fastttt.errors import InvalidPositionError, MemoryBudgetError, require_int
 from fastttt.games import GameSpec, as_spec
 from fastttt.interrupt import new_stop, run
@@ -96,7 +96,15 @@ class Solution(PositionQueries):
         slot = self._slots(np.array([pos.code], dtype=np.int64))[0]
         return int(self.table[slot]) if slot >= 0 else 0
 
-    # --- many positions ---------------------------------------------------------------
+    # --- many positions (probe_many, get_many: PositionQueries) ----------------------------
+    def bytes_of(self, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
+        """Table byte of each position given as uint64 bitboards (0 when not reachable)."""
+        codes = codes_of_bitboards(firsts, seconds, self.spec.cells)
+        slots = self._slots(codes)
+        out = np.zeros(slots.shape[0], dtype=np.uint8)
+        out[slots >= 0] = self.table[slots[slots >= 0]]
+        return out
+
     def _slots(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes)
         if codes.ndim != 1 or not (codes.dtype.kind in "iu" or codes.size == 0):

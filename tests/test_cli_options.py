@@ -17,6 +17,7 @@ MODE_ARGS = {
     "--search": ["--search"],
     "--all-moves": ["--all-moves"],
     "--load": ["--load", "{tmp}/t.fttt"],
+    "--load --stdin": ["--load", "{tmp}/t.fttt", "--stdin"],
     "a table solve": [],
 }
 # one value for every option of ``solve``
@@ -76,6 +77,7 @@ def test_the_table_covers_every_option():
         if o not in MODE_OPTIONS[m]
         and not (m == "a table solve" and OPTION_ARGS[o][0] in MODE_ARGS)
         and not (m == "--all-moves" and o == "stdin")  # --stdin --all-moves: the filter's mode
+        and {m, OPTION_ARGS[o][0]} != {"--load", "--stdin"}  # together: the table's filter
     ],
 )
 def test_solve_refuses_what_its_mode_ignores(tmp_path, mode, option):

@@ -39,6 +39,7 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
         (["solve", "--json"], None),
         (["solve", "tictactoe", "--moves", "2,2 1,1", "--save", "{tmp}/t.fttt", "--json"], None),
         (["solve", "--load", "{tmp}/t.fttt", "--position", "X../.O./...", "--json"], None),
+        (["solve", "--load", "{tmp}/t.fttt", "--stdin", "--json"], "2,2 1,1\nXXX/OOO/...\n\n4,4\n"),
         (["solve", "3x3k3g", "--engine", "layered", "--moves", "2 2", "--json"], None),
         (["solve", "4x4k3", "--search", "--json"], None),
         (["solve", "5x5k5", "--search", "--json"], None),  # pairs
@@ -121,7 +122,7 @@ def test_json_output_follows_the_schema(command, validator, tmp_path):
         if "--stdin" in args:  # JSON Lines: one object per input line, in order
             assert [d["input_line"] for d in docs] == list(range(1, stdin.count("\n") + 1))
     if command == "solve":
-        assert seen_engines == {"dense", "layered", "search", "ultimate", "filter"}
+        assert seen_engines == {"dense", "layered", "search", "ultimate", "filter", "probe"}
 
 
 def test_the_schema_rejects_what_it_does_not_describe(validator):

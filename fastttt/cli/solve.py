@@ -3,7 +3,8 @@
 The command reads its options and picks a path by what the game offers: a board game (rows,
 cols, k, gravity: :class:`BoardGame`) is solved by a table (:mod:`fastttt.cli.solve_table`),
 by search (``--search``, :mod:`fastttt.cli.solve_search`) or as a line filter (``--stdin``,
-:mod:`fastttt.cli.solve_filter`); any other game (Ultimate) by its engine's exact search from
+:mod:`fastttt.cli.solve_filter`; with ``--load``, looked up in a saved table:
+:mod:`fastttt.cli.solve_probe`); any other game (Ultimate) by its engine's exact search from
 ``--moves`` (:mod:`fastttt.cli.solve_exact`). Each path reads only the options it uses; an
 option given that the path would ignore is refused (:data:`MODE_OPTIONS`).
 """
@@ -79,6 +80,7 @@ _LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler"}
 MODE_OPTIONS = {
     "ultimate": {"moves", "as_json", "max_nodes"},
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},
+    "--load --stdin": _GAME | {"load_path", "stdin", "as_json"},
     "--all-moves": _GAME | {"all_moves", "position", "moves", "weak", "nodes", "as_json"},
     "--search": _GAME | {"search", "position", "moves", "as_json", "budget", "method"},
     "--load": _GAME | {"load_path", "save_path", "force", "position", "moves", "as_json"},
@@ -89,6 +91,7 @@ MODE_OPTIONS = {
 MODE_WORDS = {
     "ultimate": "ultimate is solved by search from --moves",
     "--stdin": "--stdin reads one position per line",
+    "--load --stdin": "--load --stdin looks up one position per line in a table",
     "--all-moves": "--all-moves scores the moves of one position by search",
     "--search": "--search uses no table",
     "--load": "--load reads a solved table",
@@ -123,7 +126,7 @@ def _solve_mode(args: SolveArgs, board: bool) -> str:
     if not board:
         return "ultimate"
     if args.stdin:
-        return "--stdin"
+        return "--load --stdin" if args.load_path else "--stdin"
     if args.all_moves:
         return "--all-moves"
     if args.search:
@@ -201,7 +204,12 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     type=FiniteFloat(min=0, min_open=True, max=1e6),
     help="Refuse solves needing more than this many GiB.",
 )
-@click.option("--stdin", is_flag=True, help="Filter: solve one position per input line by search.")
+@click.option(
+    "--stdin",
+    is_flag=True,
+    help="Filter: one position per input line, solved by search; with --load a move list "
+    "(as --moves) or a position (as --position) per line, looked up in the table.",
+)
 @click.option(
     "--all-moves",
     is_flag=True,
@@ -285,6 +293,10 @@ def solve(**params) -> None:
 
         return solve_exact(exact_game, args.moves, args.as_json, args.max_nodes)
     game = _board_game(args)
+    if args.stdin and args.load_path:
+        from fastttt.cli.solve_probe import probe_filter
+
+        return probe_filter(args.load_path, game if args.game_given else None, args.as_json)
     if args.stdin:
         from fastttt.cli.solve_filter import solve_filter
 

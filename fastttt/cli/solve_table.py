@@ -102,20 +102,6 @@ def alternatives(spec) -> str:
     return ", ".join(ways)
 
 
-def _load(path, expected):
-    """A saved table: a folder is a layered table (opened lazily), a file a dense one
-    (anything else is refused before it is opened: a FIFO would block)."""
-    from pathlib import Path
-
-    if Path(path).is_dir():
-        from fastttt.tables.probe import open_table
-
-        return open_table(path, expected)
-    from fastttt.store import load
-
-    return load(path, expected)
-
-
 def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, workers, scheduler):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
     from fastttt.solver import format_bytes
@@ -294,7 +280,9 @@ def solve_table(spec, args) -> None:
 
             check_save_target(args.save_path, args.force)
         if args.load_path:
-            solution = _load(args.load_path, spec if args.game_given else None)
+            from fastttt.tables.probe import open_table
+
+            solution = open_table(args.load_path, spec if args.game_given else None)
             spec = solution.spec
         else:
             solution = _compute(spec, args, max_bytes)

@@ -1,28 +1,34 @@
-"""Look-ups in a layered table that read only the chunks they need.
+"""Probes of a saved table: :func:`open_table`, and the layered table's lazy look-ups.
 
-:class:`LayeredSolution` answers ``value``, ``depth`` and ``best_moves`` of single positions
-(values +1 first player wins, 0 draw, -1 second player wins, :mod:`fastttt.values`; depth in
-plies to the end, winner hurrying, loser delaying) from a solve in RAM or from a folder opened
-with :func:`open_table`, which reads the manifest and, per question, one chunk of one layer
-(kept in a small cache). Positions are canonicalised by :class:`~fastttt.tables.index.LayerIndex`.
+:func:`open_table` opens a table for questions about positions: a layered table's folder
+(``solve --out``) lazily, a dense ``.fttt`` file (``solve --save``) whole. Both answer the
+questions of :class:`~fastttt.queries.PositionQueries`: ``value``/``depth``/``best_moves``,
+the probe/get pairs and ``probe_many``; values +1 first player wins, 0 draw, -1 second player
+wins (:mod:`fastttt.values`), depth in plies to the end (winner hurrying, loser delaying).
+:class:`LayeredSolution` reads the manifest, then only the chunks a question needs (a few kept
+in a small cache); positions are canonicalised by :class:`~fastttt.tables.index.LayerIndex`.
 """
 
 from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fastttt.board import Position
-from fastttt.codes import bitboards_of_codes, code_count
-from fastttt.errors import InvalidPositionError, TableFileError
+from fastttt.errors import TableFileError
 from fastttt.games import GameSpec, mnk
 from fastttt.queries import PositionQueries
 from fastttt.tables.index import LayerIndex
-from fastttt.values import BYTE_NAMES, values_of_bytes
+from fastttt.values import BYTE_NAMES
 
-CACHED_CHUNKS = 16
+if TYPE_CHECKING:
+    from fastttt.solver import Solution
+
+CACHED_CHUNKS = 64  # 64 MiB at the default chunk: 4x5k4g (21 chunks) stays in; 16 thrashed
 
 
 class LayeredSolution(PositionQueries):
@@ -74,42 +80,24 @@ class LayeredSolution(PositionQueries):
         return self._slot_byte(layer, slot)
 
     def bytes_of(self, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
-        """Table byte of each position given as bitboards (0 when not reachable); reads the
-        layers these positions are in, whole."""
+        """Table byte of each position given as bitboards (0 when not reachable); reads each
+        chunk these positions are in once (through the chunk cache)."""
         firsts = np.asarray(firsts, dtype=np.uint64)
         seconds = np.asarray(seconds, dtype=np.uint64)
         out = np.zeros(firsts.shape[0], dtype=np.uint8)
         layers = np.bitwise_count(firsts | seconds)
-        for n in np.unique(layers):
-            self._check_layer(int(n))
-            where = np.nonzero(layers == n)[0]
-            slots = self.index.rank_many(int(n), firsts[where], seconds[where])
-            ok = slots >= 0
-            data = self.store.read_layer("value", int(n))
-            out[where[ok]] = data[slots[ok]]
+        size = self.store.manifest["chunk"]
+        for n in np.unique(layers).tolist():
+            self._check_layer(n)
+            where = np.flatnonzero(layers == n)
+            slots = self.index.rank_many(n, firsts[where], seconds[where])
+            where, slots = where[slots >= 0], slots[slots >= 0]
+            chunks = slots // size
+            for chunk in np.unique(chunks).tolist():
+                mine = chunks == chunk
+                start, _ = self.store.chunk_bounds(n, chunk)
+                out[where[mine]] = self._chunk(n, chunk)[slots[mine] - start]
         return out
-
-    def lookup(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(values int8, depths int8) of base-3 codes, as :meth:`fastttt.solver.Solution.lookup`
-        gives them; InvalidPositionError names the first unreachable code."""
-        codes = np.asarray(codes, dtype=np.int64)
-        outside = (codes < 0) | (codes >= code_count(self.spec.cells))
-        if outside.any():
-            i = int(np.argmax(outside))
-            raise InvalidPositionError(
-                f"code {int(codes[i])} (index {i}) is not a position of {self.spec.name}"
-            )
-        firsts, seconds = bitboards_of_codes(codes, self.spec.cells)
-        lead = np.bitwise_count(firsts).astype(np.int64) - np.bitwise_count(seconds)
-        counted = (lead == 0) | (lead == 1)  # X moved first: no layer holds other counts
-        bytes_ = np.zeros(codes.shape[0], dtype=np.uint8)
-        bytes_[counted] = self.bytes_of(firsts[counted], seconds[counted])
-        if (bytes_ == 0).any():
-            i = int(np.argmax(bytes_ == 0))
-            raise InvalidPositionError(
-                f"code {int(codes[i])} (index {i}) is not a reachable position of {self.spec.name}"
-            )
-        return values_of_bytes(bytes_)
 
     # --- counts -----------------------------------------------------------------------------
     def layer_counts(self) -> dict[int, dict[int, int]]:
@@ -150,7 +138,23 @@ class LayeredSolution(PositionQueries):
         return f"<LayeredSolution {self.spec.name}: {self.index.kind}, {self.index.symmetry}>"
 
 
-def open_table(path: str | os.PathLike, game: GameSpec | str | None = None) -> LayeredSolution:
+def open_table(
+    path: str | os.PathLike, game: GameSpec | str | None = None
+) -> LayeredSolution | Solution:
+    """Open a saved table for probes: a folder is a layered table (``solve --out``), read
+    lazily (:class:`LayeredSolution`); a file a dense one (``solve --save``), loaded whole
+    (:func:`fastttt.store.load`, a :class:`~fastttt.solver.Solution`).
+
+    ``game`` (optional) must match the table's game. Raises TableFileError when ``path`` is
+    not a finished table, is damaged or holds another game."""
+    if Path(path).is_dir():
+        return open_layered(path, game)
+    from fastttt.store import load  # refuses anything but a regular file (a FIFO would block)
+
+    return load(path, game)
+
+
+def open_layered(path: str | os.PathLike, game: GameSpec | str | None = None) -> LayeredSolution:
     """Open a finished layered table folder for look-ups, reading nothing but its manifest.
 
     ``game`` (optional) must match the table's game. Raises TableFileError when the folder
