@@ -141,18 +141,24 @@ def test_search_matches_reference(spec, limit):
         assert s.solve(p, weak=True).score == sign(ref), p
 
 
+def reference_move_scores(p: Position) -> dict[int, int]:
+    """Each move's exact score from the mover's view, by the reference."""
+    base = score_base(p.spec)
+    expected = {}
+    for m, child in p.children():
+        if child.winner() is not None:
+            expected[m] = base - (p.ply // 2 + 1)
+        elif child.is_full():
+            expected[m] = 0
+        else:
+            expected[m] = -reference_score(child)
+    return expected
+
+
 def test_move_scores_match_reference():
     spec = mnk(3, 4, 3, gravity=True)
-    base = score_base(spec)
     for p in live_positions(spec)[:300]:
-        expected = {}
-        for m, child in p.children():
-            if child.winner() is not None:
-                expected[m] = base - (p.ply // 2 + 1)
-            elif child.is_full():
-                expected[m] = 0
-            else:
-                expected[m] = -reference_score(child)
+        expected = reference_move_scores(p)
         assert move_scores(p) == expected
         assert max(expected.values()) == reference_score(p)
         top = max(expected.values())
@@ -167,20 +173,12 @@ def test_move_scores_match_reference():
 def test_best_moves_by_null_windows_match_the_reference(spec, limit):
     """Searcher.best_moves (one null-window search per move against the known score) keeps
     exactly the moves of the reference's best score, with the score given or searched."""
-    base = score_base(spec)
     if limit is None:
         positions = live_positions(spec)
     else:  # late positions only: the reference's memo stays small
         positions = random_positions(spec, limit, spec.cells // 2, seed=2)
     for p in positions:
-        expected = {}
-        for m, child in p.children():
-            if child.winner() is not None:
-                expected[m] = base - (p.ply // 2 + 1)
-            elif child.is_full():
-                expected[m] = 0
-            else:
-                expected[m] = -reference_score(child)
+        expected = reference_move_scores(p)
         top = max(expected.values())
         best = [m for m, v in expected.items() if v == top]
         assert Searcher(spec, tt_bits=17).best_moves(p) == best, p

@@ -20,6 +20,21 @@ def proof() -> None:
     """Proof files: a value proven by df-pn, checked on the plain rules (m,n,k boards)."""
 
 
+def _fields(made, path, reports, started: float, cpu: float) -> dict:
+    """The JSON fields of a proof built or checked (schema: ``proof``)."""
+    return {
+        "game": made.spec.name,
+        "proof": str(path),
+        "position": made.root,
+        "value": VALUE_NAMES[made.value],
+        "claims": len(made.claims),
+        "strategy_moves": made.positions,
+        "checked_positions": sum(r.positions for r in reports),
+        "seconds": round(time.perf_counter() - started, 3),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+    }
+
+
 def _report(fields: dict, as_json: bool, line: str) -> None:
     if as_json:
         emit("proof", fields)
@@ -68,17 +83,7 @@ def build(game, moves, position, out_path, max_nodes, max_positions, force, as_j
         save(made, path, force=force)
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
-    fields = {
-        "game": spec.name,
-        "proof": str(path),
-        "position": made.root,
-        "value": VALUE_NAMES[made.value],
-        "claims": len(made.claims),
-        "strategy_moves": made.positions,
-        "checked_positions": sum(r.positions for r in reports),
-        "seconds": round(time.perf_counter() - started, 3),
-        "cpu_seconds": round(time.process_time() - cpu, 3),
-    }
+    fields = _fields(made, path, reports, started, cpu)
     _report(
         fields,
         as_json,
@@ -102,17 +107,7 @@ def check_command(path, as_json) -> None:
             reports = check(made)
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
-    fields = {
-        "game": made.spec.name,
-        "proof": str(path),
-        "position": made.root,
-        "value": VALUE_NAMES[made.value],
-        "claims": len(made.claims),
-        "strategy_moves": made.positions,
-        "checked_positions": sum(r.positions for r in reports),
-        "seconds": round(time.perf_counter() - started, 3),
-        "cpu_seconds": round(time.process_time() - cpu, 3),
-    }
+    fields = _fields(made, path, reports, started, cpu)
     _report(
         fields,
         as_json,

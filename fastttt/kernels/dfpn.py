@@ -280,6 +280,20 @@ def expand(B, Z, ctl, row, covered, used):
     return _INNER, np.int64(0), np.int64(0)
 
 
+@njit(**JIT)
+def _play_next(B, Z, row):
+    """Play the next untried move of the stack row ``row`` (its ``F_I`` counts the tried)."""
+    c = row[NF + row[F_I]]
+    row[F_I] += 1
+    place(B, Z, c, B[H_PLY] & 1)
+
+
+@njit(**JIT)
+def _take_back_last(B, Z, row):
+    """Take back the move :func:`_play_next` played last from ``row``."""
+    take_back(B, Z, row[NF + row[F_I] - 1], (B[H_PLY] - 1) & 1)
+
+
 _T_WIN, _T_LOSS, _T_CUT, _T_BUDGET = 1, 0, 2, 3
 
 
@@ -319,7 +333,7 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
             if nodes >= budget:
                 while d > 0:
                     d -= 1
-                    take_back(B, Z, stk[d, NF + stk[d, F_I] - 1], (B[H_PLY] - 1) & 1)
+                    _take_back_last(B, Z, stk[d])
                 return _T_BUDGET, nodes
             nodes += 1
             row[F_KEY] = np.int64(key)
@@ -343,7 +357,7 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
                 return res, nodes
             d -= 1
             row = stk[d]
-            take_back(B, Z, row[NF + row[F_I] - 1], (B[H_PLY] - 1) & 1)
+            _take_back_last(B, Z, row)
             s = B[H_PLY] & 1
             mover_succeeds = (res == _T_WIN) if s == a else (res == _T_LOSS)
             if mover_succeeds:
@@ -368,9 +382,7 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
                     tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
                 state = _RETURN
                 continue
-            c = row[NF + row[F_I]]
-            row[F_I] += 1
-            place(B, Z, c, B[H_PLY] & 1)
+            _play_next(B, Z, row)
             d += 1
             state = _ENTER
 
@@ -795,21 +807,19 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, seen):
                 break
             d -= 1
             row = wstk[d]
-            take_back(B, Z, row[NF + row[F_I] - 1], (B[H_PLY] - 1) & 1)
+            _take_back_last(B, Z, row)
             state = _LOOP
         else:
             row = wstk[d]
             if row[F_I] >= row[F_N]:
                 state = _RETURN
                 continue
-            c = row[NF + row[F_I]]
-            row[F_I] += 1
-            place(B, Z, c, B[H_PLY] & 1)
+            _play_next(B, Z, row)
             d += 1
             wstk[d, F_WANT] = 1 - row[F_WANT]
             state = _ENTER
     while d > 0:
         d -= 1
-        take_back(B, Z, wstk[d, NF + wstk[d, F_I] - 1], (B[H_PLY] - 1) & 1)
+        _take_back_last(B, Z, wstk[d])
     ctl[C_SIZE] = count
     return status
