@@ -112,10 +112,10 @@ class GameSpec:
 
         return Position.from_moves(self, moves)
 
-    def parse_move(self, text: str, state: Any) -> int:
+    def parse_move(self, state: Any, text: str) -> int:
         from fastttt.render import parse_move
 
-        return parse_move(text, state)
+        return parse_move(state, text)
 
     def format_move(self, state: Any, move: int) -> str:
         from fastttt.render import format_move

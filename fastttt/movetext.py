@@ -65,7 +65,7 @@ def parse_moves(game: Any, text: str | None) -> tuple[Any, list[int]]:
         try:
             if state.is_over():
                 raise ValueError("the game is already over")
-            move = game.parse_move(word, state)
+            move = game.parse_move(state, word)
             state = state.play(move)
         except (FastTTTError, ValueError, IndexError) as err:
             raise MoveListError(f"move {i + 1} ({word!r}): {err}") from None

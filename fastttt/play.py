@@ -31,11 +31,11 @@ THINKING_DELAY = 1.0  # seconds an engine thinks before the status line appears
 
 @dataclass(frozen=True)
 class GameUI:
-    """How a game is drawn and typed: ``render(state, last_move)``, ``parse(text, state)``,
+    """How a game is drawn and typed: ``render(state, last_move)``, ``parse(state, text)``,
     ``format(state, move)`` (``state`` before the move), and the help shown at the prompt."""
 
     render: Callable[[Any, Any], str]
-    parse: Callable[[str, Any], int]
+    parse: Callable[[Any, str], int]
     format: Callable[[Any, int], str]
     move_help: str
     supports_hints: bool
@@ -93,7 +93,7 @@ def _read_human_move(
         if text.strip().lower() in QUIT_WORDS:
             return None
         try:
-            return ui.parse(text, state)
+            return ui.parse(state, text)
         except IllegalMoveError as err:
             write(f"Illegal move: {err}. Try again.")
         except IndexError as err:

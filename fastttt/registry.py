@@ -99,7 +99,7 @@ class Game(Protocol):
 
     def state_from_moves(self, moves: Iterable[int]) -> State: ...
 
-    def parse_move(self, text: str, state: Any) -> int:
+    def parse_move(self, state: Any, text: str) -> int:
         """A typed move (people's numbering) in API form; raises a FastTTTError or
         IndexError saying what is wrong."""
 

@@ -47,7 +47,7 @@ def describe_move(pos: Position, move: int) -> str:
     return f"row {int(move) // cols + 1}, column {int(move) % cols + 1}"
 
 
-def parse_move(text: str, pos: Position) -> int:
+def parse_move(pos: Position, text: str) -> int:
     """Read a move typed by a person: ``row,col`` from 1 (a column alone on gravity boards).
 
     Returns the move in API form (a cell, or a 0-based column with gravity). Raises, each with a

@@ -119,7 +119,7 @@ def playout(game: Game, rng: random.Random) -> list[State]:
         if not moves:
             return states
         for move in moves:
-            assert game.parse_move(game.format_move(state, move), state) == move
+            assert game.parse_move(state, game.format_move(state, move)) == move
         move = rng.choice(moves)
         text, ply, to_move = str(state), state.ply, state.to_move
         child = state.play(move)

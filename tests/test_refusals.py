@@ -67,6 +67,21 @@ def test_an_unknown_name_gets_a_close_match():
 
 
 @pytest.mark.parametrize(
+    "typed, meant", [("solv", "solve"), ("Solve", "solve"), ("porve", "prove")]
+)
+def test_an_unknown_command_gets_a_close_match(typed, meant):
+    result = CliRunner().invoke(main, [typed])
+    assert result.exit_code == 2
+    assert f"no such command {typed!r} (did you mean {meant!r}?); commands: bench," in result.stderr
+
+
+def test_an_unknown_command_far_from_any_lists_them():
+    result = CliRunner().invoke(main, ["xyz"])
+    assert result.exit_code == 2 and "did you mean" not in result.stderr
+    assert "no such command 'xyz'; commands: bench, book," in result.stderr
+
+
+@pytest.mark.parametrize(
     "args, message",
     [
         (["render", "connect4", "--values", "--seconds", "nan", "-o", "y.svg"], "not a finite"),

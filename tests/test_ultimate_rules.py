@@ -216,16 +216,16 @@ def test_render_marks_claimed_boards():
 
 def test_parse_move_forms():
     s = UltimateState()
-    assert parse_move("5,1", s) == 36
-    assert parse_move("r4c4", s) == 36
-    assert parse_move(" 9 9 ", s) == 80
+    assert parse_move(s, "5,1") == 36
+    assert parse_move(s, "r4c4") == 36
+    assert parse_move(s, " 9 9 ") == 80
     s = s.play(40)
-    assert parse_move("3", s) == 38
+    assert parse_move(s, "3") == 38
     with pytest.raises(IndexError):
-        parse_move("10,1", s)
+        parse_move(s, "10,1")
     with pytest.raises(ValueError, match="not a move"):
-        parse_move("hello", s)
+        parse_move(s, "hello")
     with pytest.raises(IllegalMoveError, match="must be in board 5"):
-        parse_move("1,1", s)
+        parse_move(s, "1,1")
     with pytest.raises(ValueError, match="no board is forced"):
-        parse_move("3", UltimateState())
+        parse_move(UltimateState(), "3")

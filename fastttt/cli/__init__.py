@@ -10,6 +10,7 @@ are removed, never left half-written).
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 
@@ -70,6 +71,15 @@ class LazyGroup(click.Group):
             return None
         module_name, attr = COMMANDS[cmd_name][0].split(":")
         return getattr(importlib.import_module(module_name), attr)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """Like click's, but an unknown command names the closest one and lists them all."""
+        name = args[0]
+        if name in COMMANDS or name.startswith("-"):
+            return super().resolve_command(ctx, args)
+        close = difflib.get_close_matches(name.lower(), sorted(COMMANDS), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        ctx.fail(f"no such command {name!r}{hint}; commands: {', '.join(sorted(COMMANDS))}")
 
     def invoke(self, ctx: click.Context):
         sigints = interrupt.sigint_count()

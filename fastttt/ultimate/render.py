@@ -108,7 +108,7 @@ def format_move(state: UltimateState, move: int) -> str:
     return f"{b + 1},{c + 1}"
 
 
-def parse_move(text: str, state: UltimateState) -> int:
+def parse_move(state: UltimateState, text: str) -> int:
     """Read a person's move (``board,cell``, ``rRcC`` or a lone cell in the forced board, all
     1-based) and return it as 0..80. Malformed text raises ValueError, numbers out of 1..9
     IndexError, a move the rules forbid IllegalMoveError (a ValueError); one-line messages."""

@@ -64,10 +64,10 @@ class UltimateSpec:
     def state_from_moves(self, moves: Iterable[int]) -> UltimateState:
         return UltimateState.from_moves(moves, self.open_won_boards)
 
-    def parse_move(self, text: str, state: Any) -> int:
+    def parse_move(self, state: Any, text: str) -> int:
         from fastttt.ultimate.render import parse_move
 
-        return parse_move(text, state)
+        return parse_move(state, text)
 
     def format_move(self, state: Any, move: int) -> str:
         from fastttt.ultimate.render import format_move
