@@ -40,6 +40,8 @@ from fastttt.values import relative, table_from_score
 if TYPE_CHECKING:
     import numpy as np
 
+    from fastttt.search import Searcher
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -175,13 +177,37 @@ def perfect_moves(pos: Position) -> list[int]:
     :func:`best_outcome_moves` over :func:`move_outcomes`, but past a table and the book's
     move scores only a null-window search per move against the position's exact score (from
     the book, else searched: :meth:`fastttt.search.Searcher.best_moves`)."""
+    search = _search_past_the_book(pos)
+    if search is None:
+        return best_outcome_moves(move_outcomes(pos))
+    searcher, score = search
+    return searcher.best_moves(pos, score)
+
+
+def perfect_move(pos: Position, rng: random.Random) -> int:
+    """A uniformly random move of :func:`perfect_moves`; past a table and the book's move
+    scores, the first best move of a shuffled order
+    (:meth:`~fastttt.search.Searcher.first_best_move`), skipping the null-window searches of
+    the moves after it."""
+    search = _search_past_the_book(pos)
+    if search is None:
+        return rng.choice(best_outcome_moves(move_outcomes(pos)))
+    searcher, score = search
+    order = list(pos.legal_moves())
+    rng.shuffle(order)
+    return searcher.first_best_move(pos, order, score)
+
+
+def _search_past_the_book(pos: Position) -> tuple[Searcher, int | None] | None:
+    """The exact searcher of ``pos`` and the book's score of it (None: not in the book) when
+    neither a table nor the shipped book's move scores answer ``pos``; else None."""
     from fastttt.book import shipped
     from fastttt.search import fits_64, searcher
 
     book = shipped(pos.spec) if pos.spec.gravity else None
     if uses_table(pos.spec) or not fits_64(pos.spec) or (book and book.move_scores(pos)):
-        return best_outcome_moves(move_outcomes(pos))
-    return sorted(searcher(pos.spec).best_moves(pos, book.score(pos) if book else None))
+        return None
+    return searcher(pos.spec), book.score(pos) if book else None
 
 
 def best_outcome_moves(outcomes: dict[int, Outcome]) -> list[int]:
@@ -260,7 +286,7 @@ class PerfectPlayer:
 
         searcher = shared_searcher(state.spec)
         self._spec, self._start = state.spec, searcher.nodes if searcher is not None else 0
-        return rng.choice(perfect_moves(state))
+        return perfect_move(state, rng)
 
     def progress(self) -> str:
         """Nodes the game's shared exact searcher has visited during this choice, if any."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -377,21 +377,36 @@ class Searcher:
         null-window search per move ("does the child score more than ``-score``?"), much less
         work than every move's exact score (:meth:`move_scores`). Kernel:
         :func:`~fastttt.kernels.negamax.at_least_kernel`."""
+        return sorted(self._moves_keeping(pos, score, pos.legal_moves()))
+
+    def first_best_move(self, pos: Position, order: Iterable[int], score: int | None = None) -> int:
+        """The first move of ``order`` (the legal moves of ``pos``, in any order) among
+        :meth:`best_moves`, stopping there: in a uniformly shuffled order, a uniformly random
+        best move for the null-window searches of the moves before it only."""
+        return next(iter(self._moves_keeping(pos, score, order)))
+
+    def _moves_keeping(
+        self, pos: Position, score: int | None, order: Iterable[int]
+    ) -> Iterator[int]:
         self.check_live(pos)
         if score is None:
             score = self.solve(pos).score
-        best = []
-        for move, child_score in scores_of_moves(pos, lambda child: -score, weak=False).items():
-            if child_score != score:  # a move that ends the game: its score is known
-                if child_score > score:
-                    raise InvalidArgumentError(f"{pos} scores more than {score}")
+        order = list(order)
+        if sorted(order) != sorted(pos.legal_moves()):
+            raise InvalidArgumentError(f"{order} are not the legal moves of {pos}")
+        ends_now = scores_of_moves(pos, lambda child: -score, weak=False)
+        if max(ends_now.values()) > score:
+            raise InvalidArgumentError(f"{pos} scores more than {score}")
+        kept = False
+        for move in order:
+            if ends_now[move] != score:  # a move that ends the game: its score is known
                 continue
             child = pos.play(move)
             if child.is_over() or not self._at_least(child, 1 - score):
-                best.append(move)
-        if not best:
+                kept = True
+                yield move
+        if not kept:
             raise InvalidArgumentError(f"no move of {pos} keeps the score {score}")
-        return best
 
     def _at_least(self, pos: Position, bound: int) -> bool:
         cur, mask, ply = self.internal(pos)

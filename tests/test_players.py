@@ -9,6 +9,7 @@ from functools import cache
 import pytest
 
 from fastttt.board import Position
+from fastttt.errors import InvalidArgumentError
 from fastttt.games import mnk, tictactoe
 from fastttt.players import (
     HeuristicPlayer,
@@ -27,6 +28,7 @@ from fastttt.players import (
     solution_for,
 )
 from fastttt.registry import load_game
+from fastttt.search import Searcher
 from fastttt.values import relative
 
 BOARDS = ["tictactoe", "4x4k3", "4x4k4g"]
@@ -231,6 +233,35 @@ def test_perfect_moves_past_the_table_equal_the_best_outcomes(spec, monkeypatch)
     monkeypatch.setattr(players, "uses_table", lambda spec: False)
     for pos in positions:
         assert perfect_moves(pos) == sol.best_moves(pos), str(pos)
+
+
+@pytest.mark.parametrize("spec", [mnk(3, 4, 3, gravity=True), mnk(4, 4, 3)])
+def test_perfect_move_past_the_table_is_a_random_best_move(spec, monkeypatch):
+    """Past a table, perfect play stops at the first best move of a shuffled order: always one
+    of the table's best moves, and over seeds each of them."""
+    import fastttt.players as players
+
+    sol = solution_for(spec)
+    monkeypatch.setattr(players, "uses_table", lambda spec: False)
+    p = PerfectPlayer()
+    for pos in random_positions(spec, 25, seed=6, min_ply=1):
+        best = sol.best_moves(pos)
+        picks = {p.choose(pos, random.Random(seed)) for seed in range(12 * len(best))}
+        assert picks == set(best), str(pos)
+
+
+def test_first_best_move_follows_the_order():
+    sol = solution_for(tictactoe)
+    s = Searcher(tictactoe, tt_bits=17)
+    pos = Position.from_text(tictactoe, "X../.../...")  # O's only draws: the centre
+    assert sol.best_moves(pos) == [4]
+    for order in ([1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1], [4, 1, 2, 3, 5, 6, 7, 8]):
+        assert s.first_best_move(pos, order) == 4
+    pos = Position.from_text(tictactoe, ".../.X./...")  # O's corners draw, the edges lose
+    assert s.first_best_move(pos, [1, 3, 0, 2, 5, 6, 7, 8]) == 0
+    assert s.first_best_move(pos, [7, 8, 0, 1, 2, 3, 5, 6]) == 8
+    with pytest.raises(InvalidArgumentError, match="not the legal moves"):
+        s.first_best_move(pos, [0, 1])
 
 
 def test_heuristic_players_choose_among_search_best():
