@@ -33,10 +33,10 @@ import numpy as np
 from fastttt.board import cell_lines, full_mask, win_masks
 from fastttt.codes import bitboards_of_codes, code_count
 from fastttt.games import GameSpec, as_spec
+from fastttt.kernels.dense import POS_FIRST_STONES, POS_RANK, POS_SECOND, POS_SECOND_STONES
 
 MAX_LO_CELLS = 10  # 3**10 lo codes: rank tables of 59049 entries stay in L2
 MAX_LINES = 64  # line bitsets are uint64
-POS_RANK, POS_SECOND, POS_FIRST_STONES, POS_SECOND_STONES = 16, 32, 33, 43  # merged_pos shifts
 
 
 class Layout(NamedTuple):

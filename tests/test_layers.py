@@ -92,7 +92,6 @@ KNOWN_CLIMBS = frozenset(
         ("fastttt.games", "fastttt.players"),
         ("fastttt.games", "fastttt.render"),
         ("fastttt.games", "fastttt.svg"),
-        ("fastttt.kernels.dense", "fastttt.layout"),
         ("fastttt.ultimate", "fastttt.ultimate.engine"),
         ("fastttt.ultimate", "fastttt.ultimate.players"),
         ("fastttt.ultimate", "fastttt.ultimate.render"),

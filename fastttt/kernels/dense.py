@@ -17,10 +17,12 @@ from numba import njit, prange
 from fastttt.config import JIT, PARALLEL_JIT
 from fastttt.kernels.bits import ctz
 from fastttt.kernels.stop import is_stopped
-from fastttt.layout import POS_FIRST_STONES, POS_RANK, POS_SECOND, POS_SECOND_STONES
 
 NONTERMINAL = 255
 V_FIRST, V_DRAW, V_SECOND = 1, 2, 3
+# Layout.merged_pos packs lo | rank << 16 | second_to_move << 32 | first's stones << 33 |
+# second's stones << 43 (fastttt.layout builds it)
+POS_RANK, POS_SECOND, POS_FIRST_STONES, POS_SECOND_STONES = 16, 32, 33, 43
 
 
 @njit(**JIT)
