@@ -50,6 +50,15 @@ def test_page_and_static_files(client):
     assert {"tictactoe", "connect4", "ultimate"} <= {g["name"] for g in games}
 
 
+def test_favicon(client):
+    """The icon the page links (an SVG) is also at /favicon.ico, which browsers ask for."""
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert icon.text.startswith("<svg") and len(icon.content) < 1000
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
+    assert client.get("/static/favicon.svg").content == icon.content
+
+
 def test_state_of_a_tictactoe_position(client):
     st = client.get("/api/state", params={"game": "tictactoe", "moves": "2,2 1,1"}).json()
     assert st["position"] == "O../.X./..."

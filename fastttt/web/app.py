@@ -7,6 +7,7 @@ API form (``move_list``, ``legal``, ``move``: cells, 0-based columns, 0..80), wh
 clicks and the pictures' ``data-move`` use, and as people's text (``moves``, ``move_texts``,
 ``labels``, ``label``), which the page shows and puts in its URLs.
 
+``GET /favicon.ico``                the icon (SVG, as ``/static/favicon.svg``)
 ``GET /api/games``                  suggested games and the players each offers
 ``GET /api/state?game=&moves=``     the position: status, legal moves, picture, attractor ranks
 ``POST /api/values``                job: the value of every legal move (JSON body: game, moves,
@@ -255,6 +256,12 @@ async def index(request: Request) -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 
+async def favicon(request: Request) -> FileResponse:
+    """The page's icon (an SVG: ``<link rel=icon>``), also at ``/favicon.ico``, which browsers
+    and tools ask for by themselves."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 async def games(request: Request) -> JSONResponse:
     return JSONResponse(
         {
@@ -373,6 +380,7 @@ def create_app(move_seconds: float = MOVE_SECONDS) -> Starlette:
     app = Starlette(
         routes=[
             Route("/", index),
+            Route("/favicon.ico", favicon),
             Route("/api/games", games),
             Route("/api/state", get_state),
             Route("/api/values", post_values, methods=["POST"]),
