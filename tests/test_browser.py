@@ -224,7 +224,11 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
 def test_a_bad_url_shows_the_error_and_the_start_position(server, page, tmp_path):
     page.goto(f"{server}/?game=tictactoe&moves=2,2%202,2")
     wait_idle(page, 0)
-    assert "move 2 ('2,2'): row 2, column 2 is taken" in page.text_content("#error")
+    error = page.text_content("#error")
+    assert (
+        error
+        == "moves: move 2 ('2,2'): row 2, column 2 is taken (showing the start position instead)"
+    )
     assert page.text_content("#status") == "X to move"
     assert len(heat_colours(page)) == 9
     for side in ("x", "o"):
@@ -235,7 +239,41 @@ def test_a_bad_url_shows_the_error_and_the_start_position(server, page, tmp_path
     assert "move 7 ('4'): column 4 is full" in page.text_content("#error")
     page.goto(f"{server}/?game=nosuchgame")
     wait_idle(page, 0)
-    assert page.text_content("#error") and page.locator("#board rect.cell").count() == 9
+    error = page.text_content("#error")
+    assert error.startswith("game: unknown game 'nosuchgame'; known: "), error
+    assert (
+        error.endswith("(showing tic-tac-toe instead)") and page.input_value("#game") == "tictactoe"
+    )
+    assert page.locator("#board rect.cell").count() == 9
+    page.goto(f"{server}/?game=4x4k9&values=0")
+    wait_idle(page, 0)
+    error = page.text_content("#error")
+    assert error.startswith("game '4x4k9': k=9 is larger than the board"), error
+    page.goto(f"{server}/?game=tictactoe&seconds=abc")
+    wait_idle(page, 0)
+    assert "seconds=abc in the link is not a number" in page.text_content("#note")
+
+
+@pytest.mark.parametrize(
+    "game, selected, text",
+    [
+        ("connect4", "connect4", "Connect Four"),
+        ("6x7k4g", "connect4", "Connect Four"),
+        ("Connect4", "connect4", "Connect Four"),
+        ("3x3k3", "tictactoe", "Tic-tac-toe"),
+        ("4x5k4g", "4x5k4g", "4x5 with gravity"),
+        ("ultimate-open", "ultimate-open", "Ultimate, open"),
+        ("5x4k4g", "5x4k4g", "5x4k4g: 5 rows x 4 cols, 4 in a row, gravity"),
+    ],
+)
+def test_the_game_select_shows_named_boards(server, page, game, selected, text):
+    """The Game select is never blank: a listed game whatever name the URL gives it, else an
+    option added for the board the URL names."""
+    page.goto(f"{server}/?game={game}&values=0")
+    wait_idle(page, 0)
+    assert page.input_value("#game") == selected
+    assert text in page.eval_on_selector("#game", "s => s.options[s.selectedIndex].text")
+    assert not page.text_content("#error")
 
 
 def test_a_new_position_cancels_the_running_job(server, page):

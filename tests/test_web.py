@@ -405,3 +405,34 @@ def test_errors_name_moves_as_people_write_them(client, game, moves, message):
     assert r.status_code == 400 and r.json()["error"] == f"moves: {message}", r.text
     r = client.post("/api/values", json={"game": game, "moves": moves})
     assert r.status_code == 400 and message in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize(
+    "game, message",
+    [
+        ("nosuchgame", "unknown game 'nosuchgame'"),
+        ("4x4k9", "4x4k9"),
+        ("", "game"),
+    ],
+)
+def test_a_bad_game_is_400_naming_it(client, game, message):
+    """A bad ``game`` is answered 400 with the reason, the value named in it (never the
+    tic-tac-toe default in its place)."""
+    for r in (
+        client.get("/api/state", params={"game": game}),
+        client.post("/api/values", json={"game": game}),
+    ):
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error.startswith("game") and message in error, error
+
+
+def test_games_are_listed_under_the_name_the_state_gives(client):
+    """Each listed game's ``spec`` is what /api/state calls it (the page selects the listed
+    game whatever name the URL used: connect4, 6x7k4g, Connect4)."""
+    games = client.get("/api/games").json()["games"]
+    by_spec = {g["spec"]: g["name"] for g in games}
+    assert len(by_spec) == len(games)
+    for name in ("connect4", "6x7k4g", "Connect4", "4x5k4g", "3x3k3", "ultimate-open"):
+        spec = client.get("/api/state", params={"game": name}).json()["game"]
+        assert spec in by_spec, (name, spec)

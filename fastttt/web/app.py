@@ -45,7 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from fastttt import svg
-from fastttt.errors import FastTTTError
+from fastttt.errors import FastTTTError, GameSpecError
 from fastttt.move_values import move_values
 from fastttt.movetext import format_line, load_state, move_list_text
 from fastttt.registry import load_game
@@ -60,9 +60,11 @@ GAMES = (
     ("4x4k3", "4x4, 3 in a row"),
     ("4x4k4", "4x4, 4 in a row"),
     ("4x4k4g", "4x4 with gravity, 4 in a row"),
+    ("4x5k4g", "4x5 with gravity, 4 in a row"),
     ("connect4", "Connect Four (6x7, gravity)"),
     ("5x5k4", "5x5, 4 in a row (search)"),
     ("ultimate", "Ultimate tic-tac-toe"),
+    ("ultimate-open", "Ultimate, open (play on in claimed boards)"),
 )
 VALUE_SECONDS = (0.05, 10.0)  # the range a job's budget (``seconds``) may take
 DEFAULT_VALUE_SECONDS = 2.0
@@ -92,6 +94,11 @@ def _state(params: Any) -> tuple[Any, Any, list[int] | None]:
             None if position is not None else moves_text or "",
             position,
         )
+    except GameSpecError as err:  # names the value: "game: unknown game 'nosuch'; known: ..."
+        game = params.get("game")
+        raise BadRequest(
+            f"game: {err}" if repr(game) in str(err) else f"game {game!r}: {err}"
+        ) from None
     except (FastTTTError, ValueError) as err:
         raise BadRequest(str(err)) from None
 
@@ -266,7 +273,12 @@ async def games(request: Request) -> JSONResponse:
     return JSONResponse(
         {
             "games": [
-                {"name": name, "label": label, "players": load_game(name).suggested_players()}
+                {
+                    "name": name,
+                    "label": label,
+                    "spec": load_game(name).name,  # what /api/state's "game" says of it
+                    "players": load_game(name).suggested_players(),
+                }
                 for name, label in GAMES
             ]
         }

@@ -53,6 +53,9 @@ function readUrl() {
   app.players.O = params.get("o") || "human";
   app.showValues = params.get("values") !== "0";
   app.seconds = Number(params.get("seconds")) || 2;
+  if (params.has("seconds") && !(Number(params.get("seconds")) > 0)) {
+    app.note = `seconds=${params.get("seconds")} in the link is not a number of seconds: using 2.`;
+  }
 }
 
 function cancelJob() {
@@ -110,20 +113,44 @@ function showAttractor(view) {
 }
 
 // The state of app.game after `moves`; on bad input (a shared URL with an illegal move, an
-// unknown game) the error is shown and the game's start position, or tic-tac-toe's, is loaded.
+// unknown game) a message naming the bad value is shown and the game's start position, or
+// tic-tac-toe's, is loaded.
 async function fetchState(moves, gen) {
   const get = () => api(`/api/state?${new URLSearchParams({ game: app.game, moves })}`);
   try {
     return await get();
   } catch (err) {
     if (gen !== app.gen) throw err;
-    if (moves) moves = "";
-    else if (app.game !== "tictactoe") { app.game = "tictactoe"; $("game").value = app.game; }
+    let instead;  // the server's message names the bad value: "game: unknown game 'x'; ..."
+    if (moves) { moves = ""; instead = "the start position"; }
+    else if (app.game !== "tictactoe") { app.game = "tictactoe"; instead = "tic-tac-toe"; }
     else throw err;
     const st = await get();
-    showError(err);
+    showError(`${err.message} (showing ${instead} instead)`);
     return st;
   }
+}
+
+// The Game select shows the game on the page: the listed game the server names as st.game
+// (connect4, 6x7k4g and Connect4 are one game), else an option added for it (5x4k4g).
+function showGame(st) {
+  const select = $("game");
+  const listed = app.games.find((g) => g.spec === st.game);
+  if (listed) {
+    select.value = listed.name;
+    $("game-name").value = "";
+    return;
+  }
+  let option = select.querySelector("option.named");
+  if (!option) {
+    option = document.createElement("option");
+    option.className = "named";
+    select.append(option);
+  }
+  option.value = app.game;
+  option.textContent = `${app.game}: ${st.describe}`;
+  select.value = app.game;
+  $("game-name").value = app.game;
 }
 
 async function load(history = "replace") {
@@ -150,6 +177,7 @@ async function load(history = "replace") {
   $("note").textContent = app.note || "";
   $("source").textContent = "";
   app.note = null;
+  showGame(st);
   fillPlayers(st.players);
   showAttractor(st.attractor);
   if (history === "push") window.history.pushState(null, "", urlFor());
@@ -203,8 +231,6 @@ async function init() {
     app.games = (await api("/api/games")).games;
   } catch (err) { showError(err); }
   $("game").innerHTML = app.games.map((g) => `<option value="${g.name}">${g.label}</option>`).join("");
-  $("game").value = app.game;
-  if ($("game").value !== app.game) $("game-name").value = app.game;
   $("show-values").checked = app.showValues;
   $("seconds").value = String(app.seconds);
   $("seconds").addEventListener("change", (e) => {
