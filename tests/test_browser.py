@@ -217,7 +217,10 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
     assert page.text_content("#moves") == "5,5 5,1" and "moves=5,5+5,1&" in page.url
     heat = page.locator("#board rect.heat")
     assert heat.count() == 9  # O sent X to the empty board 0
-    assert "estimate" in page.text_content("#board svg .legend")
+    estimate = page.locator("#legend-estimate")  # the unit of ~+5, said once for the page
+    assert estimate.is_visible() and "in points for the side to move" in estimate.inner_text()
+    assert page.locator("#board svg .legend").count() == 0
+    assert "points" in page.locator("#board rect.heat.estimate title").first.text_content()
     screenshot(page, tmp_path, "ultimate.png")
 
 
@@ -274,6 +277,53 @@ def test_the_game_select_shows_named_boards(server, page, game, selected, text):
     assert page.input_value("#game") == selected
     assert text in page.eval_on_selector("#game", "s => s.options[s.selectedIndex].text")
     assert not page.text_content("#error")
+
+
+BOARD_CELLS = """() => Object.fromEntries([...document.querySelectorAll('#board rect.heat')]
+    .map((r) => [r.dataset.move, [r.nextElementSibling.textContent, r.getAttribute('fill')]]))"""
+GRID_CELLS = """() => Object.fromEntries([...document.querySelectorAll('#attractor [data-move]')]
+    .map((d) => [d.dataset.move, [d.textContent, d.style.background]]))"""
+
+
+def _rgb(colour: str) -> str:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+@pytest.mark.parametrize("moves", ["", "2,2", "1,1 1,2", "2,2 1,2 1,1 3,3 3,1 2,1"])
+def test_the_attractor_grid_says_what_the_board_says(server, page, moves):
+    """Every move's attractor cell shows the board's label in the board's colour (issue 23:
+    the same move was a green W5 on the board and a pink X·4 in the grid)."""
+    page.goto(f"{server}/?game=tictactoe&moves={moves}")
+    wait_idle(page, len(moves.split()))
+    board, grid = page.evaluate(BOARD_CELLS), page.evaluate(GRID_CELLS)
+    assert board and sorted(board) == sorted(grid)
+    for move, (label, fill) in board.items():
+        assert grid[move] == [label, _rgb(fill)], (move, board[move], grid[move])
+
+
+def test_one_legend_for_the_page(server, page, tmp_path):
+    """Stones and values in one legend, and no stone in a value colour (issue 23: Connect
+    Four's red and yellow discs were the loss and draw colours)."""
+    page.goto(f"{server}/?game=connect4&seconds=5&moves=4455")
+    wait_idle(page, 4)
+    assert page.locator("#legend").is_visible() and page.locator("#board svg .legend").count() == 0
+    legend = page.text_content("#legend")
+    assert "X disc" in legend and "O disc" in legend and "W5" in legend
+    swatches = page.eval_on_selector_all(
+        "#legend .swatch.value", "ss => ss.map((s) => s.style.background)"
+    )
+    assert len(swatches) == 6
+    discs = page.eval_on_selector_all(
+        "#board circle.stone", "cs => cs.map((c) => c.getAttribute('fill'))"
+    )
+    assert len(discs) == 4 and not {_rgb(d) for d in discs} & set(swatches)
+    heat = set(heat_colours(page).values())
+    assert heat and not heat & set(discs)
+    screenshot(page, tmp_path, "connect4-legend.png")
+    page.goto(f"{server}/?game=tictactoe&moves=2,2")
+    wait_idle(page, 1)
+    assert "Stones: X O" in " ".join(page.text_content("#legend-stones").split())
 
 
 def test_a_new_position_cancels_the_running_job(server, page):

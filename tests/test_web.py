@@ -83,6 +83,52 @@ def test_attractor_ranks_match_the_table(client):
 
 
 @pytest.mark.parametrize(
+    "game, moves",
+    [
+        ("tictactoe", ""),
+        ("tictactoe", "2,2"),
+        ("tictactoe", "1,1 1,2"),
+        ("tictactoe", "2,2 1,2 1,1 3,3 3,1 2,1"),
+        ("3x4k3", ""),
+        ("3x4k3", "2,2 2,3"),
+    ],
+)
+def test_attractor_grid_says_what_the_board_says(client, game, moves):
+    """One convention (issue 23): each move's attractor cell has the board's label and fill,
+    the mover's value with plies counting the move (W5), and its rank is one less: W5 in the
+    board is rank 4 of the mover's attractor, L5 rank 4 of the opponent's, D the draw region."""
+    st = client.get("/api/state", params={"game": game, "moves": moves}).json()
+    job = finish(client, client.post("/api/values", json={"game": game, "moves": moves}))
+    values, grid = job["result"]["values"], st["attractor"]["moves"]
+    assert sorted(values) == sorted(grid) == sorted(str(m) for m in st["legal"])
+    board = _svg_labels(job["result"]["svg"])
+    for move, value in values.items():
+        cell = grid[move]
+        assert cell["short"] == value["short"] == board[int(move)], (move, cell, value)
+        assert cell["fill"] == value["fill"] and cell["ink"] == value["ink"]
+        if value["result"] == 0:
+            assert cell["region"] == "draw"
+        else:
+            mover, other = st["to_move"], "XO"[st["to_move"] == "X"]
+            assert cell["region"] == (mover if value["result"] > 0 else other)
+            assert cell["rank"] == value["plies"] - 1
+
+
+def _svg_labels(picture: str) -> dict[int, str]:
+    """move -> the label the board draws in its heat cell (the text after the cell)."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    out, move = {}, None
+    for element in ET.fromstring(picture):
+        if element.tag == f"{ns}rect" and "heat" in element.get("class", ""):
+            move = int(element.get("data-move"))
+        elif element.tag == f"{ns}text" and element.get("class") == "label" and move is not None:
+            out[move], move = element.text, None
+    return out
+
+
+@pytest.mark.parametrize(
     "game, moves, api, text",
     [
         ("connect4", "4,4,5", [3, 3, 4], "4 4 5"),
@@ -112,7 +158,7 @@ def test_values_job_equals_the_table(client):
     for move, outcome in move_outcomes(pos).items():
         value = result["values"][str(move)]
         assert (value["result"], value["plies"]) == (outcome.result, outcome.plies)
-    assert 'class="legend"' in result["svg"]
+    assert 'class="legend"' not in result["svg"]  # the page has one legend for all
 
 
 def test_values_job_on_connect4_keeps_its_budget(client):

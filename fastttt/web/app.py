@@ -8,10 +8,12 @@ clicks and the pictures' ``data-move`` use, and as people's text (``moves``, ``m
 ``labels``, ``label``), which the page shows and puts in its URLs.
 
 ``GET /favicon.ico``                the icon (SVG, as ``/static/favicon.svg``)
-``GET /api/games``                  suggested games and the players each offers
+``GET /api/games``                  suggested games and the players each offers, and the
+                                    colours of the page's legend (:func:`fastttt.svg.palette`)
 ``GET /api/state?game=&moves=``     the position: status, legal moves, picture, attractor ranks
 ``POST /api/values``                job: the value of every legal move (JSON body: game, moves,
-                                    seconds) and the heat-map picture
+                                    seconds), its cell (``short`` label, ``fill``) and the
+                                    heat-map picture (no legend in it: the page has one)
 ``POST /api/move``                  job: the move a named player picks (game, moves, player)
 ``GET /api/jobs/{id}``              a job's state, progress text and result
 ``DELETE /api/jobs/{id}``           cancel a job (the page does when the position changes)
@@ -46,7 +48,7 @@ from starlette.staticfiles import StaticFiles
 
 from fastttt import svg
 from fastttt.errors import FastTTTError, GameSpecError
-from fastttt.move_values import move_values
+from fastttt.move_values import ESTIMATE_UNIT, MoveValue, move_values
 from fastttt.movetext import format_line, load_state, move_list_text
 from fastttt.registry import load_game
 from fastttt.web.jobs import Halted, Job, Jobs
@@ -152,10 +154,22 @@ def _attractor_ranks(spec: Any) -> dict[int, tuple[int, int]]:
     return ranks
 
 
+def cell_view(state: Any, value: MoveValue) -> dict:
+    """How the board draws a move's ``value`` (:mod:`fastttt.svg`): its label (``W5``,
+    ``D``, ``~+5``), fill and text colour; the attractor grid shows the same."""
+    fill = svg.value_color(value, svg.value_horizon(state))
+    return {"short": svg.value_label(value), "fill": fill, "ink": svg.text_color(fill)}
+
+
 def attractor_view(state: Any) -> dict | None:
     """For small boards with solved tables (games that offer hints, of at most
     :data:`ATTRACTOR_MAX_CELLS` cells): the position's and each move's region (the attractor of
-    X, of O, or the draw region) and rank (plies to the win under the winner's fastest play)."""
+    X, of O, or the draw region) and rank (plies to the win under the winner's fastest play).
+
+    One convention with the board (the page's legend): each move is also given as the board
+    labels it, from the mover's side, plies to the end counting the move itself
+    (:func:`cell_view`): a move into the mover's attractor at rank r is ``W(r+1)``, into the
+    opponent's ``L(r+1)``, into the draw region ``D``."""
     spec = state.spec
     if not spec.supports_hints or spec.cells > ATTRACTOR_MAX_CELLS:
         return None
@@ -168,9 +182,13 @@ def attractor_view(state: Any) -> dict | None:
 
     moves = {}
     for move in state.legal_moves():
-        child = state.play(move)
-        cell = state.move_cell(move)
-        moves[str(move)] = {**region(child), "cell": cell}
+        child = region(state.play(move))
+        if child["region"] == "draw":
+            value = MoveValue(0)
+        else:
+            mover_wins = child["region"] == SYMBOLS[state.to_move]
+            value = MoveValue(1 if mover_wins else -1, child["rank"] + 1)
+        moves[str(move)] = {**child, **cell_view(state, value), "cell": state.move_cell(move)}
     return {
         "position": region(state),
         "moves": moves,
@@ -272,6 +290,8 @@ async def favicon(request: Request) -> FileResponse:
 async def games(request: Request) -> JSONResponse:
     return JSONResponse(
         {
+            "palette": svg.palette(),  # the page's one legend: stones and values
+            "estimate_unit": ESTIMATE_UNIT,
             "games": [
                 {
                     "name": name,
@@ -280,7 +300,7 @@ async def games(request: Request) -> JSONResponse:
                     "players": load_game(name).suggested_players(),
                 }
                 for name, label in GAMES
-            ]
+            ],
         }
     )
 
@@ -325,8 +345,10 @@ async def post_values(request: Request) -> JSONResponse:
             "position": str(state),
             "source": found.source,
             "complete": found.complete,
-            "values": {str(m): v.as_json() for m, v in found.values.items()},
-            "svg": svg.render(state, values=found, coordinates=True, last_move=last),
+            "values": {
+                str(m): {**v.as_json(), **cell_view(state, v)} for m, v in found.values.items()
+            },
+            "svg": svg.render(state, values=found, coordinates=True, last_move=last, legend=False),
         }
 
     job = request.app.state.jobs.submit("values", work, seconds + VALUES_GRACE, "valuing the moves")

@@ -93,23 +93,46 @@ function fillPlayers(list) {
   }
 }
 
+// The attractor grid says what the board says (one convention: the legend's): each move's
+// label and colour as the server draws them on the board (W5, D, L4), its attractor region
+// and rank in the tooltip and data attributes.
 function showAttractor(view) {
   $("attractor-view").hidden = !view;
   if (!view) return;
-  const where = view.position.region === "draw" ? "the draw region (région nulle)"
-    : `the attractor of ${view.position.region}, rank ${view.position.rank}`;
-  $("attractor-position").textContent = `This position is in ${where}.`;
-  const byCell = {};
-  for (const info of Object.values(view.moves)) byCell[info.cell] = info;
+  const { region, rank } = view.position;
+  $("attractor-position").textContent = region === "draw"
+    ? "This position is in the draw region (région nulle)."
+    : `This position is in the attractor of ${region} at rank ${rank}: ${region} wins, ` +
+      `the game ending ${rank} ${rank === 1 ? "ply" : "plies"} from now.`;
   const grid = $("attractor");
   grid.style.gridTemplateColumns = `repeat(${view.cols}, auto)`;
+  const byCell = {};
+  for (const [move, info] of Object.entries(view.moves)) byCell[info.cell] = { move, ...info };
   grid.innerHTML = view.cells.map((ch, cell) => {
     if (ch !== ".") return `<div class="stone">${ch}</div>`;
     const info = byCell[cell];
     if (!info) return "<div></div>";
-    const text = info.region === "draw" ? "draw" : `${info.region}&middot;${info.rank}`;
-    return `<div class="${info.region}" data-cell="${cell}">${text}</div>`;
+    const where = info.region === "draw" ? "the draw region"
+      : `the attractor of ${info.region}, rank ${info.rank}`;
+    return `<div class="value" data-cell="${cell}" data-move="${info.move}" ` +
+      `data-region="${info.region}" data-rank="${info.rank ?? ""}" ` +
+      `style="background:${info.fill};color:${info.ink}" ` +
+      `title="after this move: ${where}">${info.short}</div>`;
   }).join("");
+}
+
+// The page's one legend: the stones of this board (crosses and rings, or discs) and the value
+// colours, both from the server's palette (fastttt.svg.palette), so they match the pictures.
+function showLegend(st) {
+  const palette = app.palette;
+  if (!palette) return;
+  const swatch = ([name, colour], shape) => `<span class="entry"><span class="swatch ${shape}" ` +
+    `style="background:${colour}"></span>${name}</span>`;
+  const stones = palette.stones.filter(([name]) => name.includes("disc") === st.gravity);
+  $("legend-stones").innerHTML = "Stones: " +
+    stones.map((s) => swatch(s, st.gravity ? "disc" : "ink")).join(" ");
+  $("legend-values").innerHTML = "Move values: " +
+    palette.values.map((v) => swatch(v, "value")).join(" ");
 }
 
 // The state of app.game after `moves`; on bad input (a shared URL with an illegal move, an
@@ -180,6 +203,8 @@ async function load(history = "replace") {
   showGame(st);
   fillPlayers(st.players);
   showAttractor(st.attractor);
+  showLegend(st);
+  $("legend-estimate").hidden = true;
   if (history === "push") window.history.pushState(null, "", urlFor());
   else window.history.replaceState(null, "", urlFor());
   document.body.dataset.ply = String(st.ply);
@@ -200,9 +225,10 @@ async function load(history = "replace") {
         seconds: app.seconds }, gen, "valuing moves");
       if (!result) return;
       $("board").innerHTML = result.svg;
+      $("legend-estimate").hidden = result.source !== "engine";
       $("source").textContent = { table: "Values: exact, from the solved table.",
         search: result.complete ? "Values: exact search." : "Values: exact search; grey moves were not reached in the time budget.",
-        engine: "Values: the engine's search; hatched cells are estimates, not proofs." }[result.source];
+        engine: "Values: the engine's search; hatched cells are estimates, not proofs (see the legend)." }[result.source];
     }
     setBusy(null);
   } catch (err) {
@@ -228,7 +254,9 @@ function undo() {
 async function init() {
   readUrl();
   try {
-    app.games = (await api("/api/games")).games;
+    const listing = await api("/api/games");
+    app.games = listing.games;
+    app.palette = listing.palette;
   } catch (err) { showError(err); }
   $("game").innerHTML = app.games.map((g) => `<option value="${g.name}">${g.label}</option>`).join("");
   $("show-values").checked = app.showValues;
