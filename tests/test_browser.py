@@ -326,6 +326,35 @@ def test_one_legend_for_the_page(server, page, tmp_path):
     assert "Stones: X O" in " ".join(page.text_content("#legend-stones").split())
 
 
+HEADER_CENTRES = """() => [...document.querySelector('header').children].map((e) => {
+    const r = e.getBoundingClientRect(); return [r.top + r.height / 2, r.right]; })"""
+
+
+@pytest.mark.parametrize("width, height", [(1000, 800), (1200, 800), (1400, 900), (390, 844)])
+def test_layout_fits_the_width(server, browser, tmp_path, width, height):
+    """No horizontal scrolling at 1000 to 1400 px nor on a phone (390 x 844); from 1000 px
+    the header is one line (it wrapped at 1200 px: issue 23)."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        for game in ("tictactoe", "connect4", "5x4k4g", "ultimate-open"):
+            page.goto(f"{server}/?game={game}&values=0")
+            wait_idle(page, 0)
+            scroll, inner = page.evaluate(
+                "[document.documentElement.scrollWidth, window.innerWidth]"
+            )
+            assert scroll <= inner, (game, scroll, inner)
+            centres = page.evaluate(HEADER_CENTRES)
+            assert max(right for _, right in centres) <= inner, (game, centres)
+            if width >= 1000:
+                middles = [middle for middle, _ in centres]
+                assert max(middles) - min(middles) < 2, (game, centres)
+            screenshot(page, tmp_path, f"{game}-{width}.png")
+    finally:
+        context.close()
+
+
 def test_a_new_position_cancels_the_running_job(server, page):
     """Values of the empty Connect Four board within 10 s: a click before they finish cancels
     that job (its DELETE is seen) and the new position's job runs."""
