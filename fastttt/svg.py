@@ -169,13 +169,13 @@ def palette() -> dict[str, list[tuple[str, str]]]:
 
 def value_label(value: Any) -> str:
     """Short text in a cell: ``W3`` the move wins and the game ends 3 plies from now, the move
-    itself included (``L4`` loses in 4), ``D`` draw, ``?`` unknown, ``~+35`` an estimate (the
-    Ultimate engine's score after the move for the mover, in evaluation points:
-    :data:`fastttt.move_values.ESTIMATE_UNIT`)."""
+    itself included (``L4`` loses in 4), ``D`` draw, ``?`` unknown, ``~+35`` an estimate
+    (``~0`` even): the Ultimate engine's score after the move for the mover, in evaluation
+    points (:data:`fastttt.move_values.ESTIMATE_UNIT`)."""
     if value.result is None:
         return "?"
     if value.estimate:
-        return f"~{value.score:+d}"
+        return f"~{value.score:+d}" if value.score else "~0"
     if value.result == 0:
         return "D"
     return f"{'W' if value.result > 0 else 'L'}{value.plies}"

@@ -264,8 +264,8 @@ def test_a_bad_url_shows_the_error_and_the_start_position(server, page, tmp_path
         ("6x7k4g", "connect4", "Connect Four"),
         ("Connect4", "connect4", "Connect Four"),
         ("3x3k3", "tictactoe", "Tic-tac-toe"),
-        ("4x5k4g", "4x5k4g", "4x5 with gravity"),
-        ("ultimate-open", "ultimate-open", "Ultimate, open"),
+        ("4x5k4g", "4x5k4g", "4x5 gravity"),
+        ("ultimate-open", "ultimate-open", "Ultimate (open rule)"),
         ("5x4k4g", "5x4k4g", "5x4k4g: 5 rows x 4 cols, 4 in a row, gravity"),
     ],
 )

@@ -56,17 +56,17 @@ from fastttt.web.jobs import Halted, Job, Jobs
 STATIC = Path(__file__).parent / "static"
 SYMBOLS = ("X", "O")
 
-GAMES = (
-    ("tictactoe", "Tic-tac-toe (3x3, 3 in a row)"),
+GAMES = (  # labels short enough for the header's select (about 20 characters)
+    ("tictactoe", "Tic-tac-toe (3x3)"),
     ("3x4k3", "3x4, 3 in a row"),
     ("4x4k3", "4x4, 3 in a row"),
     ("4x4k4", "4x4, 4 in a row"),
-    ("4x4k4g", "4x4 with gravity, 4 in a row"),
-    ("4x5k4g", "4x5 with gravity, 4 in a row"),
-    ("connect4", "Connect Four (6x7, gravity)"),
+    ("4x4k4g", "4x4 gravity, 4 in a row"),
+    ("4x5k4g", "4x5 gravity, 4 in a row"),
+    ("connect4", "Connect Four (6x7)"),
     ("5x5k4", "5x5, 4 in a row (search)"),
     ("ultimate", "Ultimate tic-tac-toe"),
-    ("ultimate-open", "Ultimate, open (play on in claimed boards)"),
+    ("ultimate-open", "Ultimate (open rule)"),
 )
 VALUE_SECONDS = (0.05, 10.0)  # the range a job's budget (``seconds``) may take
 DEFAULT_VALUE_SECONDS = 2.0
