@@ -145,7 +145,8 @@ def test_tictactoe_game_to_the_end_with_table_colours(server, page, tmp_path):
     other.goto(shared)
     wait_idle(other, 6)
     assert other.text_content("#moves") == "2,2 1,2 1,1 3,3 3,1 2,1"
-    assert other.locator("#attractor div.X").count() >= 1  # X wins at once: rank 1 cells
+    wins_now = other.locator('#attractor div[data-region="X"][data-rank="0"]')  # X wins at once
+    assert wins_now.count() >= 1 and wins_now.first.text_content() == "W1"
     other.close()
 
     page.select_option("#player-o", "perfect")
