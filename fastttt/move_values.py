@@ -11,7 +11,8 @@ Sources, best first:
   moves not reached have no value (``result`` None);
 - ``engine``: Ultimate tic-tac-toe, the engine's iterative deepening (:mod:`fastttt.ultimate.
   engine`) within the budget; proven results are exact, the others are estimates
-  (``estimate`` True, ``score`` the engine's side-to-move score after the move, mover's view);
+  (``estimate`` True, ``score`` the engine's side-to-move score after the move, mover's view,
+  in evaluation points, :data:`ESTIMATE_UNIT`);
   moves not reached before a cancel have no value.
 """
 
@@ -31,6 +32,9 @@ from fastttt.registry import State
 from fastttt.values import mate_result, result_words, table_from_score
 
 DEFAULT_SECONDS = 2.0
+# What an estimate's ``score`` counts: the Ultimate engine's evaluation points for the mover
+# (fastttt.ultimate.engine.Coeffs: a claimed centre board 30, corner 24, edge 20; mates apart)
+ESTIMATE_UNIT = "points"
 TICK = 0.01  # seconds between a stopper's checks
 _POOL_LOCK = threading.Lock()
 _SEARCHERS: dict[GameSpec, list[Any]] = {}  # idle Searchers, by game
@@ -45,13 +49,13 @@ class MoveValue:
     result: int | None  # +1 win, 0 draw, -1 loss; None: not valued within the budget
     plies: int | None = None  # to the end, this move included (exact values only)
     estimate: bool = False  # a heuristic estimate (Ultimate engine), not a proof
-    score: int = 0  # estimates: the engine's score, mover's view (positive: good for it)
+    score: int = 0  # estimates: the engine's score in ESTIMATE_UNIT, mover's view (+: good)
 
     def __str__(self) -> str:
         if self.result is None:
             return "unknown"
         if self.estimate:
-            return f"estimate {self.score:+d}"
+            return f"estimate {self.score:+d} {ESTIMATE_UNIT}, not proven"
         return result_words(self.result, self.plies)
 
     def as_json(self) -> dict:

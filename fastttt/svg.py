@@ -12,10 +12,13 @@ frame line. ``coordinates=True`` labels rows and columns from 1, as :mod:`fasttt
 :mod:`fastttt.ultimate.render` do (Ultimate: rows and columns of the 9x9 grid, ``rRcC``).
 
 ``values`` (from :func:`fastttt.move_values.move_values`) colours each legal move's cell (the
-landing cell with gravity) by its value from the mover's side: green wins, yellow draws, red
-losses, darker when the end is sooner; hatched cells are engine estimates (in the same colours:
-green the mover is ahead, yellow even, red behind), grey ones were not valued within the
-budget. A legend below the board says so (none when no move has a value: a finished game).
+landing cell with gravity) by its value from the mover's side: green wins, slate grey draws,
+purple losses, darker when the end is sooner; hatched cells are engine estimates (in the same
+colours: green the mover is ahead, slate even, purple behind), pale grey ones were not valued
+within the budget. A legend below the board says so (none when no move has a value: a finished
+game). One legend for all pictures: the value colours are none of the stones' (X red, O blue;
+on gravity boards red and yellow discs), so no stone looks like a value (:func:`palette` names
+them all, for a page's legend).
 Every legal move's cell carries ``data-move`` (its move in API form) for the web explorer.
 """
 
@@ -30,10 +33,11 @@ from fastttt.registry import State
 
 CELL = 40  # pixels per cell
 
+# Value colours (green-purple, as colour-blind-safe diverging maps pair them): never a stone's
 WIN_DARK, WIN_LIGHT = (0x17, 0x6B, 0x32), (0xB4, 0xE3, 0xBE)
-LOSS_DARK, LOSS_LIGHT = (0xA8, 0x1B, 0x20), (0xF5, 0xBF, 0xBD)
-DRAW_COLOR = "#EFC84A"
-UNKNOWN_COLOR = "#D4D4D4"
+LOSS_DARK, LOSS_LIGHT = (0x5B, 0x21, 0x8A), (0xE2, 0xCF, 0xF0)
+DRAW_COLOR = "#9FB0C2"  # slate: neither the yellow disc nor the blue ring
+UNKNOWN_COLOR = "#E9E9E9"
 HIGHLIGHT = "#FFE680"  # cells of a completed line
 FORCED = "#F2B600"  # border of the board the side to move must play in
 INK = ("#C62828", "#1565C0")  # X, O on free boards
@@ -128,8 +132,8 @@ def _mix(dark: tuple[int, ...], light: tuple[int, ...], t: float) -> str:
 
 
 def value_color(value: Any, horizon: int) -> str:
-    """Fill colour of a move value: wins green and losses red, darkest when the game ends on
-    the move itself and lightest ``horizon`` plies away; draws yellow; unknown grey;
+    """Fill colour of a move value: wins green and losses purple, darkest when the game ends on
+    the move itself and lightest ``horizon`` plies away; draws slate; unknown pale grey;
     estimates shaded by the engine's score (darkest at ``ESTIMATE_SCALE`` points)."""
     if value.result is None:
         return UNKNOWN_COLOR
@@ -141,19 +145,50 @@ def value_color(value: Any, horizon: int) -> str:
     return _mix(dark, light, (value.plies - 1) / max(horizon - 1, 1))
 
 
+def palette() -> dict[str, list[tuple[str, str]]]:
+    """Every colour the pictures use, named: ``stones`` (X and O on free boards, the discs of
+    gravity boards) and ``values`` (the heat map, :func:`value_color`), for one legend of a
+    whole page (the web explorer's). No colour is in both."""
+    return {
+        "stones": [
+            ("X", INK[0]),
+            ("O", INK[1]),
+            ("X disc", DISCS[0]),
+            ("O disc", DISCS[1]),
+        ],
+        "values": [
+            ("win", _mix(WIN_DARK, WIN_LIGHT, 0.0)),
+            ("later win", _mix(WIN_DARK, WIN_LIGHT, 1.0)),
+            ("draw", DRAW_COLOR),
+            ("later loss", _mix(LOSS_DARK, LOSS_LIGHT, 1.0)),
+            ("loss", _mix(LOSS_DARK, LOSS_LIGHT, 0.0)),
+            ("not valued", UNKNOWN_COLOR),
+        ],
+    }
+
+
 def value_label(value: Any) -> str:
-    """Short text in a cell: ``W3`` win in 3, ``L4`` loss in 4, ``D`` draw, ``?`` unknown,
-    ``~+35`` an estimate."""
+    """Short text in a cell: ``W3`` the move wins and the game ends 3 plies from now, the move
+    itself included (``L4`` loses in 4), ``D`` draw, ``?`` unknown, ``~+35`` an estimate
+    (``~0`` even): the Ultimate engine's score after the move for the mover, in evaluation
+    points (:data:`fastttt.move_values.ESTIMATE_UNIT`)."""
     if value.result is None:
         return "?"
     if value.estimate:
-        return f"~{value.score:+d}"
+        return f"~{value.score:+d}" if value.score else "~0"
     if value.result == 0:
         return "D"
     return f"{'W' if value.result > 0 else 'L'}{value.plies}"
 
 
-def _text_color(fill: str) -> str:
+def value_horizon(state: Any) -> int:
+    """The ``horizon`` of :func:`value_color` for the moves of ``state``: the plies the game
+    may last at most (empty cells), at least 1."""
+    return max(state.spec.cells - state.ply, 1)
+
+
+def text_color(fill: str) -> str:
+    """White or near-black, whichever reads on ``fill`` (``#RRGGBB``)."""
     r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
     return "#FFFFFF" if 0.299 * r + 0.587 * g + 0.114 * b < 140 else "#222222"
 
@@ -209,7 +244,7 @@ class _Canvas:
         fs = max(size * (0.26 if len(label) > 3 else 0.34), 7)
         self.add(
             f'<text class="label" x="{x + size / 2:g}" y="{y + size / 2 + fs * 0.36:g}" '
-            f'font-size="{fs:.1f}" text-anchor="middle" fill="{_text_color(fill)}" '
+            f'font-size="{fs:.1f}" text-anchor="middle" fill="{text_color(fill)}" '
             f'pointer-events="none" {_FONT}>{escape(label)}</text>'
         )
 
@@ -267,7 +302,7 @@ class _Canvas:
         note = {
             "table": "solved table: value for the mover, W/L = plies to the end",
             "search": "exact search in a time budget; ? = not reached",
-            "engine": "engine: W/L/D proven, hatched ~ = estimates",
+            "engine": "engine: W/L/D proven; hatched ~+n: estimate in points",
         }.get(self.source or "", "value of each move for the side to move")
         self.add(
             f'<text x="{self.margin:g}" y="{y + sw + fs * 1.4:g}" font-size="{fs:.1f}" '
@@ -363,7 +398,7 @@ class _Board(_Canvas):
         )
         winning = self._winning_cells()
         landing = self._landing_cells()
-        horizon = spec.cells - pos.ply
+        horizon = value_horizon(pos)
         for c in range(spec.cells):
             r, col = divmod(c, spec.cols)
             x, y = x0 + col * s, y0 + r * s
@@ -506,7 +541,7 @@ class _Ultimate(_Canvas):
         claims, closed, forced = st.claims(), st.closed_mask(), st.forced_board
         legal = set(st.legal_moves())
         won_boards = self._won_frame_line()
-        horizon = max(81 - st.ply, 1)
+        horizon = value_horizon(st)
         for b in range(9):
             bx, by = self._xy(b * 9)
             size = 3 * s

@@ -145,7 +145,8 @@ def test_tictactoe_game_to_the_end_with_table_colours(server, page, tmp_path):
     other.goto(shared)
     wait_idle(other, 6)
     assert other.text_content("#moves") == "2,2 1,2 1,1 3,3 3,1 2,1"
-    assert other.locator("#attractor div.X").count() >= 1  # X wins at once: rank 1 cells
+    wins_now = other.locator('#attractor div[data-region="X"][data-rank="0"]')  # X wins at once
+    assert wins_now.count() >= 1 and wins_now.first.text_content() == "W1"
     other.close()
 
     page.select_option("#player-o", "perfect")
@@ -217,14 +218,21 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
     assert page.text_content("#moves") == "5,5 5,1" and "moves=5,5+5,1&" in page.url
     heat = page.locator("#board rect.heat")
     assert heat.count() == 9  # O sent X to the empty board 0
-    assert "estimate" in page.text_content("#board svg .legend")
+    estimate = page.locator("#legend-estimate")  # the unit of ~+5, said once for the page
+    assert estimate.is_visible() and "in points for the side to move" in estimate.inner_text()
+    assert page.locator("#board svg .legend").count() == 0
+    assert "points" in page.locator("#board rect.heat.estimate title").first.text_content()
     screenshot(page, tmp_path, "ultimate.png")
 
 
 def test_a_bad_url_shows_the_error_and_the_start_position(server, page, tmp_path):
     page.goto(f"{server}/?game=tictactoe&moves=2,2%202,2")
     wait_idle(page, 0)
-    assert "move 2 ('2,2'): row 2, column 2 is taken" in page.text_content("#error")
+    error = page.text_content("#error")
+    assert (
+        error
+        == "moves: move 2 ('2,2'): row 2, column 2 is taken (showing the start position instead)"
+    )
     assert page.text_content("#status") == "X to move"
     assert len(heat_colours(page)) == 9
     for side in ("x", "o"):
@@ -235,7 +243,117 @@ def test_a_bad_url_shows_the_error_and_the_start_position(server, page, tmp_path
     assert "move 7 ('4'): column 4 is full" in page.text_content("#error")
     page.goto(f"{server}/?game=nosuchgame")
     wait_idle(page, 0)
-    assert page.text_content("#error") and page.locator("#board rect.cell").count() == 9
+    error = page.text_content("#error")
+    assert error.startswith("game: unknown game 'nosuchgame'; known: "), error
+    assert (
+        error.endswith("(showing tic-tac-toe instead)") and page.input_value("#game") == "tictactoe"
+    )
+    assert page.locator("#board rect.cell").count() == 9
+    page.goto(f"{server}/?game=4x4k9&values=0")
+    wait_idle(page, 0)
+    error = page.text_content("#error")
+    assert error.startswith("game '4x4k9': k=9 is larger than the board"), error
+    page.goto(f"{server}/?game=tictactoe&seconds=abc")
+    wait_idle(page, 0)
+    assert "seconds=abc in the link is not a number" in page.text_content("#note")
+
+
+@pytest.mark.parametrize(
+    "game, selected, text",
+    [
+        ("connect4", "connect4", "Connect Four"),
+        ("6x7k4g", "connect4", "Connect Four"),
+        ("Connect4", "connect4", "Connect Four"),
+        ("3x3k3", "tictactoe", "Tic-tac-toe"),
+        ("4x5k4g", "4x5k4g", "4x5 gravity"),
+        ("ultimate-open", "ultimate-open", "Ultimate (open rule)"),
+        ("5x4k4g", "5x4k4g", "5x4k4g: 5 rows x 4 cols, 4 in a row, gravity"),
+    ],
+)
+def test_the_game_select_shows_named_boards(server, page, game, selected, text):
+    """The Game select is never blank: a listed game whatever name the URL gives it, else an
+    option added for the board the URL names."""
+    page.goto(f"{server}/?game={game}&values=0")
+    wait_idle(page, 0)
+    assert page.input_value("#game") == selected
+    assert text in page.eval_on_selector("#game", "s => s.options[s.selectedIndex].text")
+    assert not page.text_content("#error")
+
+
+BOARD_CELLS = """() => Object.fromEntries([...document.querySelectorAll('#board rect.heat')]
+    .map((r) => [r.dataset.move, [r.nextElementSibling.textContent, r.getAttribute('fill')]]))"""
+GRID_CELLS = """() => Object.fromEntries([...document.querySelectorAll('#attractor [data-move]')]
+    .map((d) => [d.dataset.move, [d.textContent, d.style.background]]))"""
+
+
+def _rgb(colour: str) -> str:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+@pytest.mark.parametrize("moves", ["", "2,2", "1,1 1,2", "2,2 1,2 1,1 3,3 3,1 2,1"])
+def test_the_attractor_grid_says_what_the_board_says(server, page, moves):
+    """Every move's attractor cell shows the board's label in the board's colour (issue 23:
+    the same move was a green W5 on the board and a pink X·4 in the grid)."""
+    page.goto(f"{server}/?game=tictactoe&moves={moves}")
+    wait_idle(page, len(moves.split()))
+    board, grid = page.evaluate(BOARD_CELLS), page.evaluate(GRID_CELLS)
+    assert board and sorted(board) == sorted(grid)
+    for move, (label, fill) in board.items():
+        assert grid[move] == [label, _rgb(fill)], (move, board[move], grid[move])
+
+
+def test_one_legend_for_the_page(server, page, tmp_path):
+    """Stones and values in one legend, and no stone in a value colour (issue 23: Connect
+    Four's red and yellow discs were the loss and draw colours)."""
+    page.goto(f"{server}/?game=connect4&seconds=5&moves=4455")
+    wait_idle(page, 4)
+    assert page.locator("#legend").is_visible() and page.locator("#board svg .legend").count() == 0
+    legend = page.text_content("#legend")
+    assert "X disc" in legend and "O disc" in legend and "W5" in legend
+    swatches = page.eval_on_selector_all(
+        "#legend .swatch.value", "ss => ss.map((s) => s.style.background)"
+    )
+    assert len(swatches) == 6
+    discs = page.eval_on_selector_all(
+        "#board circle.stone", "cs => cs.map((c) => c.getAttribute('fill'))"
+    )
+    assert len(discs) == 4 and not {_rgb(d) for d in discs} & set(swatches)
+    heat = set(heat_colours(page).values())
+    assert heat and not heat & set(discs)
+    screenshot(page, tmp_path, "connect4-legend.png")
+    page.goto(f"{server}/?game=tictactoe&moves=2,2")
+    wait_idle(page, 1)
+    assert "Stones: X O" in " ".join(page.text_content("#legend-stones").split())
+
+
+HEADER_CENTRES = """() => [...document.querySelector('header').children].map((e) => {
+    const r = e.getBoundingClientRect(); return [r.top + r.height / 2, r.right]; })"""
+
+
+@pytest.mark.parametrize("width, height", [(1000, 800), (1200, 800), (1400, 900), (390, 844)])
+def test_layout_fits_the_width(server, browser, tmp_path, width, height):
+    """No horizontal scrolling at 1000 to 1400 px nor on a phone (390 x 844); from 1000 px
+    the header is one line (it wrapped at 1200 px: issue 23)."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        for game in ("tictactoe", "connect4", "5x4k4g", "ultimate-open"):
+            page.goto(f"{server}/?game={game}&values=0")
+            wait_idle(page, 0)
+            scroll, inner = page.evaluate(
+                "[document.documentElement.scrollWidth, window.innerWidth]"
+            )
+            assert scroll <= inner, (game, scroll, inner)
+            centres = page.evaluate(HEADER_CENTRES)
+            assert max(right for _, right in centres) <= inner, (game, centres)
+            if width >= 1000:
+                middles = [middle for middle, _ in centres]
+                assert max(middles) - min(middles) < 2, (game, centres)
+            screenshot(page, tmp_path, f"{game}-{width}.png")
+    finally:
+        context.close()
 
 
 def test_a_new_position_cancels_the_running_job(server, page):

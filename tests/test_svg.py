@@ -297,8 +297,8 @@ def test_positions_and_ultimate_states_display_inline():
 
 
 def test_estimate_legend_has_the_colours_of_the_estimates():
-    """An even estimate (score 0) is drawn hatched yellow: the legend's hatched swatches are
-    the colours estimates take (ahead green, even yellow, behind red), not one green one."""
+    """An even estimate (score 0) is drawn hatched slate: the legend's hatched swatches are
+    the colours estimates take (ahead green, even slate, behind purple), not one green one."""
     state = UltimateState.from_moves([40, 36])
     legal = state.legal_moves()
     half = fastttt.svg.ESTIMATE_SCALE // 2
@@ -337,3 +337,25 @@ def test_cancelled_search_values_stop_at_once():
     assert not found.complete and all(v.result is None for v in found.values.values())
     ultimate = move_values(UltimateState.from_moves([]), seconds=600, cancel=cancel)
     assert time.monotonic() - start < 60 and not ultimate.complete
+
+
+def test_stones_never_take_a_value_colour():
+    """One colour legend (issue 23): every colour a move value can take (wins and losses at
+    every depth, estimates at every score, draw, unknown) is far (RGB distance > 100, the old
+    loss red was 34 from X's ink) from every stone's: X red, O blue, the red and yellow discs."""
+
+    def rgb(colour: str) -> tuple[int, ...]:
+        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+
+    values = {fastttt.svg.DRAW_COLOR, fastttt.svg.UNKNOWN_COLOR}
+    for horizon in (1, 9, 42, 81):
+        for plies in range(1, horizon + 1):
+            values |= {value_color(MoveValue(r, plies), horizon) for r in (1, -1)}
+    for score in range(-500, 501, 5):
+        values.add(value_color(MoveValue((score > 0) - (score < 0), None, True, score), 9))
+    palette = fastttt.svg.palette()
+    assert {c for _, c in palette["values"]} <= values
+    for name, stone in palette["stones"]:
+        for value in values:
+            distance = sum((a - b) ** 2 for a, b in zip(rgb(stone), rgb(value), strict=True))
+            assert distance**0.5 > 100, (name, stone, value)

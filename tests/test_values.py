@@ -97,7 +97,9 @@ def test_move_value_words():
     from fastttt.move_values import MoveValue
 
     assert str(MoveValue(1, 3)) == "win in 3" and str(MoveValue(-1, 2)) == "loss in 2"
-    assert str(MoveValue(0, 5)) == "draw" and str(MoveValue(1, None, True, 40)) == "estimate +40"
+    assert str(MoveValue(0, 5)) == "draw" and str(MoveValue(1, None, True, 40)) == (
+        "estimate +40 points, not proven"
+    )
 
 
 def test_values_imports_no_numba():

@@ -50,6 +50,15 @@ def test_page_and_static_files(client):
     assert {"tictactoe", "connect4", "ultimate"} <= {g["name"] for g in games}
 
 
+def test_favicon(client):
+    """The icon the page links (an SVG) is also at /favicon.ico, which browsers ask for."""
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert icon.text.startswith("<svg") and len(icon.content) < 1000
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
+    assert client.get("/static/favicon.svg").content == icon.content
+
+
 def test_state_of_a_tictactoe_position(client):
     st = client.get("/api/state", params={"game": "tictactoe", "moves": "2,2 1,1"}).json()
     assert st["position"] == "O../.X./..."
@@ -71,6 +80,52 @@ def test_attractor_ranks_match_the_table(client):
         elif outcome.result == 0:
             assert info["region"] == "draw"
     assert client.get("/api/state", params={"game": "connect4"}).json()["attractor"] is None
+
+
+@pytest.mark.parametrize(
+    "game, moves",
+    [
+        ("tictactoe", ""),
+        ("tictactoe", "2,2"),
+        ("tictactoe", "1,1 1,2"),
+        ("tictactoe", "2,2 1,2 1,1 3,3 3,1 2,1"),
+        ("3x4k3", ""),
+        ("3x4k3", "2,2 2,3"),
+    ],
+)
+def test_attractor_grid_says_what_the_board_says(client, game, moves):
+    """One convention (issue 23): each move's attractor cell has the board's label and fill,
+    the mover's value with plies counting the move (W5), and its rank is one less: W5 in the
+    board is rank 4 of the mover's attractor, L5 rank 4 of the opponent's, D the draw region."""
+    st = client.get("/api/state", params={"game": game, "moves": moves}).json()
+    job = finish(client, client.post("/api/values", json={"game": game, "moves": moves}))
+    values, grid = job["result"]["values"], st["attractor"]["moves"]
+    assert sorted(values) == sorted(grid) == sorted(str(m) for m in st["legal"])
+    board = _svg_labels(job["result"]["svg"])
+    for move, value in values.items():
+        cell = grid[move]
+        assert cell["short"] == value["short"] == board[int(move)], (move, cell, value)
+        assert cell["fill"] == value["fill"] and cell["ink"] == value["ink"]
+        if value["result"] == 0:
+            assert cell["region"] == "draw"
+        else:
+            mover, other = st["to_move"], "XO"[st["to_move"] == "X"]
+            assert cell["region"] == (mover if value["result"] > 0 else other)
+            assert cell["rank"] == value["plies"] - 1
+
+
+def _svg_labels(picture: str) -> dict[int, str]:
+    """move -> the label the board draws in its heat cell (the text after the cell)."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    out, move = {}, None
+    for element in ET.fromstring(picture):
+        if element.tag == f"{ns}rect" and "heat" in element.get("class", ""):
+            move = int(element.get("data-move"))
+        elif element.tag == f"{ns}text" and element.get("class") == "label" and move is not None:
+            out[move], move = element.text, None
+    return out
 
 
 @pytest.mark.parametrize(
@@ -103,7 +158,7 @@ def test_values_job_equals_the_table(client):
     for move, outcome in move_outcomes(pos).items():
         value = result["values"][str(move)]
         assert (value["result"], value["plies"]) == (outcome.result, outcome.plies)
-    assert 'class="legend"' in result["svg"]
+    assert 'class="legend"' not in result["svg"]  # the page has one legend for all
 
 
 def test_values_job_on_connect4_keeps_its_budget(client):
@@ -396,3 +451,34 @@ def test_errors_name_moves_as_people_write_them(client, game, moves, message):
     assert r.status_code == 400 and r.json()["error"] == f"moves: {message}", r.text
     r = client.post("/api/values", json={"game": game, "moves": moves})
     assert r.status_code == 400 and message in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize(
+    "game, message",
+    [
+        ("nosuchgame", "unknown game 'nosuchgame'"),
+        ("4x4k9", "4x4k9"),
+        ("", "game"),
+    ],
+)
+def test_a_bad_game_is_400_naming_it(client, game, message):
+    """A bad ``game`` is answered 400 with the reason, the value named in it (never the
+    tic-tac-toe default in its place)."""
+    for r in (
+        client.get("/api/state", params={"game": game}),
+        client.post("/api/values", json={"game": game}),
+    ):
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error.startswith("game") and message in error, error
+
+
+def test_games_are_listed_under_the_name_the_state_gives(client):
+    """Each listed game's ``spec`` is what /api/state calls it (the page selects the listed
+    game whatever name the URL used: connect4, 6x7k4g, Connect4)."""
+    games = client.get("/api/games").json()["games"]
+    by_spec = {g["spec"]: g["name"] for g in games}
+    assert len(by_spec) == len(games)
+    for name in ("connect4", "6x7k4g", "Connect4", "4x5k4g", "3x3k3", "ultimate-open"):
+        spec = client.get("/api/state", params={"game": name}).json()["game"]
+        assert spec in by_spec, (name, spec)

@@ -7,10 +7,13 @@ API form (``move_list``, ``legal``, ``move``: cells, 0-based columns, 0..80), wh
 clicks and the pictures' ``data-move`` use, and as people's text (``moves``, ``move_texts``,
 ``labels``, ``label``), which the page shows and puts in its URLs.
 
-``GET /api/games``                  suggested games and the players each offers
+``GET /favicon.ico``                the icon (SVG, as ``/static/favicon.svg``)
+``GET /api/games``                  suggested games and the players each offers, and the
+                                    colours of the page's legend (:func:`fastttt.svg.palette`)
 ``GET /api/state?game=&moves=``     the position: status, legal moves, picture, attractor ranks
 ``POST /api/values``                job: the value of every legal move (JSON body: game, moves,
-                                    seconds) and the heat-map picture
+                                    seconds), its cell (``short`` label, ``fill``) and the
+                                    heat-map picture (no legend in it: the page has one)
 ``POST /api/move``                  job: the move a named player picks (game, moves, player)
 ``GET /api/jobs/{id}``              a job's state, progress text and result
 ``DELETE /api/jobs/{id}``           cancel a job (the page does when the position changes)
@@ -44,8 +47,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from fastttt import svg
-from fastttt.errors import FastTTTError
-from fastttt.move_values import move_values
+from fastttt.errors import FastTTTError, GameSpecError
+from fastttt.move_values import ESTIMATE_UNIT, MoveValue, move_values
 from fastttt.movetext import format_line, load_state, move_list_text
 from fastttt.registry import load_game
 from fastttt.web.jobs import Halted, Job, Jobs
@@ -53,15 +56,17 @@ from fastttt.web.jobs import Halted, Job, Jobs
 STATIC = Path(__file__).parent / "static"
 SYMBOLS = ("X", "O")
 
-GAMES = (
-    ("tictactoe", "Tic-tac-toe (3x3, 3 in a row)"),
+GAMES = (  # labels short enough for the header's select (about 20 characters)
+    ("tictactoe", "Tic-tac-toe (3x3)"),
     ("3x4k3", "3x4, 3 in a row"),
     ("4x4k3", "4x4, 3 in a row"),
     ("4x4k4", "4x4, 4 in a row"),
-    ("4x4k4g", "4x4 with gravity, 4 in a row"),
-    ("connect4", "Connect Four (6x7, gravity)"),
+    ("4x4k4g", "4x4 gravity, 4 in a row"),
+    ("4x5k4g", "4x5 gravity, 4 in a row"),
+    ("connect4", "Connect Four (6x7)"),
     ("5x5k4", "5x5, 4 in a row (search)"),
     ("ultimate", "Ultimate tic-tac-toe"),
+    ("ultimate-open", "Ultimate (open rule)"),
 )
 VALUE_SECONDS = (0.05, 10.0)  # the range a job's budget (``seconds``) may take
 DEFAULT_VALUE_SECONDS = 2.0
@@ -91,6 +96,11 @@ def _state(params: Any) -> tuple[Any, Any, list[int] | None]:
             None if position is not None else moves_text or "",
             position,
         )
+    except GameSpecError as err:  # names the value: "game: unknown game 'nosuch'; known: ..."
+        game = params.get("game")
+        raise BadRequest(
+            f"game: {err}" if repr(game) in str(err) else f"game {game!r}: {err}"
+        ) from None
     except (FastTTTError, ValueError) as err:
         raise BadRequest(str(err)) from None
 
@@ -144,10 +154,22 @@ def _attractor_ranks(spec: Any) -> dict[int, tuple[int, int]]:
     return ranks
 
 
+def cell_view(state: Any, value: MoveValue) -> dict:
+    """How the board draws a move's ``value`` (:mod:`fastttt.svg`): its label (``W5``,
+    ``D``, ``~+5``), fill and text colour; the attractor grid shows the same."""
+    fill = svg.value_color(value, svg.value_horizon(state))
+    return {"short": svg.value_label(value), "fill": fill, "ink": svg.text_color(fill)}
+
+
 def attractor_view(state: Any) -> dict | None:
     """For small boards with solved tables (games that offer hints, of at most
     :data:`ATTRACTOR_MAX_CELLS` cells): the position's and each move's region (the attractor of
-    X, of O, or the draw region) and rank (plies to the win under the winner's fastest play)."""
+    X, of O, or the draw region) and rank (plies to the win under the winner's fastest play).
+
+    One convention with the board (the page's legend): each move is also given as the board
+    labels it, from the mover's side, plies to the end counting the move itself
+    (:func:`cell_view`): a move into the mover's attractor at rank r is ``W(r+1)``, into the
+    opponent's ``L(r+1)``, into the draw region ``D``."""
     spec = state.spec
     if not spec.supports_hints or spec.cells > ATTRACTOR_MAX_CELLS:
         return None
@@ -160,9 +182,13 @@ def attractor_view(state: Any) -> dict | None:
 
     moves = {}
     for move in state.legal_moves():
-        child = state.play(move)
-        cell = state.move_cell(move)
-        moves[str(move)] = {**region(child), "cell": cell}
+        child = region(state.play(move))
+        if child["region"] == "draw":
+            value = MoveValue(0)
+        else:
+            mover_wins = child["region"] == SYMBOLS[state.to_move]
+            value = MoveValue(1 if mover_wins else -1, child["rank"] + 1)
+        moves[str(move)] = {**child, **cell_view(state, value), "cell": state.move_cell(move)}
     return {
         "position": region(state),
         "moves": moves,
@@ -255,13 +281,26 @@ async def index(request: Request) -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 
+async def favicon(request: Request) -> FileResponse:
+    """The page's icon (an SVG: ``<link rel=icon>``), also at ``/favicon.ico``, which browsers
+    and tools ask for by themselves."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 async def games(request: Request) -> JSONResponse:
     return JSONResponse(
         {
+            "palette": svg.palette(),  # the page's one legend: stones and values
+            "estimate_unit": ESTIMATE_UNIT,
             "games": [
-                {"name": name, "label": label, "players": load_game(name).suggested_players()}
+                {
+                    "name": name,
+                    "label": label,
+                    "spec": load_game(name).name,  # what /api/state's "game" says of it
+                    "players": load_game(name).suggested_players(),
+                }
                 for name, label in GAMES
-            ]
+            ],
         }
     )
 
@@ -306,8 +345,10 @@ async def post_values(request: Request) -> JSONResponse:
             "position": str(state),
             "source": found.source,
             "complete": found.complete,
-            "values": {str(m): v.as_json() for m, v in found.values.items()},
-            "svg": svg.render(state, values=found, coordinates=True, last_move=last),
+            "values": {
+                str(m): {**v.as_json(), **cell_view(state, v)} for m, v in found.values.items()
+            },
+            "svg": svg.render(state, values=found, coordinates=True, last_move=last, legend=False),
         }
 
     job = request.app.state.jobs.submit("values", work, seconds + VALUES_GRACE, "valuing the moves")
@@ -373,6 +414,7 @@ def create_app(move_seconds: float = MOVE_SECONDS) -> Starlette:
     app = Starlette(
         routes=[
             Route("/", index),
+            Route("/favicon.ico", favicon),
             Route("/api/games", games),
             Route("/api/state", get_state),
             Route("/api/values", post_values, methods=["POST"]),

@@ -53,6 +53,9 @@ function readUrl() {
   app.players.O = params.get("o") || "human";
   app.showValues = params.get("values") !== "0";
   app.seconds = Number(params.get("seconds")) || 2;
+  if (params.has("seconds") && !(Number(params.get("seconds")) > 0)) {
+    app.note = `seconds=${params.get("seconds")} in the link is not a number of seconds: using 2.`;
+  }
 }
 
 function cancelJob() {
@@ -90,40 +93,87 @@ function fillPlayers(list) {
   }
 }
 
+// The attractor grid says what the board says (one convention: the legend's): each move's
+// label and colour as the server draws them on the board (W5, D, L4), its attractor region
+// and rank in the tooltip and data attributes.
 function showAttractor(view) {
   $("attractor-view").hidden = !view;
   if (!view) return;
-  const where = view.position.region === "draw" ? "the draw region (région nulle)"
-    : `the attractor of ${view.position.region}, rank ${view.position.rank}`;
-  $("attractor-position").textContent = `This position is in ${where}.`;
-  const byCell = {};
-  for (const info of Object.values(view.moves)) byCell[info.cell] = info;
+  const { region, rank } = view.position;
+  $("attractor-position").textContent = region === "draw"
+    ? "This position is in the draw region (région nulle)."
+    : `This position is in the attractor of ${region} at rank ${rank}: ${region} wins, ` +
+      `the game ending ${rank} ${rank === 1 ? "ply" : "plies"} from now.`;
   const grid = $("attractor");
   grid.style.gridTemplateColumns = `repeat(${view.cols}, auto)`;
+  const byCell = {};
+  for (const [move, info] of Object.entries(view.moves)) byCell[info.cell] = { move, ...info };
   grid.innerHTML = view.cells.map((ch, cell) => {
     if (ch !== ".") return `<div class="stone">${ch}</div>`;
     const info = byCell[cell];
     if (!info) return "<div></div>";
-    const text = info.region === "draw" ? "draw" : `${info.region}&middot;${info.rank}`;
-    return `<div class="${info.region}" data-cell="${cell}">${text}</div>`;
+    const where = info.region === "draw" ? "the draw region"
+      : `the attractor of ${info.region}, rank ${info.rank}`;
+    return `<div class="value" data-cell="${cell}" data-move="${info.move}" ` +
+      `data-region="${info.region}" data-rank="${info.rank ?? ""}" ` +
+      `style="background:${info.fill};color:${info.ink}" ` +
+      `title="after this move: ${where}">${info.short}</div>`;
   }).join("");
 }
 
+// The page's one legend: the stones of this board (crosses and rings, or discs) and the value
+// colours, both from the server's palette (fastttt.svg.palette), so they match the pictures.
+function showLegend(st) {
+  const palette = app.palette;
+  if (!palette) return;
+  const swatch = ([name, colour], shape) => `<span class="entry"><span class="swatch ${shape}" ` +
+    `style="background:${colour}"></span>${name}</span>`;
+  const stones = palette.stones.filter(([name]) => name.includes("disc") === st.gravity);
+  $("legend-stones").innerHTML = "Stones: " +
+    stones.map((s) => swatch(s, st.gravity ? "disc" : "ink")).join(" ");
+  $("legend-values").innerHTML = "Move values: " +
+    palette.values.map((v) => swatch(v, "value")).join(" ");
+}
+
 // The state of app.game after `moves`; on bad input (a shared URL with an illegal move, an
-// unknown game) the error is shown and the game's start position, or tic-tac-toe's, is loaded.
+// unknown game) a message naming the bad value is shown and the game's start position, or
+// tic-tac-toe's, is loaded.
 async function fetchState(moves, gen) {
   const get = () => api(`/api/state?${new URLSearchParams({ game: app.game, moves })}`);
   try {
     return await get();
   } catch (err) {
     if (gen !== app.gen) throw err;
-    if (moves) moves = "";
-    else if (app.game !== "tictactoe") { app.game = "tictactoe"; $("game").value = app.game; }
+    let instead;  // the server's message names the bad value: "game: unknown game 'x'; ..."
+    if (moves) { moves = ""; instead = "the start position"; }
+    else if (app.game !== "tictactoe") { app.game = "tictactoe"; instead = "tic-tac-toe"; }
     else throw err;
     const st = await get();
-    showError(err);
+    showError(`${err.message} (showing ${instead} instead)`);
     return st;
   }
+}
+
+// The Game select shows the game on the page: the listed game the server names as st.game
+// (connect4, 6x7k4g and Connect4 are one game), else an option added for it (5x4k4g).
+function showGame(st) {
+  const select = $("game");
+  const listed = app.games.find((g) => g.spec === st.game);
+  if (listed) {
+    select.value = listed.name;
+    $("game-name").value = "";
+    return;
+  }
+  let option = select.querySelector("option.named");
+  if (!option) {
+    option = document.createElement("option");
+    option.className = "named";
+    select.append(option);
+  }
+  option.value = app.game;
+  option.textContent = `${app.game}: ${st.describe}`;
+  select.value = app.game;
+  $("game-name").value = app.game;
 }
 
 async function load(history = "replace") {
@@ -150,8 +200,11 @@ async function load(history = "replace") {
   $("note").textContent = app.note || "";
   $("source").textContent = "";
   app.note = null;
+  showGame(st);
   fillPlayers(st.players);
   showAttractor(st.attractor);
+  showLegend(st);
+  $("legend-estimate").hidden = true;
   if (history === "push") window.history.pushState(null, "", urlFor());
   else window.history.replaceState(null, "", urlFor());
   document.body.dataset.ply = String(st.ply);
@@ -172,9 +225,10 @@ async function load(history = "replace") {
         seconds: app.seconds }, gen, "valuing moves");
       if (!result) return;
       $("board").innerHTML = result.svg;
+      $("legend-estimate").hidden = result.source !== "engine";
       $("source").textContent = { table: "Values: exact, from the solved table.",
         search: result.complete ? "Values: exact search." : "Values: exact search; grey moves were not reached in the time budget.",
-        engine: "Values: the engine's search; hatched cells are estimates, not proofs." }[result.source];
+        engine: "Values: the engine's search; hatched cells are estimates, not proofs (see the legend)." }[result.source];
     }
     setBusy(null);
   } catch (err) {
@@ -200,11 +254,11 @@ function undo() {
 async function init() {
   readUrl();
   try {
-    app.games = (await api("/api/games")).games;
+    const listing = await api("/api/games");
+    app.games = listing.games;
+    app.palette = listing.palette;
   } catch (err) { showError(err); }
   $("game").innerHTML = app.games.map((g) => `<option value="${g.name}">${g.label}</option>`).join("");
-  $("game").value = app.game;
-  if ($("game").value !== app.game) $("game-name").value = app.game;
   $("show-values").checked = app.showValues;
   $("seconds").value = String(app.seconds);
   $("seconds").addEventListener("change", (e) => {
