@@ -131,14 +131,18 @@ def test_immediate_win_and_forced_loss_scores():
 )
 def test_search_matches_reference(spec, limit):
     s = Searcher(spec, tt_bits=17)
-    if limit is None:
-        positions = live_positions(spec)
-    else:  # late positions only: the reference's memo stays small
-        positions = random_positions(spec, limit, spec.cells // 2, seed=1)
-    for p in positions:
+    for p in positions_for_reference(spec, limit, seed=1):
         ref = reference_score(p)
         assert s.solve(p).score == ref, p
         assert s.solve(p, weak=True).score == sign(ref), p
+
+
+def positions_for_reference(spec, limit: int | None, seed: int) -> list[Position]:
+    """Every live position (``limit`` None), else ``limit`` random late ones: the reference's
+    memo stays small."""
+    if limit is None:
+        return live_positions(spec)
+    return random_positions(spec, limit, spec.cells // 2, seed=seed)
 
 
 def reference_move_scores(p: Position) -> dict[int, int]:
@@ -173,11 +177,7 @@ def test_move_scores_match_reference():
 def test_best_moves_by_null_windows_match_the_reference(spec, limit):
     """Searcher.best_moves (one null-window search per move against the known score) keeps
     exactly the moves of the reference's best score, with the score given or searched."""
-    if limit is None:
-        positions = live_positions(spec)
-    else:  # late positions only: the reference's memo stays small
-        positions = random_positions(spec, limit, spec.cells // 2, seed=2)
-    for p in positions:
+    for p in positions_for_reference(spec, limit, seed=2):
         expected = reference_move_scores(p)
         top = max(expected.values())
         best = [m for m, v in expected.items() if v == top]
