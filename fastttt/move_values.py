@@ -7,8 +7,10 @@ Values are from the side that plays the move (the mover), as in :mod:`fastttt.pl
 Sources, best first:
 
 - ``table``: the solved table (boards whose table fits, :func:`fastttt.players.uses_table`);
-- ``search``: exact search (:mod:`fastttt.search`) move by move until a time budget runs out;
-  moves not reached have no value (``result`` None);
+- ``book``: the opening book shipped for the game (:func:`fastttt.book.shipped`), within
+  its depth;
+- ``search``: exact search (:mod:`fastttt.search`) move by move until a time budget runs out
+  (a child in the book is read from it); moves not reached have no value (``result`` None);
 - ``engine``: Ultimate tic-tac-toe, the engine's iterative deepening (:mod:`fastttt.ultimate.
   engine`) within the budget; proven results are exact, the others are estimates
   (``estimate`` True, ``score`` the engine's side-to-move score after the move, mover's view,
@@ -70,8 +72,9 @@ class MoveValue:
 
 @dataclass(frozen=True)
 class MoveValues:
-    """Every legal move's :class:`MoveValue`, where they came from (``table``, ``search`` or
-    ``engine``) and whether the budget ran out before every move had an exact value."""
+    """Every legal move's :class:`MoveValue`, where they came from (``table``, ``book``,
+    ``search`` or ``engine``) and whether the budget ran out before every move had an exact
+    value."""
 
     values: dict[int, MoveValue]
     source: str
@@ -106,7 +109,8 @@ def board_values(
 ) -> MoveValues:
     """An m,n,k position's move values (:meth:`fastttt.games.GameSpec.move_values`): from the
     solved table where :func:`fastttt.players.uses_table` (built first if need be, saying so
-    through ``progress``), else exact search move by move within ``seconds``."""
+    through ``progress``), else the shipped opening book and exact search move by move within
+    ``seconds``."""
     from fastttt.players import move_outcomes, table_ready, uses_table
 
     start = time.perf_counter()
@@ -180,11 +184,14 @@ def _pooled(pool: dict[Any, list[Any]], key: Any, make: Callable[[], Any]):
 def _search_values(
     pos: Position, deadline: float, progress: Progress | None, cancel: threading.Event | None
 ) -> MoveValues:
+    from fastttt.book import shipped
     from fastttt.kernels import negamax as nk
     from fastttt.search import Searcher
 
+    book = shipped(pos.spec) if pos.spec.gravity else None
     moves = pos.legal_moves()
     values: dict[int, MoveValue] = {}
+    searched = 0
     with _pooled(_SEARCHERS, pos.spec, lambda: Searcher(pos.spec)) as searcher:
         for i, move in enumerate(moves):
             child = pos.play(move)
@@ -192,6 +199,8 @@ def _search_values(
                 values[move] = MoveValue(1, 1)
             elif child.is_full():
                 values[move] = MoveValue(0, 1)
+            elif book is not None and (known := book.score(child)) is not None:
+                values[move] = MoveValue(*table_from_score(pos.spec, pos.ply, -known))
             else:
                 if time.perf_counter() >= deadline or (cancel and cancel.is_set()):
                     break
@@ -201,13 +210,15 @@ def _search_values(
                     score = searcher.solve(child).score
                 if stopper.fired:  # the table keeps only entries finished before the stop
                     break
+                searched += 1
                 values[move] = MoveValue(*table_from_score(pos.spec, pos.ply, -score))
             if progress:
                 progress(f"{i + 1} of {len(moves)} moves valued")
     for move in moves:
         values.setdefault(move, MoveValue(None))
     complete = all(v.result is not None for v in values.values())
-    return MoveValues(values, "search", complete, 0.0)
+    from_book = book is not None and complete and searched == 0 and pos.ply < book.depth
+    return MoveValues(values, "book" if from_book else "search", complete, 0.0)
 
 
 # --- Ultimate: the engine's estimates ------------------------------------------------------

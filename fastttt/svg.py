@@ -301,6 +301,7 @@ class _Canvas:
         x = right
         note = {
             "table": "solved table: value for the mover, W/L = plies to the end",
+            "book": "opening book: value for the mover, W/L = plies to the end",
             "search": "exact search in a time budget; ? = not reached",
             "engine": "engine: W/L/D proven; hatched ~+n: estimate in points",
         }.get(self.source or "", "value of each move for the side to move")

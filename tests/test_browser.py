@@ -168,8 +168,9 @@ def test_connect4_and_ultimate_two_moves_each(server, page, tmp_path):
     assert page.text_content("#moves") == "4 4"
     assert page.locator("#board .stone").count() == 2
     assert "seconds=0.2" in page.url and "moves=4+4&" in page.url
-    heat = heat_colours(page)  # exact search within 0.2 s: grey where it was not reached
-    assert sorted(heat) == list(range(7)) and "exact search" in page.text_content("#source")
+    heat = heat_colours(page)  # within the shipped book: every move exact at once
+    assert sorted(heat) == list(range(7)) and "opening book" in page.text_content("#source")
+    assert page.locator("#board rect.heat.unknown").count() == 0
     exact = page.locator("#board rect.heat:not(.unknown)")
     pos = Position.from_moves("connect4", [3, 3])
     for i in range(exact.count()):  # a move valued in time has its exact colour
@@ -357,15 +358,16 @@ def test_layout_fits_the_width(server, browser, tmp_path, width, height):
 
 
 def test_a_new_position_cancels_the_running_job(server, page):
-    """Values of the empty Connect Four board within 10 s: a click before they finish cancels
-    that job (its DELETE is seen) and the new position's job runs."""
+    """Values of a Connect Four position past the book within 10 s (its first move alone is
+    searched for seconds): a click before they finish cancels that job (its DELETE is seen) and
+    the new position's job runs."""
     deleted = []
     page.on("request", lambda r: deleted.append(r.url) if r.method == "DELETE" else None)
-    page.goto(f"{server}/?game=connect4&seconds=10")
+    page.goto(f"{server}/?game=connect4&seconds=10&moves=44444")
     page.wait_for_selector('body[data-idle="0"]')
     page.wait_for_function("document.getElementById('progress').textContent.includes('valuing')")
-    page.locator('#board svg rect.move[data-move="3"]').click()
-    page.wait_for_function("document.body.dataset.ply === '1'")
+    page.locator('#board svg rect.move[data-move="0"]').click()
+    page.wait_for_function("document.body.dataset.ply === '6'")
     page.wait_for_function("document.getElementById('progress').textContent.includes('valuing')")
     assert any("/api/jobs/values-" in url for url in deleted), deleted
     page.goto(f"{server}/?game=tictactoe")  # leaves the second job to be cancelled

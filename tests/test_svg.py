@@ -128,6 +128,24 @@ def test_search_values_on_a_board_without_table():
     assert {int(e.get("data-move")) for e in having(root, "heat")} == set(pos.legal_moves())
 
 
+def test_connect4_values_within_the_book_come_from_it():
+    from fastttt.book import shipped
+    from fastttt.values import table_from_score
+
+    book = shipped(connect4)
+    assert book is not None
+    pos = Position.from_moves(connect4, [3, 3, 4, 4][: book.depth - 1])
+    found = move_values(pos, seconds=0)  # no time to search: every value is the book's
+    assert found.source == "book" and found.complete
+    expected = book.move_scores(pos)
+    assert expected is not None
+    for move, value in found.values.items():
+        assert (value.result, value.plies) == table_from_score(connect4, pos.ply, expected[move])
+    past = Position.from_moves(connect4, [3, 3, 4, 4, 2, 2][: book.depth])
+    beyond = move_values(past, seconds=0)  # its children are past the book: searched
+    assert beyond.source == "search" and not beyond.complete
+
+
 def test_unknown_values_are_grey_and_in_the_legend():
     pos = Position.empty(connect4)
     values = MoveValues({m: MoveValue(None) for m in pos.legal_moves()}, "search", False, 0.0)
@@ -330,9 +348,10 @@ def test_cancelled_search_values_stop_at_once():
     import time
 
     cancel = threading.Event()
-    threading.Timer(0.3, cancel.set).start()  # while the first move's search runs (hours)
+    threading.Timer(0.3, cancel.set).start()  # while the first move's search runs (seconds)
     start = time.monotonic()
-    found = move_values(Position.empty(connect4), seconds=600, cancel=cancel)
+    past_the_book = Position.from_moves(connect4, [3, 3, 3, 3, 3])
+    found = move_values(past_the_book, seconds=600, cancel=cancel)
     assert time.monotonic() - start < 60  # the budget would take ten minutes
     assert not found.complete and all(v.result is None for v in found.values.values())
     ultimate = move_values(UltimateState.from_moves([]), seconds=600, cancel=cancel)

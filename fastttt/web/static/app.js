@@ -227,6 +227,7 @@ async function load(history = "replace") {
       $("board").innerHTML = result.svg;
       $("legend-estimate").hidden = result.source !== "engine";
       $("source").textContent = { table: "Values: exact, from the solved table.",
+        book: "Values: exact, from the opening book.",
         search: result.complete ? "Values: exact search." : "Values: exact search; grey moves were not reached in the time budget.",
         engine: "Values: the engine's search; hatched cells are estimates, not proofs (see the legend)." }[result.source];
     }
