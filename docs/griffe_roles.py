@@ -3,7 +3,8 @@ links in the API reference: a griffe extension that mkdocs.yml loads for mkdocst
 
 Each role becomes an optional cross-reference: a link where the target is documented on the
 site, plain code where it is not (a kernel module, say), never a broken-reference warning. A
-name without a dot is looked up in the docstring's own module (or class) first.
+name that does not start with ``fastttt`` is looked up in the docstring's class (for a class or
+its members), then in its module.
 """
 
 import re
@@ -14,12 +15,15 @@ import griffe
 ROLE = re.compile(r":(?:py:)?(?:mod|func|class|meth|attr|data|exc|obj):`(~?)([\w.]+)`")
 
 
-def _link(match: re.Match[str], scope: str) -> str:
+def _link(match: re.Match[str], scope: str, module: str) -> str:
     short, target = match.group(1), match.group(2).lstrip(".")
     title = target.rsplit(".", 1)[-1] if short else target
-    qualified = target if target.startswith("fastttt") else f"{scope}.{target}"
-    fallback = "" if qualified == target else f' slug="{target}"'
-    return f'<autoref identifier="{qualified}"{fallback} optional><code>{title}</code></autoref>'
+    if target.startswith("fastttt"):
+        first, second = target, target
+    else:  # the class's own member, else the module's name
+        first, second = f"{scope}.{target}", f"{module}.{target}"
+    fallback = "" if second == first else f' slug="{second}"'
+    return f'<autoref identifier="{first}"{fallback} optional><code>{title}</code></autoref>'
 
 
 class SphinxRoles(griffe.Extension):
@@ -29,7 +33,8 @@ class SphinxRoles(griffe.Extension):
         if obj.docstring is None or ":`" not in obj.docstring.value:
             return
         scope = obj.path if obj.is_module or obj.is_class else obj.parent.path  # type: ignore[union-attr]
-        obj.docstring.value = ROLE.sub(lambda m: _link(m, scope), obj.docstring.value)
+        module = obj.module.path
+        obj.docstring.value = ROLE.sub(lambda m: _link(m, scope, module), obj.docstring.value)
 
     def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
         """The top package itself (``on_object`` sees only its members)."""
