@@ -109,10 +109,26 @@ def test_python_examples(page):
         assert result.attempted > 0, "a python block with no >>> example"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=_page_id)
-def test_commands(page, workdir):
+def run_block(lines: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run command lines as one bash script in ``cwd``, stopping at the first that fails."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    # each line on its own, so that a failure inside `a && b` stops the block too
+    checked = [f"{{ {line}\n}} || exit $?" for line in lines]
+    script = "set -o pipefail\nexport PS4='+ command: '\nset -x\n" + "\n".join(checked)
+    return subprocess.run(
+        ["bash", "-c", script],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=BLOCK_TIMEOUT,
+    )
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_page_id)
+def test_commands(page, workdir):
     for block in _fenced_blocks(page.read_text(), SHELLS):
         lines = [
             line
@@ -122,18 +138,17 @@ def test_commands(page, workdir):
         ]
         if not lines:
             continue
-        script = "set -e -o pipefail\nexport PS4='+ command: '\nset -x\n" + "\n".join(lines)
-        done = subprocess.run(
-            ["bash", "-c", script],
-            cwd=workdir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=BLOCK_TIMEOUT,
-        )
+        done = run_block(lines, workdir)
         assert done.returncode == 0, f"{_page_id(page)}: a command failed\n{done.stderr[-3000:]}"
         _ALREADY_RUN.update(_command_part(line) for line in lines)
+
+
+def test_a_failing_command_fails_its_block(tmp_path):
+    done = run_block(
+        ['M="a b"  # set-up', 'test "$M" = "a b"', "false && true", "touch after"], tmp_path
+    )
+    assert done.returncode != 0 and not (tmp_path / "after").exists()
+    assert run_block(["fastttt solve --moves 55 # comment"], tmp_path).returncode != 0
 
 
 def test_every_not_run_pattern_matches_a_printed_command():
