@@ -3,7 +3,9 @@
 Two kinds of lines: facts about a board's strong solution (reachable positions, values by
 class, ...), checked against a table solve (:func:`known_boards`), and values from the
 literature checked by search (``by=search``, :func:`known_values`), each with its ``source``:
-a key defined on a ``# @key citation`` comment line (:func:`sources`).
+a key defined on a ``# @key citation`` comment line (:func:`sources`). A second file,
+``fastttt/data/known_counts.txt``, holds positions per ply (:func:`known_counts`), checked by
+``fastttt count`` (:mod:`fastttt.tables.count`).
 """
 
 from __future__ import annotations
@@ -45,14 +47,18 @@ class KnownBoard:
         return problems
 
 
-def _text() -> str:
-    return resources.files("fastttt").joinpath("data/known_boards.txt").read_text()
+BOARDS_FILE = "known_boards.txt"
+COUNTS_FILE = "known_counts.txt"
 
 
-def _lines() -> list[tuple[str, dict]]:
+def _text(name: str = BOARDS_FILE) -> str:
+    return resources.files("fastttt").joinpath(f"data/{name}").read_text()
+
+
+def _lines(name: str = BOARDS_FILE) -> list[tuple[str, dict]]:
     """``(game, fields)`` of every fact line."""
     out = []
-    for line in _text().splitlines():
+    for line in _text(name).splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
             game, *fields = line.split()
@@ -111,11 +117,12 @@ def known_values() -> list[KnownValue]:
     return values
 
 
-def sources() -> dict[str, str]:
-    """``key -> citation`` from the ``# @key citation`` lines (continued on ``#   `` lines)."""
+def sources(name: str = BOARDS_FILE) -> dict[str, str]:
+    """``key -> citation`` from the ``# @key citation`` lines (continued on ``#   `` lines) of
+    the facts file ``name`` (:data:`BOARDS_FILE` or :data:`COUNTS_FILE`)."""
     found: dict[str, str] = {}
     key = None
-    for line in _text().splitlines():
+    for line in _text(name).splitlines():
         if line.startswith("# @"):
             key, _, text = line[3:].partition(" ")
             found[key] = text.strip()
@@ -124,3 +131,37 @@ def sources() -> dict[str, str]:
         else:
             key = None
     return found
+
+
+@dataclass(frozen=True)
+class KnownCounts:
+    """One line of the counts file: positions of ``game`` after each ply from the empty board
+    (``by_ply[n]``: after n plies, a game stopping at its first line), the same up to the
+    board's symmetry where known (``classes``), the ``source`` keys (:func:`sources` of
+    :data:`COUNTS_FILE`) and ``fast``: the plies the default tests count (the rest are
+    checked by the slow ones, or by hand: see the file)."""
+
+    game: str
+    by_ply: tuple[int, ...]
+    source: tuple[str, ...]
+    classes: tuple[int, ...] | None = None
+    fast: int = 0
+
+    @property
+    def spec(self) -> GameSpec:
+        return load_game(self.game)
+
+
+def known_counts() -> list[KnownCounts]:
+    """The lines of the counts file (``fastttt/data/known_counts.txt``)."""
+
+    def numbers(text: str) -> tuple[int, ...]:
+        return tuple(int(n) for n in text.split(","))
+
+    out = []
+    for game, facts in _lines(COUNTS_FILE):
+        by_ply = numbers(facts["by_ply"])
+        classes = numbers(facts["classes"]) if "classes" in facts else None
+        fast = int(facts.get("fast", len(by_ply) - 1))
+        out.append(KnownCounts(game, by_ply, tuple(facts["source"].split(",")), classes, fast))
+    return out

@@ -221,6 +221,7 @@ class PositionQueries:
             "depth": self.depth(empty),
             "terminal": counts["terminal"],
             "values": counts["values"],
+            "by_ply": counts["by_ply"],
             "seconds": round(seconds, 6),
             "table_bytes": int(table_bytes),
         }

@@ -34,7 +34,7 @@ from fastttt.kernels import dense
 from fastttt.layout import Layout, build_layout, hi_layers, lo_cell_count, slot_count
 from fastttt.memory import available_memory as available_memory  # re-exported
 from fastttt.queries import PositionQueries
-from fastttt.values import BYTE_DRAW, BYTE_FIRST, BYTE_NAMES, BYTE_SECOND, values_of_bytes
+from fastttt.values import table_counts, values_of_bytes
 
 # Interpreter, NumPy, Numba and the compiled kernels, measured as resident memory after a
 # 3x3 solve (about 140 MB), rounded up.
@@ -89,7 +89,7 @@ class Solution(PositionQueries):
         self.layout = build_layout(spec)
         self.table = table
         self.seconds = seconds
-        self._histogram: np.ndarray | None = None
+        self._ply_histogram: np.ndarray | None = None
 
     # --- single positions (value, depth, best_moves, move_outcomes: PositionQueries) ----
     def _stored_byte(self, pos: Position) -> int:
@@ -171,37 +171,34 @@ class Solution(PositionQueries):
 
     # --- counts -----------------------------------------------------------------------
     @property
-    def histogram(self) -> np.ndarray:
-        if self._histogram is None:
+    def ply_histogram(self) -> np.ndarray:
+        """int64[cells + 1, 256]: slots of each table byte by number of stones (ply). Kernel:
+        ``dense.ply_histogram_*``."""
+        if self._ply_histogram is None:
+            out = np.zeros((self.spec.cells + 1, 256), dtype=np.int64)
             if self.table.shape[0] < 1 << 20:  # no thread pool for small tables
-                self._histogram = np.bincount(self.table, minlength=256)
+                dense.ply_histogram_serial(self.table, self.layout, out)
             else:
-                self._histogram = dense.byte_histogram(self.table)
-        return self._histogram
+                dense.ply_histogram_parallel(self.table, self.layout, out)
+            self._ply_histogram = out
+        return self._ply_histogram
+
+    @property
+    def histogram(self) -> np.ndarray:
+        """int64[256]: slots of each table byte."""
+        return self.ply_histogram.sum(axis=0)
 
     @property
     def reachable(self) -> int:
-        return int(self.histogram[1:].sum())
+        return int(self.ply_histogram[:, 1:].sum())
 
     def counts(self) -> dict:
-        """Reachable positions, finished ones by result, all of them by value."""
-        h = self.histogram
-        codes = np.arange(256)
-        by_value = {
-            name: int(h[1:255][(codes[1:255] & 3) == v].sum()) for v, name in BYTE_NAMES.items()
-        }
+        """Reachable positions, finished ones by result, all of them by value
+        (:func:`fastttt.values.table_counts`), and the same for each ply in ``by_ply``."""
+        h = self.ply_histogram
         return {
-            "reachable": self.reachable,
-            "terminal": {
-                "first": int(h[BYTE_FIRST]),
-                "second": int(h[BYTE_SECOND]),
-                "draw": int(h[BYTE_DRAW]),
-            },
-            "values": {
-                "first": by_value["first"],
-                "draw": by_value["draw"],
-                "second": by_value["second"],
-            },
+            **table_counts(h.sum(axis=0)),
+            "by_ply": [{"ply": n, **table_counts(h[n])} for n in range(h.shape[0])],
         }
 
     def summary(self) -> dict:
@@ -355,5 +352,6 @@ def warmup() -> float:
         solution.lookup(solution.reachable_codes()[:1])
         solution.histogram  # noqa: B018 (computes the counts)
     dense.byte_histogram(solution.table)
+    dense.ply_histogram_parallel(solution.table, solution.layout, solution.ply_histogram.copy())
     solution.attractor(0)
     return time.perf_counter() - start

@@ -92,6 +92,25 @@ def values_of_bytes(bytes_: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return VALUE_OF_BYTE[bytes_ & 3], (bytes_ >> 2).astype(np.int8)
 
 
+def table_counts(histogram) -> dict:
+    """Reachable positions, finished ones by result (``terminal``: depth 0) and all of them by
+    value (``values``), from ``histogram[b]``: positions whose solved table byte is ``b``
+    (256 entries, 0 = not reachable). The counts of ``fastttt solve --json``, whole or by ply.
+    """
+    h = np.asarray(histogram, dtype=np.int64)
+    low = np.arange(256) & 3
+    values = {name: int(h[1:][low[1:] == v].sum()) for v, name in BYTE_NAMES.items()}
+    return {
+        "reachable": int(h[1:].sum()),
+        "terminal": {
+            "first": int(h[BYTE_FIRST]),
+            "second": int(h[BYTE_SECOND]),
+            "draw": int(h[BYTE_DRAW]),
+        },
+        "values": {name: values[name] for name in ("first", "draw", "second")},
+    }
+
+
 # --- search scores ---------------------------------------------------------------------------
 def score_base(spec: GameSpec) -> int:
     """``(cells + 1) // 2 + 1``: a win with the winner's ``s``-th stone scores ``base - s``.

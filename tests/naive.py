@@ -57,3 +57,52 @@ def benchmark_score_naive(pos: Position, memo: dict[int, int] | None = None) -> 
     assert best is not None, "a finished position has no score"
     memo[pos.code] = best
     return best
+
+
+def positions_by_ply_naive(spec) -> list[tuple[int, dict[str, int]]]:
+    """(positions, finished ones by result) after each ply 0..cells from the empty board, by
+    breadth-first search over pairs of plain int bitboards (cell ``r * cols + c``, row 0 at
+    the top, gravity drops to the bottom row): a won or full position has no children. Knows
+    nothing of fastttt but the spec's sizes."""
+    rows, cols, k, cells = spec.rows, spec.cols, spec.k, spec.rows * spec.cols
+    lines = []
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                places = [(r + i * dr, c + i * dc) for i in range(k)]
+                if all(0 <= rr < rows and 0 <= cc < cols for rr, cc in places):
+                    lines.append(sum(1 << (rr * cols + cc) for rr, cc in places))
+
+    def won(stones: int) -> bool:
+        return any(stones & line == line for line in lines)
+
+    def moves(occupied: int):
+        for c in range(cols):
+            for r in range(rows - 1, -1, -1) if spec.gravity else range(rows):
+                cell = r * cols + c
+                if not occupied >> cell & 1:
+                    yield cell
+                    if spec.gravity:
+                        break  # the lowest empty cell of the column only
+
+    layer = {(0, 0)}  # (first player's stones, second player's stones)
+    out = []
+    for ply in range(cells + 1):
+        terminal = {"first": 0, "second": 0, "draw": 0}
+        following = set()
+        for first, second in layer:
+            if won(first):
+                terminal["first"] += 1
+            elif won(second):
+                terminal["second"] += 1
+            elif ply == cells:
+                terminal["draw"] += 1
+            else:
+                for cell in moves(first | second):
+                    if ply % 2 == 0:
+                        following.add((first | 1 << cell, second))
+                    else:
+                        following.add((first, second | 1 << cell))
+        out.append((len(layer), terminal))
+        layer = following
+    return out

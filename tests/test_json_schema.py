@@ -71,6 +71,10 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
     "book": [
         (["book", "build", "4x4k3g", "--depth", "3", "--out", "{tmp}/b.book", "--json"], None)
     ],
+    "count": [
+        (["count", "--json"], None),
+        (["count", "4x4k4g", "--plies", "6", "--no-symmetry", "--json"], None),
+    ],
     "proof": [
         (["proof", "build", "3x4k3g", "--out", "{tmp}/p.proof", "--json"], None),
         (["proof", "check", "{tmp}/p.proof", "--json"], None),

@@ -680,7 +680,7 @@ def _kill_and_resume(tmp_path, reference, wait) -> dict:
     summary = json.loads(result.stdout)
     layers, counts = reference
     assert summary["reachable"] == 3_945_711
-    assert {k: summary[k] for k in ("reachable", "terminal", "values")} == counts
+    assert {k: summary[k] for k in ("reachable", "terminal", "values", "by_ply")} == counts
     got = value_layers(LayerStore.open(out))
     for n, (a, b) in enumerate(zip(got, layers, strict=True)):
         assert np.array_equal(a, b), f"value layer {n} after {state}"

@@ -24,6 +24,10 @@ COMMANDS = {
     "solve": ("fastttt.cli.solve:solve", "Solve a board: value and depth of every position."),
     "play": ("fastttt.cli.play:play", "Play a game in the terminal, against people or engines."),
     "match": ("fastttt.cli.play:match", "Engine against engine over many games."),
+    "count": (
+        "fastttt.cli.count:count",
+        "Positions after each ply: the forward pass alone, in bounded memory.",
+    ),
     "bench": ("fastttt.cli.bench:bench", "Deterministic search bench: node count and time."),
     "verify": ("fastttt.cli.verify:verify", "Check the solver against the known facts file."),
     "book": ("fastttt.cli.book:book", "Opening books: build, and probe exact scores."),

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from fastttt.config import JIT, PARALLEL_JIT
-from fastttt.kernels.bits import ctz
+from fastttt.kernels.bits import ctz, popcount
 from fastttt.kernels.stop import is_stopped
 
 NONTERMINAL = 255
@@ -316,6 +316,39 @@ def byte_histogram(table):
         for i in range(t * step, min(n, (t + 1) * step)):
             partial[t, table[i]] += 1
     return partial.sum(axis=0)
+
+
+@njit(**JIT)
+def _ply_histogram_range(table, lay, first_hi, last_hi, out):
+    """Add to ``out[stones, byte]`` the slots of the blocks ``first_hi..last_hi - 1``."""
+    hi_n = (lay.merged_start.shape[0] - 2) // 2
+    for hi in range(first_hi, last_hi):
+        row = lay.hi_diff[hi] + hi_n
+        hi_stones = popcount(lay.hi_first[hi] | lay.hi_second[hi])
+        for j in range(lay.merged_start[row], lay.merged_start[row + 1]):
+            lo = lay.merged_pos[j] & 0xFFFF
+            stones = hi_stones + popcount(lay.lo_first[lo] | lay.lo_second[lo])
+            b = table[slot_of(lay, hi, lo, lay.hi_diff[hi] + lay.lo_diff[lo])]
+            out[stones, b] += 1
+
+
+@njit(**JIT)
+def ply_histogram_serial(table, lay, out):
+    """Count of each byte value by number of stones (ply): ``out[stones, byte] +=`` (int64,
+    cells + 1 rows of 256); every slot of the table is counted once."""
+    _ply_histogram_range(table, lay, 0, lay.hi_diff.shape[0], out)
+
+
+@njit(**PARALLEL_JIT)
+def ply_histogram_parallel(table, lay, out):
+    """:func:`ply_histogram_serial` over pieces of blocks, per-piece counts merged after."""
+    pieces = 64
+    partial = np.zeros((pieces, out.shape[0], out.shape[1]), dtype=np.int64)
+    blocks = lay.hi_diff.shape[0]
+    step = (blocks + pieces - 1) // pieces
+    for t in prange(pieces):
+        _ply_histogram_range(table, lay, t * step, min(blocks, (t + 1) * step), partial[t])
+    out += partial.sum(axis=0)
 
 
 @njit(**JIT)

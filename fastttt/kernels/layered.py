@@ -415,9 +415,20 @@ def removable(gravity, cols, bottom, stones, occ):
 
 
 # --- the two sweeps --------------------------------------------------------------------
+@njit(**INLINE_JIT)
+def is_open(prev, slot, packed):
+    """Whether ``slot`` of a previous layer is reachable and open: its reach byte is
+    ``NONTERMINAL``, or (``packed``) its bit is set in ``prev``, one bit a slot, bit ``slot % 8``
+    of byte ``slot // 8`` (NumPy's ``packbits(..., bitorder="little")``)."""
+    if packed:
+        return (prev[slot >> 3] >> (slot & 7)) & 1 != 0
+    return prev[slot] == NONTERMINAL
+
+
 @njit(**JIT)
-def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi):
-    """Reach bytes of slots lo..hi-1, pulled from their parents in ``prev``."""
+def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
+    """Reach bytes of slots lo..hi-1, pulled from their parents in ``prev`` (reach bytes, or
+    open bits when ``packed``: :func:`is_open`)."""
     sym, key_table, colex, pext8, pdep8 = geo.sym, geo.key_table, geo.colex, geo.pext8, geo.pdep8
     line_shift, line_start, nbytes = geo.line_shift, geo.line_start, geo.nbytes
     gravity, cols, full, bottom, k = geo.gravity, geo.cols, geo.full, geo.bottom, geo.k
@@ -481,7 +492,7 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi):
                         mv_g[m],
                         x_moved_last,
                     )
-                if prev[parent] == NONTERMINAL:
+                if is_open(prev, parent, packed):
                     if has_line(line_shift, line_start, k, last):
                         byte = np.uint8(V_FIRST if x_moved_last else V_SECOND)
                     elif occ == full:
@@ -585,18 +596,20 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
 
 
 @njit(**JIT)
-def forward_chunk_serial(geo, prev_lay, prev, lay, out, start):
-    _forward_range(geo, prev_lay, prev, lay, out, start, start, start + out.shape[0])
+def forward_chunk_serial(geo, prev_lay, prev, lay, out, start, packed=False):
+    """Reach bytes of the slots ``start..start + len(out) - 1`` of ``lay`` from the previous
+    layer ``prev``: its reach bytes, or its open bits when ``packed`` (:func:`is_open`)."""
+    _forward_range(geo, prev_lay, prev, lay, out, start, start, start + out.shape[0], packed)
 
 
 @njit(**PARALLEL_JIT)
-def forward_chunk_parallel(geo, prev_lay, prev, lay, out, start):
+def forward_chunk_parallel(geo, prev_lay, prev, lay, out, start, packed=False):
     n = out.shape[0]
     for t in prange(_PIECES):
         lo = start + n * t // _PIECES
         hi = start + n * (t + 1) // _PIECES
         if hi > lo:
-            _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi)
+            _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed)
 
 
 @njit(**JIT)

@@ -23,7 +23,7 @@ from fastttt.errors import TableFileError
 from fastttt.games import GameSpec, mnk
 from fastttt.queries import PositionQueries
 from fastttt.tables.index import LayerIndex
-from fastttt.values import BYTE_NAMES
+from fastttt.values import table_counts
 
 if TYPE_CHECKING:
     from fastttt.solver import Solution
@@ -106,17 +106,17 @@ class LayeredSolution(PositionQueries):
         return {int(n): {int(b): pair[0] for b, pair in c.items()} for n, c in layers.items()}
 
     def counts(self) -> dict:
-        """Reachable positions, finished ones by result, all of them by value."""
-        terminal = {"first": 0, "second": 0, "draw": 0}
-        values = {"first": 0, "draw": 0, "second": 0}
-        for by_byte in self.layer_counts().values():
+        """Reachable positions, finished ones by result, all of them by value
+        (:func:`fastttt.values.table_counts`), and the same for each ply (layer) in
+        ``by_ply``."""
+        h = np.zeros((len(self.store.manifest["layer_sizes"]), 256), dtype=np.int64)
+        for n, by_byte in self.layer_counts().items():
             for byte, count in by_byte.items():
-                if byte == 0:  # unreachable slots
-                    continue
-                values[BYTE_NAMES[byte & 3]] += count
-                if byte >> 2 == 0:
-                    terminal[BYTE_NAMES[byte & 3]] += count
-        return {"reachable": sum(values.values()), "terminal": terminal, "values": values}
+                h[n, byte] = count
+        return {
+            **table_counts(h.sum(axis=0)),
+            "by_ply": [{"ply": n, **table_counts(h[n])} for n in range(h.shape[0])],
+        }
 
     @property
     def reachable(self) -> int:
