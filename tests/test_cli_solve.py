@@ -291,10 +291,10 @@ def test_boards_too_big_are_refused_in_one_line(game, limit):
 def test_max_memory_above_physical_ram_is_capped(monkeypatch):
     """--max-memory 1000 on a (pretend) 1 GiB machine: refused, no solve, no MemoryError."""
     from fastttt import solver
-    from fastttt.cli import solve_table as cli_solve
+    from fastttt.cli import memory
 
     _solve_must_not_run(monkeypatch)
-    monkeypatch.setattr(cli_solve, "_physical_memory", lambda: 2**30, raising=False)
+    monkeypatch.setattr(memory, "physical_memory", lambda: 2**30)
     monkeypatch.setattr(solver, "available_memory", lambda: 2**30)
     result = CliRunner().invoke(main, ["solve", "5x5k4", "--max-memory", "1000"])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output

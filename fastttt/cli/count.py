@@ -66,7 +66,7 @@ def count(game, plies, symmetry, max_memory, as_json) -> None:
     bit per slot of two plies; it says first what memory it needs and refuses when that will
     not fit. GAME is as for solve: tictactoe, connect4, 4x4k3, 4x5k4g (g = gravity)...
     """
-    from fastttt.cli.solve_table import _memory_limit, _peak_rss_bytes
+    from fastttt.cli.memory import memory_limit, peak_rss_bytes
     from fastttt.errors import FastTTTError, GameSpecError
     from fastttt.games import as_spec
     from fastttt.solver import format_bytes
@@ -76,7 +76,7 @@ def count(game, plies, symmetry, max_memory, as_json) -> None:
         spec = as_spec(game)
     except GameSpecError as err:
         raise click.UsageError(str(err)) from None
-    max_bytes, capped = _memory_limit(max_memory)
+    max_bytes, capped = memory_limit(max_memory)
     show = sys.stderr.isatty() and not as_json
     plan_box: list = []
     done: list = []
@@ -139,7 +139,7 @@ def count(game, plies, symmetry, max_memory, as_json) -> None:
                 "by_ply": [c.as_dict() for c in result.by_ply],
                 "seconds": round(result.seconds, 6),
                 "memory_bytes": plan.memory_bytes,
-                "peak_bytes": _peak_rss_bytes(),
+                "peak_bytes": peak_rss_bytes(),
             },
         )
         return
@@ -147,5 +147,5 @@ def count(game, plies, symmetry, max_memory, as_json) -> None:
     upto = "every ply" if result.complete else f"to ply {result.plies} of {spec.cells}"
     click.echo(
         f"counted {upto} in {result.seconds:.3f} s; memory: about "
-        f"{format_bytes(plan.memory_bytes)} planned, peak {format_bytes(_peak_rss_bytes())}"
+        f"{format_bytes(plan.memory_bytes)} planned, peak {format_bytes(peak_rss_bytes())}"
     )

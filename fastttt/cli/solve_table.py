@@ -3,13 +3,12 @@ saved one read back (``--load``), with a position's value on request."""
 
 from __future__ import annotations
 
-import os
-import resource
 import sys
 import time
 
 import click
 
+from fastttt.cli.memory import memory_limit, peak_rss_bytes
 from fastttt.cli.moves import format_line, query_state
 from fastttt.cli.output import emit
 from fastttt.cli.progress import Progress, rate_text
@@ -20,10 +19,6 @@ PROGRESS_MIN_SLOTS = 20_000_000  # announce solves above ~1 s of work
 BIG_SOLVE_BYTES = 2**30  # an in-memory solve above this names --out (disk-backed) first
 _OUT_HINT = "; --out DIR solves it layer by layer on disk, with two layers in memory"
 SIDES = ("first", "second")
-
-
-def _peak_rss_bytes() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _run_solve(spec, max_bytes, show_progress: bool):
@@ -45,33 +40,6 @@ def _run_solve(spec, max_bytes, show_progress: bool):
             shown.update(done, total, what=phase)
 
         return solve(spec, report, max_bytes=max_bytes)
-
-
-def _physical_memory() -> int | None:
-    """Bytes of RAM of this machine, None when unknown."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _memory_limit(max_memory) -> tuple[int | None, str]:
-    """--max-memory in bytes, and a note for a refusal. Above this machine's physical memory
-    it is capped at 90% of the memory available now (the default limit): more would end in
-    MemoryError or the OOM killer."""
-    if max_memory is None:
-        return None, ""
-    max_bytes = int(max_memory * 2**30)
-    physical = _physical_memory()
-    if physical is not None and max_bytes > physical:
-        from fastttt.solver import available_memory, format_bytes
-
-        cap = min(physical, int(0.9 * available_memory()))
-        return cap, (
-            f" (--max-memory {max_memory:g} GiB is more than this machine's "
-            f"{format_bytes(physical)} of memory)"
-        )
-    return max_bytes, ""
 
 
 def _size_refusal(err: BaseException, note: str, spec) -> str:
@@ -223,7 +191,7 @@ def _print_summary(solution, summary: dict, saved) -> None:
         ("time", f"{summary['seconds']:.3f} s"),
         (
             "memory",
-            f"table {format_bytes(summary['table_bytes'])}, peak {format_bytes(_peak_rss_bytes())}",
+            f"table {format_bytes(summary['table_bytes'])}, peak {format_bytes(peak_rss_bytes())}",
         ),
     ]
     if summary.get("engine") == "layered":
@@ -271,7 +239,7 @@ def solve_table(spec, args) -> None:
     query = None
     if not args.load_path and (args.position is not None or args.moves is not None):
         query = query_state(spec, args.position, args.moves)  # refused before the solve
-    max_bytes, capped = _memory_limit(args.max_memory)
+    max_bytes, capped = memory_limit(args.max_memory)
     _check_layered_options(args)
     started = time.perf_counter()
     try:

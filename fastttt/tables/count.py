@@ -24,7 +24,6 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from math import comb
 
 import numpy as np
 
@@ -33,7 +32,12 @@ from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
-from fastttt.tables.layered import PARALLEL_MIN_SLOTS, RUNTIME_OVERHEAD
+from fastttt.tables.layered import (
+    PARALLEL_MIN_SLOTS,
+    RUNTIME_OVERHEAD,
+    index_bytes,
+    largest_pair,
+)
 from fastttt.tables.store import DEFAULT_CHUNK
 from fastttt.values import BYTE_DRAW, BYTE_FIRST, BYTE_SECOND
 
@@ -79,20 +83,10 @@ class CountPlan:
 
     @property
     def largest_pair(self) -> int:
-        """Slots of the two largest neighbouring layers (one layer when there is only one)."""
-        return max(
-            (a + b for a, b in zip(self.sizes, self.sizes[1:], strict=False)),
-            default=self.sizes[0],
-        )
+        return largest_pair(self.sizes)
 
     def index_bytes(self) -> int:
-        """Index arrays of two layers (masks, keys, flags), as the layered solve's plan."""
-        geo = self.index.geometry
-        if geo.gravity:
-            keys = (geo.rows + 1) ** geo.cols
-        else:
-            keys = max(comb(geo.cells, n) for n in range(self.plies + 1))
-        return 2 * keys * 17
+        return index_bytes(self.index.geometry, self.plies)
 
     @property
     def memory_bytes(self) -> int:

@@ -168,17 +168,11 @@ class Plan:
 
     @property
     def largest_pair(self) -> int:
-        return max(a + b for a, b in zip(self.sizes, self.sizes[1:] + [0], strict=True))
+        return largest_pair(self.sizes)
 
     def index_bytes(self) -> int:
         """Index arrays of the two largest neighbouring layers (masks, keys, flags)."""
-        geo = self.index.geometry
-        keys = (
-            (geo.rows + 1) ** geo.cols
-            if geo.gravity
-            else max(comb(geo.cells, n) for n in range(geo.cells + 1))
-        )
-        return 2 * keys * 17
+        return index_bytes(self.index.geometry, len(self.sizes) - 1)
 
     @property
     def memory_bytes(self) -> int:
@@ -193,6 +187,20 @@ class Plan:
     def disk_bytes(self) -> int:
         """An upper bound of the store's size before compression (reach and value layers)."""
         return self.slots + max(self.sizes) if self.on_disk else 0
+
+
+def largest_pair(sizes: list[int]) -> int:
+    """Slots of the two largest neighbouring layers of ``sizes`` (a lone layer: its own)."""
+    return max(a + b for a, b in zip(sizes, sizes[1:] + [0], strict=True))
+
+
+def index_bytes(geo: kern.Geometry, plies: int) -> int:
+    """The index arrays (masks, keys, flags) of two layers, the largest among layers 0..plies."""
+    if geo.gravity:
+        keys = (geo.rows + 1) ** geo.cols
+    else:
+        keys = max(comb(geo.cells, n) for n in range(plies + 1))
+    return 2 * keys * 17
 
 
 def plan(
