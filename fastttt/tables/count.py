@@ -32,12 +32,7 @@ from fastttt.games import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
-from fastttt.tables.layered import (
-    PARALLEL_MIN_SLOTS,
-    RUNTIME_OVERHEAD,
-    index_bytes,
-    largest_pair,
-)
+from fastttt.tables.layered import PARALLEL_MIN_SLOTS, RUNTIME_OVERHEAD, LayerPlan
 from fastttt.tables.store import DEFAULT_CHUNK
 from fastttt.values import BYTE_DRAW, BYTE_FIRST, BYTE_SECOND
 
@@ -68,25 +63,12 @@ class PlyCount:
 
 
 @dataclass
-class CountPlan:
-    """What counting ``spec`` up to ``plies`` will hold: slots per layer, bits and memory."""
+class CountPlan(LayerPlan):
+    """What counting ``spec`` up to ``plies`` will hold (``sizes``: layers 0..plies): bits,
+    memory."""
 
-    spec: GameSpec
-    index: LayerIndex
-    sizes: list[int]  # slots of layers 0..plies
     plies: int
     chunk: int
-
-    @property
-    def slots(self) -> int:
-        return sum(self.sizes)
-
-    @property
-    def largest_pair(self) -> int:
-        return largest_pair(self.sizes)
-
-    def index_bytes(self) -> int:
-        return index_bytes(self.index.geometry, self.plies)
 
     @property
     def memory_bytes(self) -> int:

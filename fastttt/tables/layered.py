@@ -153,14 +153,12 @@ class LocalRunner:
 
 # --- planning ---------------------------------------------------------------------------
 @dataclass
-class Plan:
-    """What a layered solve of ``spec`` will hold: slots per layer, memory and disk."""
+class LayerPlan:
+    """The layers a pass over ``spec`` will hold: ``sizes[n]`` slots of layer n."""
 
     spec: GameSpec
     index: LayerIndex
     sizes: list[int]
-    on_disk: bool
-    chunk: int
 
     @property
     def slots(self) -> int:
@@ -168,11 +166,25 @@ class Plan:
 
     @property
     def largest_pair(self) -> int:
-        return largest_pair(self.sizes)
+        """Slots of the two largest neighbouring layers (a lone layer: its own)."""
+        return max(a + b for a, b in zip(self.sizes, self.sizes[1:] + [0], strict=True))
 
     def index_bytes(self) -> int:
-        """Index arrays of the two largest neighbouring layers (masks, keys, flags)."""
-        return index_bytes(self.index.geometry, len(self.sizes) - 1)
+        """The index arrays (masks, keys, flags) of two layers, the largest of these."""
+        geo = self.index.geometry
+        if geo.gravity:
+            keys = (geo.rows + 1) ** geo.cols
+        else:
+            keys = max(comb(geo.cells, n) for n in range(len(self.sizes)))
+        return 2 * keys * 17
+
+
+@dataclass
+class Plan(LayerPlan):
+    """What a layered solve of ``spec`` will hold: slots per layer, memory and disk."""
+
+    on_disk: bool
+    chunk: int
 
     @property
     def memory_bytes(self) -> int:
@@ -187,20 +199,6 @@ class Plan:
     def disk_bytes(self) -> int:
         """An upper bound of the store's size before compression (reach and value layers)."""
         return self.slots + max(self.sizes) if self.on_disk else 0
-
-
-def largest_pair(sizes: list[int]) -> int:
-    """Slots of the two largest neighbouring layers of ``sizes`` (a lone layer: its own)."""
-    return max(a + b for a, b in zip(sizes, sizes[1:] + [0], strict=True))
-
-
-def index_bytes(geo: kern.Geometry, plies: int) -> int:
-    """The index arrays (masks, keys, flags) of two layers, the largest among layers 0..plies."""
-    if geo.gravity:
-        keys = (geo.rows + 1) ** geo.cols
-    else:
-        keys = max(comb(geo.cells, n) for n in range(plies + 1))
-    return 2 * keys * 17
 
 
 def plan(
