@@ -1,5 +1,5 @@
-"""``NUMBA_DISABLE_JIT=1`` (the README's debugging advice) runs every search kernel as plain
-Python and gives the compiled kernels' answers."""
+"""``NUMBA_DISABLE_JIT=1`` (the README's debugging advice) runs the search kernels and the
+dense solver's as plain Python and gives the compiled kernels' answers."""
 
 from __future__ import annotations
 
@@ -22,6 +22,9 @@ for name in ("tictactoe", "3x4k3g"):
     game = load_game(name)
     out[name] = searcher(game).solve(Position.empty(game)).score
 out["ultimate"] = Engine(tt_bits=10).search(UltimateState.from_moves([40, 36]), max_depth=3).move
+from fastttt.solver import solve
+table = solve("tictactoe")  # its second player's bytes once overflowed a uint8 sum
+out["table"] = [table.value([]), table.depth([]), table.value([0]), table.depth([0, 4])]
 print(json.dumps(out))
 """
 
@@ -44,3 +47,12 @@ def test_search_kernels_run_as_plain_python():
 
     state = UltimateState.from_moves([40, 36])
     assert plain["ultimate"] == Engine(tt_bits=10).search(state, max_depth=3).move
+    from fastttt.solver import solve
+
+    table = solve("tictactoe")
+    assert plain["table"] == [
+        table.value([]),
+        table.depth([]),
+        table.value([0]),
+        table.depth([0, 4]),
+    ]

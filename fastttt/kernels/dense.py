@@ -244,7 +244,7 @@ def _finish_block(table, lay, hi):
     for i in range(first.shape[0]):
         first[np.uint64(i)] = _ABSOLUTE[first[np.uint64(i)]]
     for i in range(second.shape[0]):
-        second[np.uint64(i)] = _ABSOLUTE[256 + second[np.uint64(i)]]
+        second[np.uint64(i)] = _ABSOLUTE[256 + np.int64(second[np.uint64(i)])]
 
 
 @njit(**PARALLEL_JIT)
