@@ -25,24 +25,26 @@ def main(games: int = 10, seed: int = 1, game: str = "connect4") -> None:
     t0 = time.perf_counter()
     perfect.choose(spec.initial(), random.Random(0))  # compile or load the kernels
     print(f"warm-up (first move, compilation or cache load): {time.perf_counter() - t0:.2f} s")
-    times: list[tuple[float, int, int]] = []
+    times: list[tuple[float, int, int, str]] = []
     for g in range(games):
         state = spec.initial()
+        played: list[str] = []
         players = (perfect, other) if g % 2 == 0 else (other, perfect)
         while not state.is_over():
             player = players[state.ply % 2]
             t = time.perf_counter()
             move = player.choose(state, rng)
             if player is perfect:
-                times.append((time.perf_counter() - t, g, state.ply))
+                times.append((time.perf_counter() - t, g, state.ply, " ".join(played)))
+            played.append(spec.format_move(state, move))
             state = state.play(move)
         won = {None: "a draw", 0: "first player wins", 1: "second player wins"}[state.winner()]
         side = "first" if g % 2 == 0 else "second"
         print(f"game {g + 1} (perfect {side}): {won} after {state.ply} plies", flush=True)
     slow = sorted(times, reverse=True)[:5]
-    print(f"{len(times)} perfect moves: median {statistics.median(t for t, _, _ in times):.4f} s")
-    for t, g, ply in slow:
-        print(f"  {t:.3f} s  game {g + 1}, ply {ply}")
+    print(f"{len(times)} perfect moves: median {statistics.median(t[0] for t in times):.4f} s")
+    for t, g, ply, moves in slow:
+        print(f"  {t:.3f} s  game {g + 1}, ply {ply}, after --moves {moves!r}")
 
 
 if __name__ == "__main__":
