@@ -18,7 +18,6 @@ The first player moves first and is drawn ``X``; the second player is drawn ``O`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -32,9 +31,10 @@ MAX_CELLS = 1024  # positions are Python-int bitboards; the tables and the 64-bi
 class GameSpec:
     """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins, optional gravity.
 
-    Plain rules and geometry: the Game protocol (players, pictures, move values, move text) is
-    :class:`fastttt.mnkgame.MnkGame`'s, which wraps a spec; ``load_game`` returns one (equal to
-    its spec, with the same hash)."""
+    Plain rules and geometry: its positions are :class:`fastttt.board.Position`
+    (``Position.empty(spec)``), and the Game protocol (positions made, players, pictures, move
+    values, move text) is :class:`fastttt.mnkgame.MnkGame`'s, which wraps a spec;
+    ``load_game`` returns one (equal to its spec, with the same hash)."""
 
     family: ClassVar[str] = "mnk"  # the adapter fastttt.registry.as_game finds for it
     rows: int
@@ -88,22 +88,6 @@ class GameSpec:
         """Human-readable one-liner, e.g. ``5 rows x 4 cols, 4 in a row, gravity``."""
         grav = ", gravity" if self.gravity else ""
         return f"{self.rows} rows x {self.cols} cols, {self.k} in a row{grav}"
-
-    # --- rules: positions of the game are fastttt.board.Position ----------------------------
-    def initial(self) -> Any:
-        from fastttt.board import Position
-
-        return Position.empty(self)
-
-    def state_from_text(self, text: str) -> Any:
-        from fastttt.board import Position
-
-        return Position.from_text(self, text)
-
-    def state_from_moves(self, moves: Iterable[int]) -> Any:
-        from fastttt.board import Position
-
-        return Position.from_moves(self, moves)
 
 
 def mnk(rows: int, cols: int, k: int, gravity: bool = False) -> GameSpec:

@@ -90,11 +90,9 @@ MODULE_FLOORS = {
 # (importer, imported): the climbs still to be paid off (issue 21 paid off the 14 that the specs,
 # positions and package made: the Game protocol moved to each family's adapter)
 KNOWN_CLIMBS: frozenset[tuple[str, str]] = frozenset()
-# (importer, imported) on one floor that close a circle: a spec making its own positions
-# (``initial()``, the Game protocol's), which the family's adapter will do after issue 21
-KNOWN_CIRCLE_IMPORTS = frozenset(
-    {("fastttt.games", "fastttt.board"), ("fastttt.ultimate.spec", "fastttt.ultimate.state")}
-)
+# (importer, imported) on one floor that close a circle: none since issue 21 (the specs made
+# their own positions; the families' adapters do)
+KNOWN_CIRCLE_IMPORTS: frozenset[tuple[str, str]] = frozenset()
 
 
 @cache
@@ -272,8 +270,6 @@ def test_no_import_circle_but_through_the_known_climbs():
 def test_the_circle_reader_finds_circles():
     edges = {"a": {"b"}, "b": {"c", "e"}, "c": {"a"}, "d": {"a", "e"}, "e": {"f"}, "f": {"e"}}
     assert sorted(import_circles(edges)) == [["a", "b", "c"], ["e", "f"]]
-    # today's one circle: the specs making their own positions (KNOWN_CIRCLE_IMPORTS)
+    # the package has none (before issue 21, the specs' Game protocol closed one of 25 modules)
     edges = {name: runtime_imports(name) for name in module_names()}
-    circles = import_circles(edges)
-    assert len(circles) == 1 and {"fastttt.games", "fastttt.board"} <= set(circles[0])
-    assert len(circles[0]) < 25  # the spec's Game protocol closed one of 25 modules
+    assert import_circles(edges) == []

@@ -16,6 +16,7 @@ from typing import Any
 
 from fastttt import move_values as values_of_moves
 from fastttt import svg
+from fastttt.errors import InvalidPositionError
 from fastttt.ultimate.players import PLAYER_NAMES, make_player
 from fastttt.ultimate.render import MOVE_HELP, format_move, parse_move, render
 from fastttt.ultimate.spec import UltimateSpec
@@ -80,13 +81,18 @@ class UltimateGame:
 
     def initial(self) -> UltimateState:
         """The empty board (crosses to move, free choice of board)."""
-        return self.spec.initial()
+        return UltimateState(self.open_won_boards)
 
     def state_from_text(self, text: str) -> UltimateState:
-        return self.spec.state_from_text(text)
+        state = UltimateState.from_text(text)
+        if state.open_won_boards != self.open_won_boards:
+            raise InvalidPositionError(
+                f"position text {text!r} is a position of {state.spec.name}, not {self.name}"
+            )
+        return state
 
     def state_from_moves(self, moves: Iterable[int]) -> UltimateState:
-        return self.spec.state_from_moves(moves)
+        return UltimateState.from_moves(moves, self.open_won_boards)
 
     # --- move text and drawing -------------------------------------------------------------
     @property
