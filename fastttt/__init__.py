@@ -6,6 +6,10 @@ first; table values are +1 first player wins, 0 draw, -1 second player wins.
 
 ``fastttt.open_table(PATH)`` opens a solved table (a layered folder or a ``.fttt`` file) for
 probes (:func:`fastttt.tables.probe.open_table`); it is imported on first use, with Numba.
+
+Importing the package registers each game family's adapter (the Game protocol, above the players
+and views it uses) with :mod:`fastttt.registry`: m,n,k-games now (:class:`fastttt.mnkgame.
+MnkGame`), Ultimate on first use (:class:`fastttt.ultimate.game.UltimateGame`).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -20,7 +24,8 @@ from fastttt.errors import (
     TableFileError,
 )
 from fastttt.games import GameSpec, connect4, mnk, tictactoe
-from fastttt.registry import game_names, load_game
+from fastttt.mnkgame import MnkGame
+from fastttt.registry import game_names, load_game, register_family
 
 if TYPE_CHECKING:
     from fastttt.tables.probe import open_table
@@ -43,6 +48,17 @@ __all__ = [
     "open_table",
     "tictactoe",
 ]
+
+
+def _ultimate_game(spec: Any) -> Any:
+    """Ultimate's adapter, imported (with the engine and Numba) when a game of it is asked for."""
+    from fastttt.ultimate.game import UltimateGame
+
+    return UltimateGame(spec)
+
+
+register_family("mnk", MnkGame)
+register_family("ultimate", _ultimate_game)
 
 
 def __getattr__(name: str) -> Any:

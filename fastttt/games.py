@@ -18,26 +18,25 @@ The first player moves first and is drawn ``X``; the second player is drawn ``O`
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from fastttt.errors import GameSpecError
 
 MAX_CELLS = 1024  # positions are Python-int bitboards; the tables and the 64-bit search
 # take boards of at most 64 cells, exact search (fastttt.search.WideSearcher) any up to this
-# Depth caps of heuristic:P (plain minimax) and alphabeta:P (GameSpec.player_caps) keep the
-# positions a search visits from the empty board under CAP_NODES (about a second or two: 8 x 8
-# k=5 took 123 s at alphabeta:6 and 5 s at heuristic:4)
-CAP_NODES = 5_000_000
-CAP_MAX_DEPTH = 8
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins, optional gravity."""
+    """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins, optional gravity.
 
+    Plain rules and geometry: its positions are :class:`fastttt.board.Position`
+    (``Position.empty(spec)``), and the Game protocol (positions made, players, pictures, move
+    values, move text) is :class:`fastttt.mnkgame.MnkGame`'s, which wraps a spec;
+    ``load_game`` returns one (equal to its spec, with the same hash)."""
+
+    family: ClassVar[str] = "mnk"  # the adapter fastttt.registry.as_game finds for it
     rows: int
     cols: int
     k: int
@@ -89,116 +88,6 @@ class GameSpec:
         """Human-readable one-liner, e.g. ``5 rows x 4 cols, 4 in a row, gravity``."""
         grav = ", gravity" if self.gravity else ""
         return f"{self.rows} rows x {self.cols} cols, {self.k} in a row{grav}"
-
-    # --- the Game protocol (fastttt.registry); positions are fastttt.board.Position --------
-    supports_hints = True
-
-    @property
-    def move_help(self) -> str:
-        return "column" if self.gravity else "row,col"
-
-    def initial(self) -> Any:
-        from fastttt.board import Position
-
-        return Position.empty(self)
-
-    def state_from_text(self, text: str) -> Any:
-        from fastttt.board import Position
-
-        return Position.from_text(self, text)
-
-    def state_from_moves(self, moves: Iterable[int]) -> Any:
-        from fastttt.board import Position
-
-        return Position.from_moves(self, moves)
-
-    def parse_move(self, state: Any, text: str) -> int:
-        from fastttt.render import parse_move
-
-        return parse_move(state, text)
-
-    def format_move(self, state: Any, move: int) -> str:
-        from fastttt.render import format_move
-
-        return format_move(state, move)
-
-    def render(self, state: Any, last_cell: int | None = None, *, color: bool = False) -> str:
-        from fastttt.render import render
-
-        return render(state, last_cell, color=color)
-
-    def player_names(self) -> tuple[str, ...]:
-        from fastttt.players import PLAYER_NAMES
-
-        return PLAYER_NAMES
-
-    def make_player(self, name: str) -> Any:
-        from fastttt.players import make_player
-
-        return make_player(name, self)
-
-    def default_player(self) -> str:
-        from fastttt.players import default_player
-
-        return default_player(self)
-
-    def suggested_players(self) -> list[str]:
-        """``human``, :func:`~fastttt.players.default_player`, ``perfect``, ``alphabeta`` at
-        :func:`~fastttt.players.bounded_depth`, ``heuristic:2``, ``random``: those of them
-        that play this board."""
-        from fastttt.errors import UnknownPlayerError
-        from fastttt.players import bounded_depth, default_player, make_player
-
-        names = [
-            "human",
-            default_player(self),
-            "perfect",
-            f"alphabeta:{bounded_depth(self)}",
-            "heuristic:2",
-            "random",
-        ]
-        playable = []
-        for name in dict.fromkeys(names):
-            try:
-                make_player(name, self)
-            except UnknownPlayerError:  # the heuristic players take at most 64 cells
-                continue
-            playable.append(name)
-        return playable
-
-    def player_caps(self) -> dict[str, int]:
-        """The deepest ``heuristic`` (alias ``minimax``) and ``alphabeta`` searches expected to
-        visit at most :data:`CAP_NODES` positions from the empty board (branching ``b``: the
-        empty cells, or the columns with gravity; plain minimax visits about ``b (b-1) ...
-        (b-P+1)`` positions, alpha-beta about ``b ** (0.75 P)``)."""
-        import math
-
-        b = self.cols if self.gravity else self.cells
-        minimax = alphabeta = 1
-        for depth in range(2, CAP_MAX_DEPTH + 1):
-            if math.prod(b if self.gravity else b - i for i in range(depth)) <= CAP_NODES:
-                minimax = depth
-            if b ** (0.75 * depth) <= CAP_NODES:
-                alphabeta = depth
-        return {"heuristic:P": minimax, "minimax:P": minimax, "alphabeta:P": alphabeta}
-
-    def render_svg(self, state: Any, **options: Any) -> str:
-        """:func:`fastttt.svg.board_svg`; options as :func:`fastttt.svg.render` says."""
-        from fastttt.svg import board_svg
-
-        return board_svg(state, **options)
-
-    def move_values(
-        self,
-        state: Any,
-        seconds: float,
-        progress: Callable[[str], None] | None,
-        cancel: threading.Event | None,
-    ) -> Any:
-        """From the solved table where :func:`fastttt.players.uses_table`, else exact search."""
-        from fastttt.move_values import board_values
-
-        return board_values(state, seconds, progress, cancel)
 
 
 def mnk(rows: int, cols: int, k: int, gravity: bool = False) -> GameSpec:
@@ -253,10 +142,14 @@ def name_key(name: str) -> str:
     return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
-def as_spec(game: GameSpec | str) -> GameSpec:
-    """Accept a :class:`GameSpec` or the name of an m,n,k-game (:func:`spec_from_name`)."""
+def as_spec(game: Any) -> GameSpec:
+    """Accept a :class:`GameSpec`, a game that wraps one (``load_game``'s
+    :class:`~fastttt.mnkgame.MnkGame`: its ``spec``) or the name of an m,n,k-game
+    (:func:`spec_from_name`)."""
     if isinstance(game, GameSpec):
         return game
+    if isinstance(getattr(game, "spec", None), GameSpec) and hasattr(game, "initial"):
+        return game.spec  # a game, not a position (which has a spec too)
     if isinstance(game, str):
         return spec_from_name(game)
     raise GameSpecError(f"expected a GameSpec or a game name, got {game!r}")

@@ -30,7 +30,7 @@ from typing import Any
 from fastttt.board import Position
 from fastttt.errors import InvalidArgumentError
 from fastttt.games import GameSpec
-from fastttt.registry import State
+from fastttt.registry import State, game_of
 from fastttt.values import mate_result, result_words, table_from_score
 
 DEFAULT_SECONDS = 2.0
@@ -100,14 +100,14 @@ def move_values(
             f"expected a game state (fastttt.registry.State), got {type(state).__name__}"
         )
     start = time.perf_counter()
-    done = state.spec.move_values(state, seconds, progress, cancel)
+    done = game_of(state).move_values(state, seconds, progress, cancel)
     return MoveValues(done.values, done.source, done.complete, time.perf_counter() - start)
 
 
 def board_values(
     pos: Position, seconds: float, progress: Progress | None, cancel: threading.Event | None
 ) -> MoveValues:
-    """An m,n,k position's move values (:meth:`fastttt.games.GameSpec.move_values`): from the
+    """An m,n,k position's move values (:meth:`fastttt.mnkgame.MnkGame.move_values`): from the
     solved table where :func:`fastttt.players.uses_table` (built first if need be, saying so
     through ``progress``), else the shipped opening book and exact search move by move within
     ``seconds``."""
@@ -125,7 +125,7 @@ def board_values(
 def engine_values(
     state: Any, seconds: float, progress: Progress | None, cancel: threading.Event | None
 ) -> MoveValues:
-    """An Ultimate position's move values (:meth:`fastttt.ultimate.spec.UltimateSpec.
+    """An Ultimate position's move values (:meth:`fastttt.ultimate.game.UltimateGame.
     move_values`): the engine's search, move by move, within ``seconds`` in all."""
     return _engine_values(state, time.perf_counter() + seconds, progress, cancel)
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from fastttt.errors import FastTTTError, InvalidPositionError
-from fastttt.registry import load_game
+from fastttt.registry import as_game, load_game
 
 if TYPE_CHECKING:
     from fastttt.filter import Chunk
@@ -52,7 +52,9 @@ def parse_moves(game: Any, text: str | None) -> tuple[Any, list[int]]:
     """``(state, moves)``: ``game``'s state after the moves of ``text`` (people's numbering;
     None or blank: no move) and the moves in API form. Raises :class:`MoveListError` (a
     ``ValueError``) naming the first bad move: unreadable, off the board, illegal there, or
-    after the end of the game."""
+    after the end of the game. ``game``: a :class:`~fastttt.registry.Game`, its spec or its
+    name (:func:`~fastttt.registry.as_game`)."""
+    game = as_game(game)
     state = game.initial()
     if text is None:
         return state, []
@@ -96,7 +98,8 @@ def play_lines(game: Any, chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 def format_line(game: Any, state: Any, moves: list[int]) -> list[str]:
     """``moves`` (API form) played one after another from ``state``, each in people's
-    numbering."""
+    numbering; ``game`` as :func:`parse_moves` takes it."""
+    game = as_game(game)
     out = []
     for move in moves:
         out.append(game.format_move(state, move))

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from fastttt.board import SYMBOLS, Position
 from fastttt.errors import FastTTTError, IllegalMoveError
-from fastttt.registry import Game
+from fastttt.registry import as_game, game_of
 
 QUIT_WORDS = ("q", "quit", "exit")
 THINKING_DELAY = 1.0  # seconds an engine thinks before the status line appears
@@ -41,8 +41,10 @@ class GameUI:
     supports_hints: bool
 
 
-def game_ui(game: Game, *, color: bool = False) -> GameUI:
-    """The :class:`GameUI` of any game (:class:`fastttt.registry.Game`)."""
+def game_ui(game: Any, *, color: bool = False) -> GameUI:
+    """The :class:`GameUI` of any game (:class:`fastttt.registry.Game`, or its spec or name:
+    :func:`~fastttt.registry.as_game`)."""
+    game = as_game(game)
 
     def draw(state: Any, last: Any) -> str:
         return game.render(state, last, color=color)
@@ -172,7 +174,7 @@ def play_game(
     thinks; Ctrl-C in a silent engine match propagates, so the whole match stops.
     """
     rng = rng if rng is not None else random.Random()
-    ui = ui if ui is not None else game_ui(state.spec)
+    ui = ui if ui is not None else game_ui(game_of(state))
     if hints and not ui.supports_hints:
         raise ValueError(f"hints are not available on {state.spec.name}")
     record = GameRecord(final=state)

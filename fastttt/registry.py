@@ -1,11 +1,19 @@
 """Every game by name, and the Game/State protocol that every family implements.
 
-``load_game(name)`` returns a :class:`Game`: an m,n,k :class:`~fastttt.games.GameSpec` (free or
-gravity) or Ultimate tic-tac-toe (``ultimate``, ``ultimate-open``). Families other than m,n,k
-are loaded on first use, so importing this module does not import them. The game loop, matches,
-players, hints, the CLI, the pictures (:mod:`fastttt.svg`), the move values
-(:mod:`fastttt.move_values`) and the web explorer go through the protocol and never ask which
-family a game is.
+``load_game(name)`` returns a :class:`Game`: an m,n,k-game (free or gravity,
+:class:`~fastttt.mnkgame.MnkGame`) or Ultimate tic-tac-toe (``ultimate``, ``ultimate-open``,
+:class:`~fastttt.ultimate.game.UltimateGame`). Families other than m,n,k are loaded on first
+use, so importing this module does not import them. The game loop, matches, players, hints, the
+CLI, the pictures (:mod:`fastttt.svg`), the move values (:mod:`fastttt.move_values`) and the web
+explorer go through the protocol and never ask which family a game is.
+
+Specs and positions are plain: a spec (:class:`~fastttt.games.GameSpec`,
+:class:`~fastttt.ultimate.spec.UltimateSpec`) holds rules and geometry, a state's ``spec`` is
+one. The Game protocol is a thin adapter per family that lives above the players and views it
+uses; each family's adapter is registered here from above (:func:`register_family`: the package
+does it when imported, ``fastttt/__init__.py``), and :func:`as_game` / :func:`game_of` find a
+spec's or a state's game through it. Likewise the notebook picture of a state
+(:func:`notebook_picture`) is the one the views register (:mod:`fastttt.svg`).
 
 Conventions shared by every family: the first player (0, drawn X) moves first; moves are
 integers in API form (0-based: a cell, a column with gravity, ``board * 9 + cell`` in Ultimate);
@@ -29,7 +37,8 @@ class State(Protocol):
     """A position of some game. Never mutated: ``play`` returns a new state."""
 
     @property
-    def spec(self) -> Game: ...
+    def spec(self) -> Any:
+        """Its game's spec: plain rules and geometry (:func:`game_of` gives the Game)."""
 
     @property
     def to_move(self) -> int:
@@ -151,20 +160,24 @@ class Game(Protocol):
         ``engine:nNODES``): the cap bounds the number written in place of the capitals."""
 
 
-def _ultimate() -> Game:
+def _ultimate() -> Any:
     from fastttt.ultimate.spec import ULTIMATE
 
     return ULTIMATE
 
 
-def _ultimate_open() -> Game:
+def _ultimate_open() -> Any:
     from fastttt.ultimate.spec import ULTIMATE_OPEN
 
     return ULTIMATE_OPEN
 
 
-# Games other than m,n,k-games, by normalised name; loaded on first use.
-_LOADERS: dict[str, Callable[[], Game]] = {"ultimate": _ultimate, "ultimateopen": _ultimate_open}
+# Games other than m,n,k-games, by normalised name, as a spec or a game; loaded on first use.
+_LOADERS: dict[str, Callable[[], Any]] = {"ultimate": _ultimate, "ultimateopen": _ultimate_open}
+# Each family's adapter (a spec's ``family`` -> its Game), registered from above
+_FAMILIES: dict[str, Callable[[Any], Game]] = {}
+# The notebook picture of a state, registered by the views (fastttt.svg)
+_PICTURES: list[Callable[[Any], str]] = []
 _DISPLAY = {"ultimate": "ultimate", "ultimateopen": "ultimate-open"}
 
 
@@ -172,10 +185,32 @@ def _key(name: str) -> str:
     return name_key(name)
 
 
-def register(name: str, loader: Callable[[], Game]) -> None:
-    """Make ``load_game(name)`` return ``loader()``."""
+def register(name: str, loader: Callable[[], Any]) -> None:
+    """Make ``load_game(name)`` return ``loader()`` (a Game, or a spec of a registered family:
+    then its game, :func:`as_game`)."""
     _LOADERS[_key(name)] = loader
     _DISPLAY[_key(name)] = name
+
+
+def register_family(family: str, adapter: Callable[[Any], Game]) -> None:
+    """Make ``adapter(spec)`` the Game of every spec whose ``family`` is ``family`` (``mnk``,
+    ``ultimate``): what :func:`load_game`, :func:`as_game` and :func:`game_of` return for it.
+    The adapters live above the players and views they use, so they register themselves from
+    above: the package does it when imported (``fastttt/__init__.py``)."""
+    _FAMILIES[family] = adapter
+
+
+def register_picture(draw: Callable[[Any], str]) -> None:
+    """Make ``draw(state)`` the picture a notebook shows of a state of any game
+    (:func:`notebook_picture`); :mod:`fastttt.svg` registers its own when imported."""
+    _PICTURES[:] = [draw]
+
+
+def notebook_picture(state: Any) -> str | None:
+    """The SVG picture a notebook shows of ``state`` (its ``_repr_svg_``): the registered
+    view's (:func:`fastttt.svg.repr_svg`), or None (the notebook then shows its text) when no
+    view has registered one."""
+    return _PICTURES[0](state) if _PICTURES else None
 
 
 def game_names() -> list[str]:
@@ -201,9 +236,9 @@ def load_game(
     if loader is not None:
         if any(v is not None for v in (rows, cols, k, gravity)):
             raise GameSpecError(f"game {name!r} takes no --rows/--cols/-k/--gravity")
-        return loader()
+        return as_game(loader())
     try:
-        return spec_from_name(name, rows=rows, cols=cols, k=k, gravity=gravity)
+        spec = spec_from_name(name, rows=rows, cols=cols, k=k, gravity=gravity)
     except GameSpecError as err:
         if "unknown game" not in str(err):
             raise
@@ -212,15 +247,38 @@ def load_game(
         raise GameSpecError(
             f"unknown game {name!r}; {hint}known: {', '.join(game_names())}, or {COMPACT_HELP}"
         ) from None
+    return as_game(spec)
 
 
 def as_game(game: Any) -> Any:
-    """A game object from itself or its name."""
+    """A game object (:class:`Game`) from itself, its spec (through its family's adapter,
+    :func:`register_family`) or its name (:func:`load_game`)."""
     if isinstance(game, str):
         return load_game(game)
+    adapter = _FAMILIES.get(getattr(type(game), "family", None))  # type: ignore[arg-type]
+    if adapter is not None:
+        return adapter(game)
     if isinstance(game, Game):
         return game
     raise GameSpecError(f"expected a game or a game name, got {game!r}")
 
 
-__all__ = ["Game", "GameSpec", "Player", "State", "as_game", "game_names", "load_game", "register"]
+def game_of(state: State) -> Any:
+    """The game (:class:`Game`) ``state`` is a position of: its spec's, :func:`as_game`."""
+    return as_game(state.spec)
+
+
+__all__ = [
+    "Game",
+    "GameSpec",
+    "Player",
+    "State",
+    "as_game",
+    "game_names",
+    "game_of",
+    "load_game",
+    "notebook_picture",
+    "register",
+    "register_family",
+    "register_picture",
+]

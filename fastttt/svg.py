@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape
 
 from fastttt.board import FIRST, Position, completed_lines, line_masks
 from fastttt.errors import InvalidArgumentError
-from fastttt.registry import State
+from fastttt.registry import State, game_of, register_picture
 
 CELL = 40  # pixels per cell
 
@@ -68,7 +68,7 @@ def render(
         )
     source = getattr(values, "source", None)
     table = values if values is None or isinstance(values, dict) else values.values
-    return state.spec.render_svg(
+    return game_of(state).render_svg(
         state,
         values=table,
         source=source,
@@ -89,7 +89,7 @@ def board_svg(
     cell: int,
     legend: bool,
 ) -> str:
-    """The picture of an m,n,k position (:meth:`fastttt.games.GameSpec.render_svg`); ``values``
+    """The picture of an m,n,k position (:meth:`fastttt.mnkgame.MnkGame.render_svg`); ``values``
     ``{move: MoveValue}`` and ``source`` its :class:`~fastttt.move_values.MoveValues`' source."""
     return _Board(pos, values, source, coordinates, last_move, cell, legend).svg()
 
@@ -104,7 +104,7 @@ def ultimate_svg(
     cell: int,
     legend: bool,
 ) -> str:
-    """The picture of an Ultimate position (:meth:`fastttt.ultimate.spec.UltimateSpec.
+    """The picture of an Ultimate position (:meth:`fastttt.ultimate.game.UltimateGame.
     render_svg`); the arguments as :func:`board_svg`'s."""
     return _Ultimate(state, values, source, coordinates, last_move, cell, legend).svg()
 
@@ -120,6 +120,9 @@ def repr_svg(state: Any) -> str:
     4
     """
     return render(state, coordinates=True)
+
+
+register_picture(repr_svg)  # positions' _repr_svg_ (fastttt.registry.notebook_picture)
 
 
 # --- colours -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest
 from fastttt import svg
 from fastttt.errors import InvalidArgumentError
 from fastttt.move_values import move_values
-from fastttt.registry import Game, State, game_names, load_game
+from fastttt.registry import Game, State, as_game, game_names, game_of, load_game
 
 from ultimate_reference import RefState
 
@@ -139,6 +139,24 @@ def test_random_playouts_follow_the_rules(name):
     rng = random.Random(name)
     lengths = [len(playout(game, rng)) - 1 for _ in range(4)]
     assert all(length >= 1 for length in lengths)
+
+
+# the Game protocol's services: each family's adapter has them, its spec none (issue 21)
+SERVICES = (
+    "move_help supports_hints parse_move format_move render render_svg move_values "
+    "player_names make_player default_player suggested_players player_caps"
+).split()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_specs_and_positions_are_plain_and_find_their_game(name):
+    game = load_game(name)
+    spec, state = game.spec, game.initial().play(game.initial().legal_moves()[0])
+    assert not isinstance(spec, Game) and not [m for m in SERVICES if hasattr(spec, m)]
+    assert state.spec == spec and game == spec and hash(game) == hash(spec)
+    assert game_of(state) == game and as_game(spec) == game and as_game(game) is game
+    assert isinstance(game_of(state), Game) and game_of(state).spec == spec
+    assert state._repr_svg_() == svg.repr_svg(state)  # the picture the views registered
 
 
 @pytest.mark.parametrize("name", GAMES)

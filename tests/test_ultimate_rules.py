@@ -9,6 +9,7 @@ import pytest
 
 from fastttt.errors import IllegalMoveError, InvalidPositionError
 from fastttt.kernels import ultimate as K
+from fastttt.registry import as_game
 from fastttt.ultimate import ULTIMATE, ULTIMATE_OPEN, UltimateState, parse_move, render
 
 from ultimate_reference import RefState
@@ -189,9 +190,11 @@ def test_from_moves_reports_first_bad_move():
 
 def test_spec_objects():
     assert ULTIMATE.name == "ultimate" and "nine" in ULTIMATE.describe()
-    assert ULTIMATE.initial() == UltimateState()
-    assert ULTIMATE_OPEN.initial().open_won_boards
-    assert len(ULTIMATE.initial().legal_moves()) == 81
+    game, game_open = as_game(ULTIMATE), as_game(ULTIMATE_OPEN)  # the specs' games
+    assert game.spec == ULTIMATE and game_open.spec == ULTIMATE_OPEN
+    assert game.initial() == UltimateState() and game.initial().spec == ULTIMATE
+    assert game_open.initial().open_won_boards
+    assert len(game.initial().legal_moves()) == 81
 
 
 def test_render_marks_forced_board_and_last_move():

@@ -11,6 +11,7 @@ from fastttt.cli.output import emit
 from fastttt.cli.progress import Progress
 from fastttt.cli.types import NonEmptyPath
 from fastttt.errors import FastTTTError
+from fastttt.registry import as_game
 
 
 @click.group()
@@ -81,7 +82,8 @@ def probe(path, moves) -> None:
 
     try:
         opened = load(path)
-        pos, _ = query_state(opened.spec, None, moves or None)
+        game = as_game(opened.spec)
+        pos, _ = query_state(game, None, moves or None)
         score = opened.score(pos)
         moves_scores = opened.move_scores(pos)
     except FastTTTError as err:
@@ -90,6 +92,6 @@ def probe(path, moves) -> None:
         raise click.ClickException(f"{pos}: {pos.ply} stones, past the book's {opened.depth}")
     click.echo(f"{pos}  score {score}")
     if moves_scores:
-        fields = (f"{opened.spec.format_move(pos, m)}:{v}" for m, v in moves_scores.items())
+        fields = (f"{game.format_move(pos, m)}:{v}" for m, v in moves_scores.items())
         click.echo(" ".join(fields))
     sys.stdout.flush()

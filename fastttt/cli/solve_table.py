@@ -13,6 +13,7 @@ from fastttt.cli.moves import format_line, query_state
 from fastttt.cli.output import emit
 from fastttt.cli.progress import Progress, rate_text
 from fastttt.errors import FastTTTError, MemoryBudgetError
+from fastttt.registry import as_game
 from fastttt.values import RESULT_WORDS
 
 PROGRESS_MIN_SLOTS = 20_000_000  # announce solves above ~1 s of work
@@ -251,7 +252,7 @@ def solve_table(spec, args) -> None:
             from fastttt.tables.probe import open_table
 
             solution = open_table(args.load_path, spec if args.game_given else None)
-            spec = solution.spec
+            spec = as_game(solution.spec)
         else:
             solution = _compute(spec, args, max_bytes)
         saved = None

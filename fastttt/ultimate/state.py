@@ -208,11 +208,12 @@ class UltimateState:
     def __repr__(self) -> str:
         return f"UltimateState.from_text({str(self)!r})"
 
-    def _repr_svg_(self) -> str:
-        """Inline picture in Jupyter (:func:`fastttt.svg.repr_svg`)."""
-        from fastttt.svg import repr_svg
+    def _repr_svg_(self) -> str | None:
+        """Inline picture in Jupyter: the one the views register
+        (:func:`fastttt.registry.notebook_picture`, :func:`fastttt.svg.repr_svg`)."""
+        from fastttt.registry import notebook_picture
 
-        return repr_svg(self)
+        return notebook_picture(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, UltimateState) and self._s == other._s

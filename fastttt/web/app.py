@@ -50,7 +50,7 @@ from fastttt import svg
 from fastttt.errors import FastTTTError, GameSpecError
 from fastttt.move_values import ESTIMATE_UNIT, MoveValue, move_values
 from fastttt.movetext import format_line, load_state, move_list_text
-from fastttt.registry import load_game
+from fastttt.registry import game_of, load_game
 from fastttt.web.jobs import Halted, Job, Jobs
 
 STATIC = Path(__file__).parent / "static"
@@ -170,7 +170,7 @@ def attractor_view(state: Any) -> dict | None:
     labels it, from the mover's side, plies to the end counting the move itself
     (:func:`cell_view`): a move into the mover's attractor at rank r is ``W(r+1)``, into the
     opponent's ``L(r+1)``, into the draw region ``D``."""
-    spec = state.spec
+    spec = game_of(state)
     if not spec.supports_hints or spec.cells > ATTRACTOR_MAX_CELLS:
         return None
     ranks = _attractor_ranks(spec)
