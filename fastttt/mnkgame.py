@@ -25,6 +25,7 @@ from fastttt import render as board_text
 from fastttt.board import Position
 from fastttt.errors import UnknownPlayerError
 from fastttt.games import GameSpec
+from fastttt.registry import SpecGame
 
 # Depth caps of heuristic:P (plain minimax) and alphabeta:P (MnkGame.player_caps) keep the
 # positions a search visits from the empty board under CAP_NODES (about a second or two: 8 x 8
@@ -34,7 +35,7 @@ CAP_MAX_DEPTH = 8
 
 
 @dataclass(frozen=True, eq=False)
-class MnkGame:
+class MnkGame(SpecGame):
     """An m,n,k-game (free or gravity) as a :class:`fastttt.registry.Game`: ``spec``'s rules and
     geometry, and the players, pictures, move values and move text of its positions
     (:class:`~fastttt.board.Position`)."""
@@ -42,50 +43,14 @@ class MnkGame:
     spec: GameSpec
     supports_hints = True
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, MnkGame):
-            return self.spec == other.spec
-        if isinstance(other, GameSpec):
-            return self.spec == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.spec)
-
-    def __str__(self) -> str:
-        return self.spec.name
-
     # --- the spec's geometry and names ---------------------------------------------------
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
     @property
     def short_name(self) -> str:
         return self.spec.short_name
 
     @property
-    def rows(self) -> int:
-        return self.spec.rows
-
-    @property
-    def cols(self) -> int:
-        return self.spec.cols
-
-    @property
     def k(self) -> int:
         return self.spec.k
-
-    @property
-    def gravity(self) -> bool:
-        return self.spec.gravity
-
-    @property
-    def cells(self) -> int:
-        return self.spec.cells
-
-    def describe(self) -> str:
-        return self.spec.describe()
 
     def initial(self) -> Position:
         return Position.empty(self.spec)

@@ -67,6 +67,50 @@ class Player(Protocol):
     def choose(self, state: Any, rng: random.Random) -> int: ...
 
 
+class SpecGame:
+    """What every family's adapter shares with the plain spec it wraps (``spec``): equality and
+    hash (a game equals its spec, so either keys the same caches), its name, and the grid a
+    picture draws (``rows`` x ``cols``, ``gravity``)."""
+
+    spec: Any
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SpecGame):
+            return self.spec == other.spec
+        if isinstance(other, type(self.spec)):
+            return self.spec == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __str__(self) -> str:
+        return self.spec.name
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def rows(self) -> int:
+        return self.spec.rows
+
+    @property
+    def cols(self) -> int:
+        return self.spec.cols
+
+    @property
+    def cells(self) -> int:
+        return self.spec.cells
+
+    @property
+    def gravity(self) -> bool:
+        return self.spec.gravity
+
+    def describe(self) -> str:
+        return self.spec.describe()
+
+
 @runtime_checkable
 class Game(Protocol):
     """A game: its rules' entry points, its text forms and the players it offers."""

@@ -17,6 +17,7 @@ from typing import Any
 from fastttt import move_values as values_of_moves
 from fastttt import svg
 from fastttt.errors import InvalidPositionError
+from fastttt.registry import SpecGame
 from fastttt.ultimate.players import PLAYER_NAMES, make_player
 from fastttt.ultimate.render import MOVE_HELP, format_move, parse_move, render
 from fastttt.ultimate.spec import UltimateSpec
@@ -30,7 +31,7 @@ PLAYER_CAPS = {"minimax:P": 5, "mcts:N": 50_000, "engine:MS": 5_000, "engine:nNO
 
 
 @dataclass(frozen=True, eq=False)
-class UltimateGame:
+class UltimateGame(SpecGame):
     """Ultimate tic-tac-toe (``ultimate`` or ``ultimate-open``, as ``spec`` says) as a
     :class:`fastttt.registry.Game`; its positions are
     :class:`~fastttt.ultimate.state.UltimateState`."""
@@ -38,46 +39,10 @@ class UltimateGame:
     spec: UltimateSpec
     supports_hints = False
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, UltimateGame):
-            return self.spec == other.spec
-        if isinstance(other, UltimateSpec):
-            return self.spec == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.spec)
-
-    def __str__(self) -> str:
-        return self.spec.name
-
     # --- the spec's rules, geometry and names ----------------------------------------------
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
     @property
     def open_won_boards(self) -> bool:
         return self.spec.open_won_boards
-
-    @property
-    def gravity(self) -> bool:
-        return self.spec.gravity
-
-    @property
-    def rows(self) -> int:
-        return self.spec.rows
-
-    @property
-    def cols(self) -> int:
-        return self.spec.cols
-
-    @property
-    def cells(self) -> int:
-        return self.spec.cells
-
-    def describe(self) -> str:
-        return self.spec.describe()
 
     def initial(self) -> UltimateState:
         """The empty board (crosses to move, free choice of board)."""
