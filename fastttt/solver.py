@@ -351,7 +351,6 @@ def warmup() -> float:
         solution = solve(spec, parallel=parallel)
         solution.lookup(solution.reachable_codes()[:1])
         solution.histogram  # noqa: B018 (computes the counts)
-    dense.byte_histogram(solution.table)
     dense.ply_histogram_parallel(solution.table, solution.layout, solution.ply_histogram.copy())
     solution.attractor(0)
     return time.perf_counter() - start

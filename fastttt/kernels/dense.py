@@ -305,19 +305,6 @@ def finish_blocks_serial(table, lay, his):
         _finish_block(table, lay, his[t])
 
 
-@njit(**PARALLEL_JIT)
-def byte_histogram(table):
-    """Count of each byte value (256 bins), per-thread partial sums merged at the end."""
-    chunks = 64
-    partial = np.zeros((chunks, 256), dtype=np.int64)
-    n = table.shape[0]
-    step = (n + chunks - 1) // chunks
-    for t in prange(chunks):
-        for i in range(t * step, min(n, (t + 1) * step)):
-            partial[t, table[i]] += 1
-    return partial.sum(axis=0)
-
-
 @njit(**JIT)
 def _ply_histogram_range(table, lay, first_hi, last_hi, out):
     """Add to ``out[stones, byte]`` the slots of the blocks ``first_hi..last_hi - 1``."""
