@@ -315,10 +315,11 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Book:
 
 @cache
 def shipped(spec: GameSpec) -> Book | None:
-    """The book shipped with fastttt for ``spec`` (``fastttt/data/books/<name>.book``), if any."""
-    name = f"{spec.name}.book" if spec.name.isidentifier() else None
-    if name is None:
+    """The book shipped with fastttt for ``spec`` (``fastttt/data/books/<name>.book``), if any
+    (None for boards that take no book: :func:`can_have_book`)."""
+    if not can_have_book(spec) or not spec.name.isidentifier():
         return None
+    name = f"{spec.name}.book"
     resource = resources.files("fastttt") / "data" / "books" / name
     if not resource.is_file():
         return None

@@ -188,7 +188,7 @@ def _search_values(
     from fastttt.kernels import negamax as nk
     from fastttt.search import Searcher
 
-    book = shipped(pos.spec) if pos.spec.gravity else None
+    book = shipped(pos.spec)
     moves = pos.legal_moves()
     values: dict[int, MoveValue] = {}
     searched = 0

@@ -165,7 +165,7 @@ def move_outcomes(pos: Position) -> dict[int, Outcome]:
     from fastttt.book import shipped
     from fastttt.search import move_scores
 
-    book = shipped(pos.spec) if pos.spec.gravity else None
+    book = shipped(pos.spec)
     scores = book.move_scores(pos) if book is not None else None
     if scores is None:
         scores = move_scores(pos)
@@ -204,7 +204,7 @@ def _search_past_the_book(pos: Position) -> tuple[Searcher, int | None] | None:
     from fastttt.book import shipped
     from fastttt.search import fits_64, searcher
 
-    book = shipped(pos.spec) if pos.spec.gravity else None
+    book = shipped(pos.spec)
     if uses_table(pos.spec) or not fits_64(pos.spec) or (book and book.move_scores(pos)):
         return None
     return searcher(pos.spec), book.score(pos) if book else None
@@ -344,7 +344,7 @@ def perfect_play_cost(spec: GameSpec) -> str | None:
         return None
     from fastttt.book import shipped
 
-    book = shipped(spec) if spec.gravity else None
+    book = shipped(spec)
     if book is not None:
         return (
             f"perfect play on {spec.name} reads its opening book to {book.depth} plies, then "
