@@ -1,9 +1,8 @@
 """The house's floors (``../shared/ARCHITECTURE.md``): every module of the package sits on one,
 and imports, function-level ones included (type-only ones not), run downward or sideways only.
 
-The imports that still climb are listed in :data:`KNOWN_CLIMBS`, the debt the redesign (issue
-21) pays off: a new climb fails the test, and so does a listed one that is gone, so that the
-list only shrinks.
+Issue 21 paid off the 15 imports that climbed and the 25-module circle they closed (the Game
+protocol moved from the specs to each family's adapter): none may come back.
 """
 
 from __future__ import annotations
@@ -86,13 +85,6 @@ MODULE_FLOORS = {
     "fastttt.ultimate.game": VIEWS,
     "fastttt.ultimate": VIEWS,  # the family's names: rules, engine, players, text
 }
-
-# (importer, imported): the climbs still to be paid off (issue 21 paid off the 14 that the specs,
-# positions and package made: the Game protocol moved to each family's adapter)
-KNOWN_CLIMBS: frozenset[tuple[str, str]] = frozenset()
-# (importer, imported) on one floor that close a circle: none since issue 21 (the specs made
-# their own positions; the families' adapters do)
-KNOWN_CIRCLE_IMPORTS: frozenset[tuple[str, str]] = frozenset()
 
 
 @cache
@@ -186,15 +178,10 @@ def _floor_or_none(name: str) -> int | None:
         return None
 
 
-def test_no_new_import_climbs():
-    new = sorted(climbs() - KNOWN_CLIMBS)
+def test_no_import_climbs():
+    new = sorted(climbs())
     described = [f"{a} ({FLOOR_NAMES[floor(a)]}) -> {b} ({FLOOR_NAMES[floor(b)]})" for a, b in new]
     assert not new, "imports that run upward:\n" + "\n".join(described)
-
-
-def test_paid_off_climbs_leave_the_list():
-    gone = sorted(KNOWN_CLIMBS - climbs())
-    assert not gone, f"these climbs are gone: remove them from KNOWN_CLIMBS: {gone}"
 
 
 @pytest.mark.parametrize("name", [n for n in module_names() if n.startswith("fastttt.kernels")])
@@ -203,7 +190,7 @@ def test_kernels_import_only_kernels_and_config(name):
     outside = {
         t for t in runtime_imports(name) if not t.startswith("fastttt.kernels") and t not in allowed
     }
-    assert outside <= {t for a, t in KNOWN_CLIMBS if a == name}, outside
+    assert not outside, outside
 
 
 def test_the_import_reader_sees_function_level_imports_only_at_run_time():
@@ -259,17 +246,10 @@ def import_circles(edges: dict[str, set[str]]) -> list[list[str]]:
     return circles
 
 
-def test_no_import_circle_but_through_the_known_climbs():
-    names = module_names()
-    known = KNOWN_CLIMBS | KNOWN_CIRCLE_IMPORTS
-    edges = {name: {t for t in runtime_imports(name) if (name, t) not in known} for name in names}
-    assert import_circles(edges) == []
-    assert known <= {(name, t) for name in names for t in runtime_imports(name)}
+def test_no_import_circle():
+    assert import_circles({name: runtime_imports(name) for name in module_names()}) == []
 
 
 def test_the_circle_reader_finds_circles():
     edges = {"a": {"b"}, "b": {"c", "e"}, "c": {"a"}, "d": {"a", "e"}, "e": {"f"}, "f": {"e"}}
     assert sorted(import_circles(edges)) == [["a", "b", "c"], ["e", "f"]]
-    # the package has none (before issue 21, the specs' Game protocol closed one of 25 modules)
-    edges = {name: runtime_imports(name) for name in module_names()}
-    assert import_circles(edges) == []
