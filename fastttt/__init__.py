@@ -1,20 +1,21 @@
 """fastttt: fast strong solvers for the tic-tac-toe family.
 
-Conventions (see :mod:`fastttt.games`, :mod:`fastttt.board`, :mod:`fastttt.values`): boards are
-``rows x cols``, cells numbered row by row from the top-left; the first player is X and moves
-first; table values are +1 first player wins, 0 draw, -1 second player wins.
+Conventions (see :mod:`fastttt.games.mnk.spec`, :mod:`fastttt.games.mnk.board`,
+:mod:`fastttt.values`): boards are ``rows x cols``, cells numbered row by row from the top-left; the
+first player is X and moves first; table values are +1 first player wins, 0 draw, -1 second player
+wins.
 
 ``fastttt.open_table(PATH)`` opens a solved table (a layered folder or a ``.fttt`` file) for
 probes (:func:`fastttt.tables.probe.open_table`); it is imported on first use, with Numba.
 
 Importing the package registers each game family's adapter (the Game protocol, above the players
-and views it uses) with :mod:`fastttt.registry`: m,n,k-games now (:class:`fastttt.mnkgame.
-MnkGame`), Ultimate on first use (:class:`fastttt.ultimate.game.UltimateGame`).
+and views it uses) with :mod:`fastttt.games.registry`: m,n,k-games now
+(:class:`fastttt.families.mnk. MnkGame`), Ultimate on first use
+(:class:`fastttt.families.ultimate.UltimateGame`).
 """
 
 from typing import TYPE_CHECKING, Any
 
-from fastttt.board import Position
 from fastttt.errors import (
     FastTTTError,
     GameSpecError,
@@ -23,9 +24,10 @@ from fastttt.errors import (
     MemoryBudgetError,
     TableFileError,
 )
-from fastttt.games import GameSpec, connect4, mnk, tictactoe
-from fastttt.mnkgame import MnkGame
-from fastttt.registry import game_names, load_game, register_family
+from fastttt.families.mnk import MnkGame
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import GameSpec, connect4, mnk, tictactoe
+from fastttt.games.registry import game_names, load_game, register_family
 
 if TYPE_CHECKING:
     from fastttt.tables.probe import open_table
@@ -52,7 +54,7 @@ __all__ = [
 
 def _ultimate_game(spec: Any) -> Any:
     """Ultimate's adapter, imported (with the engine and Numba) when a game of it is asked for."""
-    from fastttt.ultimate.game import UltimateGame
+    from fastttt.families.ultimate import UltimateGame
 
     return UltimateGame(spec)
 

@@ -5,8 +5,8 @@ A file is written to ``NAME.tmpPID`` in the target's folder (created with ``O_EX
 the target; a failure or Ctrl-C removes the temporary file, and temporary files of killed
 processes are removed before the next write. A target that exists must be a regular file of
 the kind being written (a table, a picture): devices, FIFOs, folders and other files are
-refused with a message that says what the target is. Table files (:mod:`fastttt.store`) and
-pictures (``render``, plots) use these functions.
+refused with a message that says what the target is. Table files (:mod:`fastttt.tables.dense_store`)
+and pictures (``render``, plots) use these functions.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ def solve_board(spec):
         from fastttt.tables.layered import solve_layered
 
         return solve_layered(spec)
-    from fastttt.solver import solve
+    from fastttt.tables.dense import solve
 
     return solve(spec)
 
@@ -29,7 +29,7 @@ def verify(slow):
     """Solve every board of the known-facts file and check each fact; count the first plies
     of every game of the known counts file (fastttt/data/known_counts.txt) and compare."""
     from fastttt.cli.progress import Progress
-    from fastttt.facts import known_boards
+    from fastttt.games.facts import known_boards
 
     failures = 0
     for board in known_boards():
@@ -53,7 +53,7 @@ def _verify_counts() -> int:
     """Count the first plies of every line of the counts file (``fastttt count``) and compare;
     returns the number of lines that failed."""
     from fastttt.cli.progress import Progress
-    from fastttt.facts import known_counts
+    from fastttt.games.facts import known_counts
     from fastttt.tables.count import count_positions
 
     failures = 0

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fastttt.errors import MissingDependencyError
-from fastttt.games import mnk
+from fastttt.games.mnk.spec import mnk
 from fastttt.tables.index import LayerIndex
 
 _WORK: dict[tuple, object] = {}  # per worker process: (store path, game, symmetry) -> ChunkWork

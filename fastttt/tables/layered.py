@@ -26,7 +26,7 @@ from typing import Protocol
 import numpy as np
 
 from fastttt.errors import MemoryBudgetError, TableFileError
-from fastttt.games import GameSpec, as_spec
+from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
@@ -223,7 +223,7 @@ def layer_index(spec: GameSpec, symmetry: bool) -> LayerIndex:
 def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = None) -> None:
     """Raise MemoryBudgetError (with the estimates) when ``p`` needs more RAM than
     ``max_bytes`` (default 90% of available memory) or more disk than ``free_disk``."""
-    from fastttt.solver import available_memory, format_bytes
+    from fastttt.tables.dense import available_memory, format_bytes
 
     limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
     if p.memory_bytes > limit:
@@ -271,7 +271,7 @@ def choose_engine(
     """ "dense" or "layered": the dense table when it fits and is the fastest (free boards
     that fit in RAM) or a table file is wanted (``save``), the layered solver for gravity
     boards, bigger boards, ``out`` or Dask."""
-    from fastttt.solver import fits_in_memory
+    from fastttt.tables.dense import fits_in_memory
 
     if engine not in ("auto", "dense", "layered"):
         raise ValueError(f"engine must be auto, dense or layered, got {engine!r}")
