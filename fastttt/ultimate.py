@@ -1,10 +1,10 @@
 """Ultimate tic-tac-toe ("Morpionception", the course's last handout).
 
 Nine 3x3 boards in a 3x3 frame; moves 0..80 = board * 9 + cell, both numbered row by row;
-crosses (X, player 0) move first. Rules, text form and bit layout: :mod:`fastttt.ultimate.state`
-and :mod:`fastttt.kernels.ultimate`. Engine and scores (side to move; "win in N" / "draw" /
-"loss in N" / "estimate"): :mod:`fastttt.ultimate.engine`. Players by name:
-:func:`make_player`. Drawing and human input: :mod:`fastttt.ultimate.render`.
+crosses (X, player 0) move first. Rules, text form and bit layout:
+:mod:`fastttt.games.ultimate.state` and :mod:`fastttt.kernels.ultimate`. Engine and scores (side to
+move; "win in N" / "draw" / "loss in N" / "estimate"): :mod:`fastttt.search.ultimate.engine`.
+Players by name: :func:`make_player`. Drawing and human input: :mod:`fastttt.views.ultimate_text`.
 """
 
 from __future__ import annotations

@@ -1,14 +1,15 @@
-"""The Game protocol (:class:`fastttt.registry.Game`) for m,n,k-games: :class:`MnkGame`, a thin
-adapter around a plain :class:`~fastttt.games.GameSpec` (rules and geometry), giving it the
-services that live above it: move text and terminal drawing (:mod:`fastttt.render`), pictures
-(:mod:`fastttt.svg`), players (:mod:`fastttt.players`) and move values
-(:mod:`fastttt.move_values`).
+"""The Game protocol (:class:`fastttt.games.registry.Game`) for m,n,k-games: :class:`MnkGame`, a
+thin adapter around a plain :class:`~fastttt.games.mnk.spec.GameSpec` (rules and geometry), giving
+it the services that live above it: move text and terminal drawing (:mod:`fastttt.views.text`),
+pictures (:mod:`fastttt.views.svg`), players (:mod:`fastttt.play.players`) and move values
+(:mod:`fastttt.play.move_values`).
 
 ``load_game("tictactoe")`` returns ``MnkGame(tictactoe)``; a game equals its spec and hashes as
-it does (``load_game("connect4") == fastttt.games.connect4``), so either keys the same caches,
-and every function that takes a spec takes the game too (:func:`fastttt.games.as_spec`). A
-position's game is ``fastttt.registry.game_of(position)``. The package registers this adapter
-for the ``mnk`` family when it is imported (``fastttt/__init__.py``).
+it does (``load_game("connect4") == fastttt.games.mnk.spec.connect4``), so either keys the same
+caches, and every function that takes a spec takes the game too
+(:func:`fastttt.games.mnk.spec.as_spec`). A position's game is
+``fastttt.games.registry.game_of(position)``. The package registers this adapter for the ``mnk``
+family when it is imported (``fastttt/__init__.py``).
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ CAP_MAX_DEPTH = 8
 
 @dataclass(frozen=True, eq=False)
 class MnkGame(SpecGame):
-    """An m,n,k-game (free or gravity) as a :class:`fastttt.registry.Game`: ``spec``'s rules and
-    geometry, and the players, pictures, move values and move text of its positions
-    (:class:`~fastttt.board.Position`)."""
+    """An m,n,k-game (free or gravity) as a :class:`fastttt.games.registry.Game`: ``spec``'s rules
+    and geometry, and the players, pictures, move values and move text of its positions
+    (:class:`~fastttt.games.mnk.board.Position`)."""
 
     spec: GameSpec
     supports_hints = True
@@ -77,7 +78,7 @@ class MnkGame(SpecGame):
         return board_text.render(state, last_cell, color=color)
 
     def render_svg(self, state: Any, **options: Any) -> str:
-        """:func:`fastttt.svg.board_svg`; options as :func:`fastttt.svg.render` says."""
+        """:func:`fastttt.views.svg.board_svg`; options as :func:`fastttt.views.svg.render` says."""
         return svg.board_svg(state, **options)
 
     def move_values(
@@ -87,8 +88,8 @@ class MnkGame(SpecGame):
         progress: Callable[[str], None] | None,
         cancel: threading.Event | None,
     ) -> Any:
-        """From the solved table where :func:`fastttt.players.uses_table`, else exact search
-        (:func:`fastttt.move_values.board_values`)."""
+        """From the solved table where :func:`fastttt.play.players.uses_table`, else exact search
+        (:func:`fastttt.play.move_values.board_values`)."""
         return values_of_moves.board_values(state, seconds, progress, cancel)
 
     # --- players ---------------------------------------------------------------------------
@@ -102,8 +103,8 @@ class MnkGame(SpecGame):
         return players.default_player(self.spec)
 
     def suggested_players(self) -> list[str]:
-        """``human``, :func:`~fastttt.players.default_player`, ``perfect``, ``alphabeta`` at
-        :func:`~fastttt.players.bounded_depth`, ``heuristic:2``, ``random``: those of them
+        """``human``, :func:`~fastttt.play.players.default_player`, ``perfect``, ``alphabeta`` at
+        :func:`~fastttt.play.players.bounded_depth`, ``heuristic:2``, ``random``: those of them
         that play this board."""
         names = [
             "human",

@@ -1,10 +1,11 @@
-"""The Game protocol (:class:`fastttt.registry.Game`) for Ultimate tic-tac-toe:
-:class:`UltimateGame`, a thin adapter around a plain :class:`~fastttt.ultimate.spec.UltimateSpec`
-giving it move text and terminal drawing (:mod:`fastttt.ultimate.render`), pictures
-(:mod:`fastttt.svg`), players (:mod:`fastttt.ultimate.players`) and move values
-(:mod:`fastttt.move_values`). ``load_game("ultimate")`` returns ``UltimateGame(ULTIMATE)``, equal
-to its spec and hashed as it is; the package registers this adapter for the ``ultimate`` family,
-imported on first use (``fastttt/__init__.py``).
+"""The Game protocol (:class:`fastttt.games.registry.Game`) for Ultimate tic-tac-toe:
+:class:`UltimateGame`, a thin adapter around a plain
+:class:`~fastttt.games.ultimate.spec.UltimateSpec` giving it move text and terminal drawing
+(:mod:`fastttt.views.ultimate_text`), pictures (:mod:`fastttt.views.svg`), players
+(:mod:`fastttt.play.ultimate_players`) and move values (:mod:`fastttt.play.move_values`).
+``load_game("ultimate")`` returns ``UltimateGame(ULTIMATE)``, equal to its spec and hashed as it is;
+the package registers this adapter for the ``ultimate`` family, imported on first use
+(``fastttt/__init__.py``).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ PLAYER_CAPS = {"minimax:P": 5, "mcts:N": 50_000, "engine:MS": 5_000, "engine:nNO
 @dataclass(frozen=True, eq=False)
 class UltimateGame(SpecGame):
     """Ultimate tic-tac-toe (``ultimate`` or ``ultimate-open``, as ``spec`` says) as a
-    :class:`fastttt.registry.Game`; its positions are
-    :class:`~fastttt.ultimate.state.UltimateState`."""
+    :class:`fastttt.games.registry.Game`; its positions are
+    :class:`~fastttt.games.ultimate.state.UltimateState`."""
 
     spec: UltimateSpec
     supports_hints = False
@@ -74,7 +75,8 @@ class UltimateGame(SpecGame):
         return render(state, last_move=last_cell, color=color)
 
     def render_svg(self, state: Any, **options: Any) -> str:
-        """:func:`fastttt.svg.ultimate_svg`; options as :func:`fastttt.svg.render` says."""
+        """:func:`fastttt.views.svg.ultimate_svg`; options as :func:`fastttt.views.svg.render`
+        says."""
         return svg.ultimate_svg(state, **options)
 
     def move_values(
@@ -85,7 +87,7 @@ class UltimateGame(SpecGame):
         cancel: threading.Event | None,
     ) -> Any:
         """The engine's iterative deepening, move by move: exact where it proves a result,
-        else estimates (:func:`fastttt.move_values.engine_values`)."""
+        else estimates (:func:`fastttt.play.move_values.engine_values`)."""
         return values_of_moves.engine_values(state, seconds, progress, cancel)
 
     # --- players ---------------------------------------------------------------------------

@@ -80,11 +80,11 @@ def known_boards() -> list[KnownBoard]:
 
 @dataclass(frozen=True)
 class KnownValue:
-    """A game's value from the literature, checked by search (:func:`fastttt.prove.prove`):
-    ``value`` of the empty board (``first``, ``draw`` or ``second``); ``source``: a key of
-    :func:`sources`; ``slow``: minutes (``-m slow``); ``reach``: False when beyond this
-    project's reach (kept for the record: the test skips it); ``budget``: the seconds the
-    check may take."""
+    """A game's value from the literature, checked by search
+    (:func:`fastttt.search.portfolio.prove`): ``value`` of the empty board (``first``, ``draw`` or
+    ``second``); ``source``: a key of :func:`sources`; ``slow``: minutes (``-m slow``); ``reach``:
+    False when beyond this project's reach (kept for the record: the test skips it); ``budget``: the
+    seconds the check may take."""
 
     game: str
     value: str

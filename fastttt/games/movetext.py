@@ -2,8 +2,8 @@
 explorer (see the README's "Move numbering").
 
 A move is what the play screen takes, read by the game's own
-:meth:`~fastttt.registry.Game.parse_move` and written by its
-:meth:`~fastttt.registry.Game.format_move`: ``row,col`` from 1 on free boards, the column from
+:meth:`~fastttt.games.registry.Game.parse_move` and written by its
+:meth:`~fastttt.games.registry.Game.format_move`: ``row,col`` from 1 on free boards, the column from
 1 with gravity, ``board,cell`` from 1 on Ultimate (or ``rRcC``, or the cell alone when a board
 is forced). A move list is the moves separated by spaces (a move is written without spaces:
 ``2,3``, not ``2 3``): ``"2,2 1,1 3,3"`` on tic-tac-toe, ``"5,5 5,1"`` on Ultimate. With
@@ -11,7 +11,7 @@ gravity a move is one number, so commas separate moves too (``"4,4,5"``) and, on
 most 9 columns, a run of digits is one column per digit (``4455``, Connect Four notation).
 
 Used by ``solve``/``prove``/``render --moves`` (:mod:`fastttt.cli.moves` adds the option's name
-to the errors) and by the web explorer's ``moves`` parameter (:mod:`fastttt.web.app`).
+to the errors) and by the web explorer's ``moves`` parameter (:mod:`fastttt.views.web.app`).
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def parse_moves(game: Any, text: str | None) -> tuple[Any, list[int]]:
     """``(state, moves)``: ``game``'s state after the moves of ``text`` (people's numbering;
     None or blank: no move) and the moves in API form. Raises :class:`MoveListError` (a
     ``ValueError``) naming the first bad move: unreadable, off the board, illegal there, or
-    after the end of the game. ``game``: a :class:`~fastttt.registry.Game`, its spec or its
-    name (:func:`~fastttt.registry.as_game`)."""
+    after the end of the game. ``game``: a :class:`~fastttt.games.registry.Game`, its spec or its
+    name (:func:`~fastttt.games.registry.as_game`)."""
     game = as_game(game)
     state = game.initial()
     if text is None:
@@ -122,7 +122,7 @@ class LoadedState(NamedTuple):
 
 
 def load_state(game: str, moves: str | None = None, position: str | None = None) -> LoadedState:
-    """The game called ``game`` (:func:`~fastttt.registry.load_game`) after the move list
+    """The game called ``game`` (:func:`~fastttt.games.registry.load_game`) after the move list
     ``moves`` (:func:`parse_moves`), or at ``position`` (its text form; not both; neither: the
     empty board). Raises :class:`~fastttt.errors.GameSpecError` or
     :class:`~fastttt.errors.InvalidPositionError` (both ``ValueError``) on bad text."""

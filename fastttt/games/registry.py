@@ -1,19 +1,19 @@
 """Every game by name, and the Game/State protocol that every family implements.
 
 ``load_game(name)`` returns a :class:`Game`: an m,n,k-game (free or gravity,
-:class:`~fastttt.mnkgame.MnkGame`) or Ultimate tic-tac-toe (``ultimate``, ``ultimate-open``,
-:class:`~fastttt.ultimate.game.UltimateGame`). Families other than m,n,k are loaded on first
+:class:`~fastttt.families.mnk.MnkGame`) or Ultimate tic-tac-toe (``ultimate``, ``ultimate-open``,
+:class:`~fastttt.families.ultimate.UltimateGame`). Families other than m,n,k are loaded on first
 use, so importing this module does not import them. The game loop, matches, players, hints, the
-CLI, the pictures (:mod:`fastttt.svg`), the move values (:mod:`fastttt.move_values`) and the web
-explorer go through the protocol and never ask which family a game is.
+CLI, the pictures (:mod:`fastttt.views.svg`), the move values (:mod:`fastttt.play.move_values`) and
+the web explorer go through the protocol and never ask which family a game is.
 
-Specs and positions are plain: a spec (:class:`~fastttt.games.GameSpec`,
-:class:`~fastttt.ultimate.spec.UltimateSpec`) holds rules and geometry, a state's ``spec`` is
+Specs and positions are plain: a spec (:class:`~fastttt.games.mnk.spec.GameSpec`,
+:class:`~fastttt.games.ultimate.spec.UltimateSpec`) holds rules and geometry, a state's ``spec`` is
 one. The Game protocol is a thin adapter per family that lives above the players and views it
 uses; each family's adapter is registered here from above (:func:`register_family`: the package
 does it when imported, ``fastttt/__init__.py``), and :func:`as_game` / :func:`game_of` find a
 spec's or a state's game through it. Likewise the notebook picture of a state
-(:func:`notebook_picture`) is the one the views register (:mod:`fastttt.svg`).
+(:func:`notebook_picture`) is the one the views register (:mod:`fastttt.views.svg`).
 
 Conventions shared by every family: the first player (0, drawn X) moves first; moves are
 integers in API form (0-based: a cell, a column with gravity, ``board * 9 + cell`` in Ultimate);
@@ -173,8 +173,8 @@ class Game(Protocol):
         cell: int,
         legend: bool,
     ) -> str:
-        """``state`` as an SVG document; :func:`fastttt.svg.render` (the entry point) says what
-        the arguments mean."""
+        """``state`` as an SVG document; :func:`fastttt.views.svg.render` (the entry point) says
+        what the arguments mean."""
 
     def move_values(
         self,
@@ -184,7 +184,7 @@ class Game(Protocol):
         cancel: threading.Event | None,
     ) -> Any:
         """The value of every legal move of ``state`` within about ``seconds``:
-        :func:`fastttt.move_values.move_values` (the entry point) says how."""
+        :func:`fastttt.play.move_values.move_values` (the entry point) says how."""
 
     def player_names(self) -> tuple[str, ...]: ...
 
@@ -220,7 +220,7 @@ def _ultimate_open() -> Any:
 _LOADERS: dict[str, Callable[[], Any]] = {"ultimate": _ultimate, "ultimateopen": _ultimate_open}
 # Each family's adapter (a spec's ``family`` -> its Game), registered from above
 _FAMILIES: dict[str, Callable[[Any], Game]] = {}
-# The notebook picture of a state, registered by the views (fastttt.svg)
+# The notebook picture of a state, registered by the views (fastttt.views.svg)
 _PICTURES: list[Callable[[Any], str]] = []
 _DISPLAY = {"ultimate": "ultimate", "ultimateopen": "ultimate-open"}
 
@@ -246,13 +246,13 @@ def register_family(family: str, adapter: Callable[[Any], Game]) -> None:
 
 def register_picture(draw: Callable[[Any], str]) -> None:
     """Make ``draw(state)`` the picture a notebook shows of a state of any game
-    (:func:`notebook_picture`); :mod:`fastttt.svg` registers its own when imported."""
+    (:func:`notebook_picture`); :mod:`fastttt.views.svg` registers its own when imported."""
     _PICTURES[:] = [draw]
 
 
 def notebook_picture(state: Any) -> str | None:
     """The SVG picture a notebook shows of ``state`` (its ``_repr_svg_``): the registered
-    view's (:func:`fastttt.svg.repr_svg`), or None (the notebook then shows its text) when no
+    view's (:func:`fastttt.views.svg.repr_svg`), or None (the notebook then shows its text) when no
     view has registered one."""
     return _PICTURES[0](state) if _PICTURES else None
 

@@ -2,13 +2,13 @@
 
 The loop is pure: it reads through ``read(prompt) -> str`` and writes through ``write(text)``,
 so tests drive it with scripted input. Human moves are typed ``row,col`` counted from 1 (a
-column alone on gravity boards, see :mod:`fastttt.render`); a malformed move, coordinates off
+column alone on gravity boards, see :mod:`fastttt.views.text`); a malformed move, coordinates off
 the board and a taken cell (or full column) each get their own one-line message and a new
 prompt. ``q`` quits; end of input (``EOFError``) or Ctrl-C (``KeyboardInterrupt``) end the
 game cleanly with a message.
 
-The same loop plays every game: states follow :class:`fastttt.registry.State`, and the game's
-:class:`~fastttt.registry.Game` draws them and parses typed moves (:func:`game_ui`).
+The same loop plays every game: states follow :class:`fastttt.games.registry.State`, and the game's
+:class:`~fastttt.games.registry.Game` draws them and parses typed moves (:func:`game_ui`).
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ class GameUI:
 
 
 def game_ui(game: Any, *, color: bool = False) -> GameUI:
-    """The :class:`GameUI` of any game (:class:`fastttt.registry.Game`, or its spec or name:
-    :func:`~fastttt.registry.as_game`)."""
+    """The :class:`GameUI` of any game (:class:`fastttt.games.registry.Game`, or its spec or name:
+    :func:`~fastttt.games.registry.as_game`)."""
     game = as_game(game)
 
     def draw(state: Any, last: Any) -> str:

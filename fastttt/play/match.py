@@ -129,7 +129,7 @@ def run_match(
     """Play ``games`` games between the players named ``a`` and ``b`` (engines, not ``human``).
 
     ``progress(i)`` is called after each game. Raises ``ValueError`` for a non-positive
-    ``games`` or a human player, :class:`~fastttt.players.UnknownPlayerError` for a bad name.
+    ``games`` or a human player, :class:`~fastttt.play.players.UnknownPlayerError` for a bad name.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"the number of games must be a positive integer, got {games!r}")

@@ -1,15 +1,16 @@
 """The value of every legal move, for pictures: exact where it can be had, else an estimate.
 
-Values are from the side that plays the move (the mover), as in :mod:`fastttt.players`
+Values are from the side that plays the move (the mover), as in :mod:`fastttt.play.players`
 (conversions from search and mate scores: :mod:`fastttt.values`):
 ``result`` +1 it wins, 0 draw, -1 it loses under perfect play (winner hurries, loser delays);
 ``plies`` counts plies from the current position to the end, the move itself included.
 Sources, best first:
 
-- ``table``: the solved table (boards whose table fits, :func:`fastttt.players.uses_table`);
-- ``book``: the opening book shipped for the game (:func:`fastttt.book.shipped`), within
+- ``table``: the solved table (boards whose table fits, :func:`fastttt.play.players.uses_table`);
+- ``book``: the opening book shipped for the game (:func:`fastttt.search.book.shipped`), within
   its depth;
-- ``search``: exact search (:mod:`fastttt.search`) move by move until a time budget runs out
+- ``search``: exact search (:mod:`fastttt.search.alphabeta`) move by move until a time budget runs
+out
   (a child in the book is read from it); moves not reached have no value (``result`` None);
 - ``engine``: Ultimate tic-tac-toe, the engine's iterative deepening (:mod:`fastttt.ultimate.
   engine`) within the budget; proven results are exact, the others are estimates
@@ -35,7 +36,8 @@ from fastttt.values import mate_result, result_words, table_from_score
 
 DEFAULT_SECONDS = 2.0
 # What an estimate's ``score`` counts: the Ultimate engine's evaluation points for the mover
-# (fastttt.ultimate.engine.Coeffs: a claimed centre board 30, corner 24, edge 20; mates apart)
+# (fastttt.search.ultimate.engine.Coeffs: a claimed centre board 30, corner 24, edge 20; mates
+# apart)
 ESTIMATE_UNIT = "points"
 TICK = 0.01  # seconds between a stopper's checks
 _POOL_LOCK = threading.Lock()
@@ -90,14 +92,14 @@ def move_values(
 ) -> MoveValues:
     """The value of every legal move of ``state`` (a state of any game) within about
     ``seconds`` of search (tables are read whole, however long building them takes the first
-    time: at most :data:`fastttt.players.PLAY_TABLE_MAX_SLOTS` slots). ``progress`` is called
+    time: at most :data:`fastttt.play.players.PLAY_TABLE_MAX_SLOTS` slots). ``progress`` is called
     with a line of text for people as the work goes (``3 of 7 moves valued``). Setting
     ``cancel`` (from another thread) stops the search within milliseconds, as the budget running
-    out does. The game picks the source (its :meth:`~fastttt.registry.Game.move_values`:
+    out does. The game picks the source (its :meth:`~fastttt.games.registry.Game.move_values`:
     :func:`board_values` on m,n,k boards, :func:`engine_values` on Ultimate)."""
     if not isinstance(state, State):
         raise InvalidArgumentError(
-            f"expected a game state (fastttt.registry.State), got {type(state).__name__}"
+            f"expected a game state (fastttt.games.registry.State), got {type(state).__name__}"
         )
     start = time.perf_counter()
     done = game_of(state).move_values(state, seconds, progress, cancel)
@@ -107,8 +109,8 @@ def move_values(
 def board_values(
     pos: Position, seconds: float, progress: Progress | None, cancel: threading.Event | None
 ) -> MoveValues:
-    """An m,n,k position's move values (:meth:`fastttt.mnkgame.MnkGame.move_values`): from the
-    solved table where :func:`fastttt.players.uses_table` (built first if need be, saying so
+    """An m,n,k position's move values (:meth:`fastttt.families.mnk.MnkGame.move_values`): from the
+    solved table where :func:`fastttt.play.players.uses_table` (built first if need be, saying so
     through ``progress``), else the shipped opening book and exact search move by move within
     ``seconds``."""
     from fastttt.play.players import move_outcomes, table_ready, uses_table
@@ -125,7 +127,7 @@ def board_values(
 def engine_values(
     state: Any, seconds: float, progress: Progress | None, cancel: threading.Event | None
 ) -> MoveValues:
-    """An Ultimate position's move values (:meth:`fastttt.ultimate.game.UltimateGame.
+    """An Ultimate position's move values (:meth:`fastttt.families.ultimate.UltimateGame.
     move_values`): the engine's search, move by move, within ``seconds`` in all."""
     return _engine_values(state, time.perf_counter() + seconds, progress, cancel)
 

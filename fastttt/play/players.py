@@ -2,14 +2,14 @@
 
 A player is any object with a ``name`` and ``choose(state, rng) -> move``, where ``rng`` is a
 :class:`random.Random` (every random choice goes through it, so a seed replays a game) and the
-move is in API form (a cell, or a 0-based column with gravity; see :mod:`fastttt.board`).
+move is in API form (a cell, or a 0-based column with gravity; see :mod:`fastttt.games.mnk.board`).
 
 Names understood by :func:`make_player`:
 
-``human``          typed moves; the game loop (:mod:`fastttt.play`) asks for them
+``human``          typed moves; the game loop (:mod:`fastttt.play.loop`) asks for them
 ``random``         a uniformly random legal move
 ``heuristic:P``    depth-P minimax with the handouts' line-counting evaluation
-                   (:func:`fastttt.heuristic.search`), random among equal best moves
+                   (:func:`fastttt.search.heuristic.search`), random among equal best moves
 ``alphabeta:P``    the same search with alpha-beta pruning (same values, fewer nodes)
 ``perfect``        perfect play: the solved table when the board fits in memory, exact search
                    otherwise; fastest win, else a draw, else slowest loss, random among equals
@@ -80,7 +80,7 @@ PLAY_LAYERED_MAX_SLOTS = 30_000_000  # layered tables (gravity boards): about a 
 def solution_for(spec: GameSpec) -> Any:
     """The solved table of ``spec``, built once per process: the layered table on gravity
     boards (only legal positions get a slot: 5x4 in 0.1 s where the dense table took 26 s),
-    the dense one (:func:`fastttt.solver.solved`) on free boards."""
+    the dense one (:func:`fastttt.tables.dense.solved`) on free boards."""
     if spec.gravity:
         return _layered_solution(spec)
     from fastttt.tables.dense import solved
@@ -133,8 +133,8 @@ def perfect_play_reach(
     """Why perfect play (and hints) cannot be had on ``spec``: no table is built for it and
     exact search does not take its board; None when they can. ``what`` (and its ``verb``)
     begin the sentence. Exact search takes every board a :class:`GameSpec` allows (over 64
-    bits, :class:`fastttt.search.WideSearcher`), so this is None today; how long it takes is
-    :func:`perfect_play_cost`'s warning."""
+    bits, :class:`fastttt.search.alphabeta.WideSearcher`), so this is None today; how long it takes
+    is :func:`perfect_play_cost`'s warning."""
     from fastttt.kernels.wide import MAX_CELLS as SEARCH_MAX_CELLS
 
     if uses_table(spec) or spec.cells <= SEARCH_MAX_CELLS:
@@ -154,8 +154,8 @@ def move_outcomes(pos: Position) -> dict[int, Outcome]:
     """Every legal move of ``pos`` with its perfect-play :class:`Outcome` (mover's side).
 
     Uses the solved table when the board fits (cached per game), else the opening book
-    shipped for the game (:func:`fastttt.book.shipped`) within its depth, else
-    :func:`fastttt.search.move_scores`. Empty for a finished game.
+    shipped for the game (:func:`fastttt.search.book.shipped`) within its depth, else
+    :func:`fastttt.search.alphabeta.move_scores`. Empty for a finished game.
     """
     if pos.is_over():
         return {}
@@ -176,7 +176,7 @@ def perfect_moves(pos: Position) -> list[int]:
     """The moves of ``pos`` (live) with the best perfect-play outcome, sorted: those of
     :func:`best_outcome_moves` over :func:`move_outcomes`, but past a table and the book's
     move scores only a null-window search per move against the position's exact score (from
-    the book, else searched: :meth:`fastttt.search.Searcher.best_moves`)."""
+    the book, else searched: :meth:`fastttt.search.alphabeta.Searcher.best_moves`)."""
     search = _search_past_the_book(pos)
     if search is None:
         return best_outcome_moves(move_outcomes(pos))
@@ -187,8 +187,8 @@ def perfect_moves(pos: Position) -> list[int]:
 def perfect_move(pos: Position, rng: random.Random) -> int:
     """A uniformly random move of :func:`perfect_moves`; past a table and the book's move
     scores, the first best move of a shuffled order
-    (:meth:`~fastttt.search.Searcher.first_best_move`), skipping the null-window searches of
-    the moves after it."""
+    (:meth:`~fastttt.search.alphabeta.Searcher.first_best_move`), skipping the null-window searches
+    of the moves after it."""
     search = _search_past_the_book(pos)
     if search is None:
         return rng.choice(best_outcome_moves(move_outcomes(pos)))
@@ -220,13 +220,13 @@ def best_outcome_moves(outcomes: dict[int, Outcome]) -> list[int]:
 
 
 class HumanPlayer:
-    """A person at the keyboard: :func:`fastttt.play.play_game` reads the move."""
+    """A person at the keyboard: :func:`fastttt.play.loop.play_game` reads the move."""
 
     name = "human"
     is_human = True
 
     def choose(self, state: Any, rng: random.Random) -> int:
-        raise RuntimeError("a human's move is read by the game loop (fastttt.play.play_game)")
+        raise RuntimeError("a human's move is read by the game loop (fastttt.play.loop.play_game)")
 
 
 class RandomPlayer:
@@ -361,7 +361,7 @@ def perfect_play_cost(spec: GameSpec) -> str | None:
 def make_player(name: str, spec: GameSpec | None = None) -> Player:
     """The player called ``name`` (see the module docstring) for the m,n,k-game ``spec``
     (None: no bound from a board). Every game's players: ``game.make_player(name)``
-    (:class:`fastttt.registry.Game`). Raises :class:`UnknownPlayerError`.
+    (:class:`fastttt.games.registry.Game`). Raises :class:`UnknownPlayerError`.
     """
     if not isinstance(name, str):
         raise UnknownPlayerError(f"a player name must be a string, got {name!r}")

@@ -1,4 +1,4 @@
-"""An independent checker of proof files (:mod:`fastttt.prooftree`), on the plain rules only.
+"""An independent checker of proof files (:mod:`fastttt.search.prooftree`), on the plain rules only.
 
 Nothing here comes from the rest of fastttt: no bitboards, no kernels, no search. The board is
 a list of cells, ``rows`` x ``cols`` read row by row from the top-left (cell ``r * cols + c``);

@@ -16,7 +16,7 @@ search within milliseconds (:mod:`fastttt.interrupt`) and raises ``KeyboardInter
 table keeps only entries finished before it, so the searcher stays usable.
 
 Boards whose search layout does not fit 64 bits (``cols * (rows + 1) > 64``, and for free
-boards also ``rows * (cols + 1) > 64``), up to :data:`fastttt.games.MAX_CELLS` cells, are
+boards also ``rows * (cols + 1) > 64``), up to :data:`fastttt.games.mnk.spec.MAX_CELLS` cells, are
 searched by :class:`WideSearcher` (kernels :mod:`fastttt.kernels.wide`: per-line counters
 updated move by move, a Zobrist-keyed table): ``Searcher(spec)`` and :func:`searcher` return
 one for them, with the same scores and the same API. Both take a node and a time budget
@@ -350,7 +350,7 @@ class Searcher:
 
     def solve_internal(self, cur: int, mask: int, ply: int, *, weak: bool = False) -> int:
         """Score of a live position already in the search layout (no checks: the caller
-        guarantees it is live, e.g. :func:`fastttt.connect4.parse_move_lines`)."""
+        guarantees it is live, e.g. :func:`fastttt.search.connect4.parse_move_lines`)."""
         args = (np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt)
         return int(self._run(nk.solve_kernel, *args))
 
@@ -496,8 +496,8 @@ class _Budget:
 
 
 class WideSearcher(Searcher):
-    """Exact search of boards of any size (up to :data:`fastttt.games.MAX_CELLS` cells), free
-    or gravity: the kernels of :mod:`fastttt.kernels.wide` (per-line counters updated move by
+    """Exact search of boards of any size (up to :data:`fastttt.games.mnk.spec.MAX_CELLS` cells),
+    free or gravity: the kernels of :mod:`fastttt.kernels.wide` (per-line counters updated move by
     move, threats as multi-word bitboards, a Zobrist-keyed transposition table whose entries
     hold the whole 64-bit key). Same scores, rules and move ordering as :class:`Searcher`
     (most own threats after the move first, then centre first), without symmetry keys; on the

@@ -5,9 +5,9 @@ A book of depth ``D`` holds every live position with at most ``D`` stones reacha
 empty board, a position and its left-right mirror once (keyed by :func:`position_key`), with its
 exact search score from the side to move (:mod:`fastttt.values`: ``score_base - s`` for a win
 with the winner's ``s``-th stone). :func:`build` searches the positions of depth ``D`` exactly
-(:class:`fastttt.search.Searcher`, in chunks that are checkpointed, so a killed build resumes),
-then scores the shallower ones by negamax over their children, which are all in the book or end
-the game.
+(:class:`fastttt.search.alphabeta.Searcher`, in chunks that are checkpointed, so a killed build
+resumes), then scores the shallower ones by negamax over their children, which are all in the book
+or end the game.
 
 File layout (little-endian): ``MAGIC``, a uint32 header length, the header (JSON: ``format``,
 ``version``, ``game`` as rows/cols/k/gravity, ``depth``, ``count``), ``count`` uint64 keys in
@@ -108,7 +108,8 @@ class Book:
 
     def move_scores(self, pos: Position) -> dict[int, int] | None:
         """The exact score of each legal move of ``pos`` from the mover's side (as
-        :meth:`fastttt.search.Searcher.move_scores`), or None when a child is past the book."""
+        :meth:`fastttt.search.alphabeta.Searcher.move_scores`), or None when a child is past the
+        book."""
         if pos.spec != self.spec or pos.ply >= self.depth or pos.is_over():
             return None
         return scores_of_moves(pos, self._stored)

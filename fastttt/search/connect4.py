@@ -4,9 +4,9 @@ refusals and Ctrl-C, is :mod:`fastttt.filter`).
 
 Move strings are the columns played from the empty board as 1-based digits (``"4455"``;
 boards of at most 9 columns). Free (non-gravity) boards are given in the text form of
-:class:`fastttt.board.Position` (``"X.O/.X./..O"``). Scores are from the side to move in the
-benchmark convention (defined in :mod:`fastttt.values`): 0 draw, ``score_base - s`` for a win whose
-winner completes its line with its ``s``-th stone (22 - s on 7 x 6), negative for a loss;
+:class:`fastttt.games.mnk.board.Position` (``"X.O/.X./..O"``). Scores are from the side to move in
+the benchmark convention (defined in :mod:`fastttt.values`): 0 draw, ``score_base - s`` for a win
+whose winner completes its line with its ``s``-th stone (22 - s on 7 x 6), negative for a loss;
 ``weak`` gives -1/0/+1.
 """
 

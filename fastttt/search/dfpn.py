@@ -5,16 +5,16 @@
 (True), disproven (False) or unknown within the budget (None), with the nodes searched, the
 size of the proof (positions in the proof graph, transpositions counted once) and, for a
 proven win, a principal line ending on the completed line. Win, draw or loss of a position is
-two questions (:func:`fastttt.prove.prove` asks them): the mover wins; else the opponent wins;
-else a draw.
+two questions (:func:`fastttt.search.portfolio.prove` asks them): the mover wins; else the opponent
+wins; else a draw.
 
 Two modes share one table (their entries carry different tags): ``"full"`` searches every
 move (:mod:`fastttt.kernels.dfpn` lists the sound prunings), ``"threats"`` is the threat-space
-search of :mod:`fastttt.threats` (free boards). The table persists between calls, so a
+search of :mod:`fastttt.search.threats` (free boards). The table persists between calls, so a
 question asked again with a larger budget resumes where the last one stopped.
 
 Boards: any m,n,k board free or with gravity held as line counts
-(:mod:`fastttt.lineboard`), with no 64-bit limit. Kernels:
+(:mod:`fastttt.search.lineboard`), with no 64-bit limit. Kernels:
 :func:`fastttt.kernels.dfpn.search`, :func:`~fastttt.kernels.dfpn.walk`,
 :func:`~fastttt.kernels.dfpn.principal_line`. Compiling them takes about a minute from a cold
 Numba cache (55 s measured at load 2: the small helpers are inlined, which makes a move about

@@ -2,11 +2,11 @@
 :mod:`fastttt.kernels.lines` for a board geometry and loads positions into them.
 
 Geometry is ``rows x cols``, ``k`` in a row, with or without gravity, cells numbered
-``row * cols + col`` (:mod:`fastttt.games`). Unlike the alpha-beta layout
+``row * cols + col`` (:mod:`fastttt.games.mnk.spec`). Unlike the alpha-beta layout
 (:mod:`fastttt.kernels.negamax`, at most 64 bits with its padding) a line-count board has no
 size limit: it takes any object with ``rows``, ``cols``, ``k`` and ``gravity`` (a
-:class:`~fastttt.games.GameSpec`, or :class:`Geometry` for boards the specs do not hold yet)
-and positions as two Python-int bitboards.
+:class:`~fastttt.games.mnk.spec.GameSpec`, or :class:`Geometry` for boards the specs do not hold
+yet) and positions as two Python-int bitboards.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ ZOBRIST_SEED = 0x5EED_F00D
 
 class Geometry(NamedTuple):
     """A board: ``rows`` x ``cols``, ``k`` in a row, ``gravity``; ``cells`` and ``name`` as on
-    :class:`~fastttt.games.GameSpec`."""
+    :class:`~fastttt.games.mnk.spec.GameSpec`."""
 
     rows: int
     cols: int

@@ -7,16 +7,17 @@ starting at (-1, +1) (loss .. win). Two binary questions narrow it: "does the mo
 (proven: +1; disproven: high = 0) and, once the mover cannot win, "does the opponent win?"
 (proven: -1; disproven: low = 0). Other arguments close a bound at no search cost: on the
 empty free board the first player cannot lose (strategy stealing: low = 0), and a pairing
-that blocks every line of a player proves that player cannot win (:mod:`fastttt.pairing` on
+that blocks every line of a player proves that player cannot win (:mod:`fastttt.search.pairing` on
 the empty board, :func:`fastttt.kernels.threats.pairing_holds` elsewhere; df-pn also ends its
 lines at such positions). The value is known when ``low == high``.
 
 Methods, in order (``methods`` restricts them):
 
 1. ``strategy-stealing`` and ``pairing`` (free boards): instant bounds;
-2. ``threats``: threat-space search for a win of the mover (:mod:`fastttt.threats`), with a
+2. ``threats``: threat-space search for a win of the mover (:mod:`fastttt.search.threats`), with a
    tenth of the budget (at least 100,000 nodes or 0.2 s when the budget allows);
-3. ``dfpn`` (:mod:`fastttt.dfpn`) and ``alphabeta`` (:mod:`fastttt.search`, weak mode) in
+3. ``dfpn`` (:mod:`fastttt.search.dfpn`) and ``alphabeta`` (:mod:`fastttt.search.alphabeta`, weak
+mode) in
    rounds: each gets a slice of the budget in turn, the slices doubling from 20,000 nodes or
    0.25 s (at most 30 s each, so that progress is reported); both keep their tables from one
    slice to the next, so a slice resumes the last. Whatever the better method on a position,

@@ -1,16 +1,16 @@
 """Proofs that anyone can check: a position's value proven by df-pn, written as strategies.
 
-A :class:`Proof` holds the game, the root position (its text, :class:`fastttt.board.Position`),
-the value for the side to move (1 win, 0 draw, -1 loss) and the claims that make it: a win is
-"the mover wins", a loss "the opponent wins", a draw "the first player does not win" and "the
-second player does not win". Each :class:`Claim` carries a strategy for its prover (the
-attacker when it wins, else the attacker's opponent): one move for every position, reachable
-from the root with the prover playing the strategy, where the prover is to move. Strategies
-are read off df-pn (:class:`fastttt.dfpn.ProofSearch`): at the prover's positions, the first
-move whose child df-pn proves the same claim of.
+A :class:`Proof` holds the game, the root position (its text,
+:class:`fastttt.games.mnk.board.Position`), the value for the side to move (1 win, 0 draw, -1 loss)
+and the claims that make it: a win is "the mover wins", a loss "the opponent wins", a draw "the
+first player does not win" and "the second player does not win". Each :class:`Claim` carries a
+strategy for its prover (the attacker when it wins, else the attacker's opponent): one move for
+every position, reachable from the root with the prover playing the strategy, where the prover is to
+move. Strategies are read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's
+positions, the first move whose child df-pn proves the same claim of.
 
-:func:`check` replays every claim with :mod:`fastttt.proofcheck`, which knows only the plain
-rules. A proof file (:func:`save`, :func:`load`) is JSON with a SHA-256 of its content.
+:func:`check` replays every claim with :mod:`fastttt.reference.proofcheck`, which knows only the
+plain rules. A proof file (:func:`save`, :func:`load`) is JSON with a SHA-256 of its content.
 """
 
 from __future__ import annotations
@@ -183,9 +183,9 @@ def prove_with_strategies(
 
 
 def check(proof: Proof) -> list[CheckReport]:
-    """Replay every claim of ``proof`` on the plain rules (:func:`fastttt.proofcheck.check_claim`)
-    and check that the claims make the value; raises
-    :class:`~fastttt.proofcheck.ProofCheckError` otherwise."""
+    """Replay every claim of ``proof`` on the plain rules
+    (:func:`fastttt.reference.proofcheck.check_claim`) and check that the claims make the value;
+    raises :class:`~fastttt.reference.proofcheck.ProofCheckError` otherwise."""
     spec = proof.spec
     rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
     stones = sum(ch != "." for ch in proof.root.replace("/", ""))

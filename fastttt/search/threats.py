@@ -10,7 +10,7 @@ that leave the opponent a single useful answer or a handful of them. Here, for a
   ``g``, of ``{g}`` and ``g``'s winning cells (Allis's cost squares), plus its own fours;
   any other answer loses in three plies, so the search needs no separate verification.
 
-The search is the proof-number search of :mod:`fastttt.dfpn` in its threat mode: a proof is
+The search is the proof-number search of :mod:`fastttt.search.dfpn` in its threat mode: a proof is
 a proof of the real game (a win for the mover), with the winning threat line; a failure only
 says that no threat sequence wins (the position may still be won by quiet moves).
 Kernel: :func:`fastttt.kernels.dfpn.search` with ``MODE_THREATS``; the threats themselves:
@@ -51,7 +51,7 @@ def threat_search(
 ) -> ThreatResult:
     """Does the side to move of ``pos`` (a live position of a free board) win by threats?
     ``max_nodes``, ``seconds``: the budget (None: none; Ctrl-C raises KeyboardInterrupt).
-    ``searcher``: a :class:`~fastttt.dfpn.ProofSearch` of the game to share its table (one of
+    ``searcher``: a :class:`~fastttt.search.dfpn.ProofSearch` of the game to share its table (one of
     a default size, 64 MiB, otherwise)."""
     spec = getattr(pos, "spec", None)
     if spec is None:

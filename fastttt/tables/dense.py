@@ -6,7 +6,7 @@ end under perfect play when the winner hurries and the loser delays (draws: plie
 board is full); finished positions have depth 0.
 
 ``solve`` runs the kernels of :mod:`fastttt.kernels.dense` over the compact table of
-:mod:`fastttt.layout`: one backward sweep giving each position its value and depth from its
+:mod:`fastttt.tables.layout`: one backward sweep giving each position its value and depth from its
 children, blocks with more stones first (without gravity, reachability follows from the
 lines; with gravity a forward sweep first marks reachable positions, pulled from their
 parents, so no two threads ever write the same byte). Memory: one byte per position with
@@ -81,7 +81,7 @@ def format_bytes(n: float) -> str:
 class Solution(PositionQueries):
     """A solved game: every reachable position's value (+1/0/-1, first player's side) and depth.
 
-    Build it with :func:`solve` or :func:`fastttt.store.load`.
+    Build it with :func:`solve` or :func:`fastttt.tables.dense_store.load`.
     """
 
     def __init__(self, spec: GameSpec, table: np.ndarray, seconds: float = 0.0):

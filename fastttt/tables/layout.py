@@ -197,7 +197,8 @@ def build_layout(spec: GameSpec) -> Layout:
 def _line_bits(lines, first, second, start, n):
     """Per bitboard pair: bitsets (bit i: ``lines[i]``) of the lines whose cells among
     ``start .. start + n - 1`` all hold a stone of ``first`` (resp. ``second``). The line test
-    of :func:`fastttt.board.contains_line`, vectorised over pairs and split at ``start``."""
+    of :func:`fastttt.games.mnk.board.contains_line`, vectorised over pairs and split at
+    ``start``."""
     part = np.uint64(((1 << n) - 1) << start)
     out_first = np.zeros(first.shape[0], dtype=np.uint64)
     out_second = np.zeros(first.shape[0], dtype=np.uint64)

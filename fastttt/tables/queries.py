@@ -10,8 +10,8 @@ Single positions: ``value`` / ``depth`` / ``best_moves`` / ``move_outcomes``, wi
 probe/get pairs beside them (``probe_*`` raises on a position not in the table, ``get_*``
 returns a default). Many positions: :meth:`PositionQueries.probe_many` /
 :meth:`PositionQueries.get_many`, one vectorised look-up (:meth:`PositionQueries.bytes_of`).
-A position is a :class:`~fastttt.board.Position`, its text (``X.O/.X./..O``) or its moves from
-the empty board (cells, or columns with gravity; 0-based); the many-position look-ups also take
+A position is a :class:`~fastttt.games.mnk.board.Position`, its text (``X.O/.X./..O``) or its moves
+from the empty board (cells, or columns with gravity; 0-based); the many-position look-ups also take
 base-3 codes (:mod:`fastttt.codes`): an array of them, or a list of ints.
 """
 

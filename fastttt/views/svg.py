@@ -2,16 +2,16 @@
 move-value heat maps with their legend.
 
 ``render(state)`` returns an SVG document (text) for a state of any game, which draws it through
-its :meth:`~fastttt.registry.Game.render_svg` (the drawers of both families are here: a
-:class:`~fastttt.board.Position`, an :class:`~fastttt.ultimate.UltimateState`); the output is
-deterministic (same input, same bytes).
+its :meth:`~fastttt.games.registry.Game.render_svg` (the drawers of both families are here: a
+:class:`~fastttt.games.mnk.board.Position`, an :class:`~fastttt.ultimate.UltimateState`); the output
+is deterministic (same input, same bytes).
 Pieces: X is drawn as a cross, O as a ring; on gravity boards as red (X) and yellow (O) discs.
 The cells of a completed line are highlighted (``class="cell win"``); on Ultimate boards the
 claimed boards carry a large X or O, the forced board a yellow border, and a won game its
-frame line. ``coordinates=True`` labels rows and columns from 1, as :mod:`fastttt.render` and
-:mod:`fastttt.ultimate.render` do (Ultimate: rows and columns of the 9x9 grid, ``rRcC``).
+frame line. ``coordinates=True`` labels rows and columns from 1, as :mod:`fastttt.views.text` and
+:mod:`fastttt.views.ultimate_text` do (Ultimate: rows and columns of the 9x9 grid, ``rRcC``).
 
-``values`` (from :func:`fastttt.move_values.move_values`) colours each legal move's cell (the
+``values`` (from :func:`fastttt.play.move_values.move_values`) colours each legal move's cell (the
 landing cell with gravity) by its value from the mover's side: green wins, slate grey draws,
 purple losses, darker when the end is sooner; hatched cells are engine estimates (in the same
 colours: green the mover is ahead, slate even, purple behind), pale grey ones were not valued
@@ -54,17 +54,18 @@ def render(
     cell: int = CELL,
     legend: bool = True,
 ) -> str:
-    """An SVG picture of ``state`` (a state of any game: :class:`fastttt.registry.State`); see
+    """An SVG picture of ``state`` (a state of any game: :class:`fastttt.games.registry.State`); see
     the module docstring. Each game draws its own (its ``render_svg``: :func:`board_svg` for
     m,n,k boards, :func:`ultimate_svg` for Ultimate).
 
-    ``values``: a :class:`~fastttt.move_values.MoveValues` (or a plain ``{move: MoveValue}``)
+    ``values``: a :class:`~fastttt.play.move_values.MoveValues` (or a plain ``{move: MoveValue}``)
     to draw as a heat map, with a legend unless ``legend`` is False; ``last_move`` (API form)
     gets a dot; ``cell``: pixels per cell.
     """
     if not isinstance(state, State):
         raise InvalidArgumentError(
-            f"cannot draw {type(state).__name__}: expected a game state (fastttt.registry.State)"
+            f"cannot draw {type(state).__name__}: "
+            "expected a game state (fastttt.games.registry.State)"
         )
     source = getattr(values, "source", None)
     table = values if values is None or isinstance(values, dict) else values.values
@@ -89,8 +90,9 @@ def board_svg(
     cell: int,
     legend: bool,
 ) -> str:
-    """The picture of an m,n,k position (:meth:`fastttt.mnkgame.MnkGame.render_svg`); ``values``
-    ``{move: MoveValue}`` and ``source`` its :class:`~fastttt.move_values.MoveValues`' source."""
+    """The picture of an m,n,k position (:meth:`fastttt.families.mnk.MnkGame.render_svg`);
+    ``values`` ``{move: MoveValue}`` and ``source`` its
+    :class:`~fastttt.play.move_values.MoveValues`' source."""
     return _Board(pos, values, source, coordinates, last_move, cell, legend).svg()
 
 
@@ -104,7 +106,7 @@ def ultimate_svg(
     cell: int,
     legend: bool,
 ) -> str:
-    """The picture of an Ultimate position (:meth:`fastttt.ultimate.game.UltimateGame.
+    """The picture of an Ultimate position (:meth:`fastttt.families.ultimate.UltimateGame.
     render_svg`); the arguments as :func:`board_svg`'s."""
     return _Ultimate(state, values, source, coordinates, last_move, cell, legend).svg()
 
@@ -112,7 +114,7 @@ def ultimate_svg(
 def repr_svg(state: Any) -> str:
     """The picture Jupyter shows inline (``_repr_svg_``): coordinates on, no values.
 
-    >>> from fastttt.board import Position
+    >>> from fastttt.games.mnk.board import Position
     >>> picture = repr_svg(Position.from_text("tictactoe", "X.O/.X./..O"))
     >>> picture.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     True
@@ -122,7 +124,7 @@ def repr_svg(state: Any) -> str:
     return render(state, coordinates=True)
 
 
-register_picture(repr_svg)  # positions' _repr_svg_ (fastttt.registry.notebook_picture)
+register_picture(repr_svg)  # positions' _repr_svg_ (fastttt.games.registry.notebook_picture)
 
 
 # --- colours -----------------------------------------------------------------------------
@@ -174,7 +176,7 @@ def value_label(value: Any) -> str:
     """Short text in a cell: ``W3`` the move wins and the game ends 3 plies from now, the move
     itself included (``L4`` loses in 4), ``D`` draw, ``?`` unknown, ``~+35`` an estimate
     (``~0`` even): the Ultimate engine's score after the move for the mover, in evaluation
-    points (:data:`fastttt.move_values.ESTIMATE_UNIT`)."""
+    points (:data:`fastttt.play.move_values.ESTIMATE_UNIT`)."""
     if value.result is None:
         return "?"
     if value.estimate:

@@ -1,7 +1,8 @@
 """Board drawing with row and column labels, and the text form of moves a person types.
 
 Labels count from 1, as a person reads them: rows top to bottom, columns left to right (cell
-numbering and geometry are defined in :mod:`fastttt.games`). A person names a move ``row,col``
+numbering and geometry are defined in :mod:`fastttt.games.mnk.spec`). A person names a move
+``row,col``
 (``2,3`` = second row, third column) or, on gravity boards, by its column alone (``3``)::
 
          1   2   3

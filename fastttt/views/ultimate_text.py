@@ -3,7 +3,7 @@
 A person names a move by its board and cell, both 1..9 row by row (``5,1`` = top-left cell
 of the centre board), or by row and column of the 9x9 grid (``r4c4``, the same cell), or, when
 a board is forced, by the cell alone (``1``). Labels count from 1; the API counts moves
-0..80 = board * 9 + cell (see :mod:`fastttt.ultimate.state`)::
+0..80 = board * 9 + cell (see :mod:`fastttt.games.ultimate.state`)::
 
          1 2 3   4 5 6   7 8 9      boards   frame
        +-------+-------+-------+    1 2 3    X . .

@@ -1,6 +1,6 @@
 """Positions of an m,n,k-game: two bitboards, a base-3 code, a text form, win-line masks.
 
-Encodings (geometry and cell numbering are defined in :mod:`fastttt.games`)::
+Encodings (geometry and cell numbering are defined in :mod:`fastttt.games.mnk.spec`)::
 
     bitboards   first, second: ints, bit c set when cell c holds that player's stone
     base-3 code sum(d_c * 3**c) with d_c = 0 empty, 1 first player (X), 2 second player (O);
@@ -391,7 +391,7 @@ class Position:
 
     def _repr_svg_(self) -> str | None:
         """Inline picture in Jupyter: the one the views register
-        (:func:`fastttt.registry.notebook_picture`, :func:`fastttt.svg.repr_svg`)."""
+        (:func:`fastttt.games.registry.notebook_picture`, :func:`fastttt.views.svg.repr_svg`)."""
         from fastttt.games.registry import notebook_picture
 
         return notebook_picture(self)

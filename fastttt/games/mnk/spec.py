@@ -1,5 +1,5 @@
 """m,n,k game specs (free and gravity): the geometry, stated once, and the names boards go by
-(``tictactoe``, ``4x5k4g``, ``connect4``); :mod:`fastttt.registry` loads every game by name.
+(``tictactoe``, ``4x5k4g``, ``connect4``); :mod:`fastttt.games.registry` loads every game by name.
 
 Geometry convention, used everywhere in fastttt: a board has ``rows`` horizontal rows and
 ``cols`` vertical columns (``rows x cols``, so "5x4" is 5 rows of 4 cells). Cells are numbered
@@ -24,19 +24,20 @@ from typing import Any, ClassVar
 from fastttt.errors import GameSpecError
 
 MAX_CELLS = 1024  # positions are Python-int bitboards; the tables and the 64-bit search
-# take boards of at most 64 cells, exact search (fastttt.search.WideSearcher) any up to this
+# take boards of at most 64 cells, exact search (fastttt.search.alphabeta.WideSearcher) any up to
+# this
 
 
 @dataclass(frozen=True)
 class GameSpec:
     """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins, optional gravity.
 
-    Plain rules and geometry: its positions are :class:`fastttt.board.Position`
+    Plain rules and geometry: its positions are :class:`fastttt.games.mnk.board.Position`
     (``Position.empty(spec)``), and the Game protocol (positions made, players, pictures, move
-    values, move text) is :class:`fastttt.mnkgame.MnkGame`'s, which wraps a spec;
+    values, move text) is :class:`fastttt.families.mnk.MnkGame`'s, which wraps a spec;
     ``load_game`` returns one (equal to its spec, with the same hash)."""
 
-    family: ClassVar[str] = "mnk"  # the adapter fastttt.registry.as_game finds for it
+    family: ClassVar[str] = "mnk"  # the adapter fastttt.games.registry.as_game finds for it
     rows: int
     cols: int
     k: int
@@ -113,7 +114,7 @@ def spec_from_name(
     gravity: bool | None = None,
 ) -> GameSpec:
     """The m,n,k-game called ``name``, with optional overrides (see
-    :func:`fastttt.registry.load_game`, which also knows the other families)."""
+    :func:`fastttt.games.registry.load_game`, which also knows the other families)."""
     if not isinstance(name, str):
         raise GameSpecError(f"a game name is a string, got {name!r}")
     key = name_key(name)
@@ -144,7 +145,7 @@ def name_key(name: str) -> str:
 
 def as_spec(game: Any) -> GameSpec:
     """Accept a :class:`GameSpec`, a game that wraps one (``load_game``'s
-    :class:`~fastttt.mnkgame.MnkGame`: its ``spec``) or the name of an m,n,k-game
+    :class:`~fastttt.families.mnk.MnkGame`: its ``spec``) or the name of an m,n,k-game
     (:func:`spec_from_name`)."""
     if isinstance(game, GameSpec):
         return game

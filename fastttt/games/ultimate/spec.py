@@ -1,7 +1,7 @@
 """The Ultimate tic-tac-toe specs: plain rules (the variant), names and the geometry of the
-pictures; positions are :class:`fastttt.ultimate.state.UltimateState`. The Game protocol
-(positions made, players, pictures, move values, move text) is :class:`fastttt.ultimate.game.
-UltimateGame`'s, which ``fastttt.registry.load_game("ultimate")`` (or ``"ultimate-open"``)
+pictures; positions are :class:`fastttt.games.ultimate.state.UltimateState`. The Game protocol
+(positions made, players, pictures, move values, move text) is :class:`fastttt.families.ultimate.
+UltimateGame`'s, which ``fastttt.games.registry.load_game("ultimate")`` (or ``"ultimate-open"``)
 returns."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ class UltimateSpec:
     """Ultimate tic-tac-toe; ``open_won_boards`` selects the variant where claimed boards stay
     playable until full."""
 
-    family: ClassVar[str] = "ultimate"  # the adapter fastttt.registry.as_game finds for it
+    family: ClassVar[str] = "ultimate"  # the adapter fastttt.games.registry.as_game finds for it
     open_won_boards: bool = False
     # the geometry of its pictures: the 9 x 9 grid of cells (``rRcC`` in move texts)
     gravity: ClassVar[bool] = False

@@ -210,7 +210,7 @@ class UltimateState:
 
     def _repr_svg_(self) -> str | None:
         """Inline picture in Jupyter: the one the views register
-        (:func:`fastttt.registry.notebook_picture`, :func:`fastttt.svg.repr_svg`)."""
+        (:func:`fastttt.games.registry.notebook_picture`, :func:`fastttt.views.svg.repr_svg`)."""
         from fastttt.games.registry import notebook_picture
 
         return notebook_picture(self)

@@ -9,7 +9,7 @@ other score is a heuristic estimate (``|score| < MATE_BOUND``). Verdicts: ``"win
 ``MATE_BOUND`` and :func:`~fastttt.values.verdict_of` are defined in :mod:`fastttt.values`.
 
 Compilation of the kernels takes several seconds on a cold Numba cache (about 0.5 s to load a
-warm one): call :func:`fastttt.ultimate.players.warmup` before timing anything.
+warm one): call :func:`fastttt.play.ultimate_players.warmup` before timing anything.
 """
 
 from __future__ import annotations

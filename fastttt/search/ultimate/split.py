@@ -4,7 +4,7 @@ below the root, one task each, on this machine or on a Dask cluster, and the ans
 :func:`prove_split` expands the game tree ``depth`` plies below a position (finished games are
 leaves the rules settle), keeps each position at that depth once (transpositions meet there:
 a position's depth is its number of stones), and asks "does ``attacker`` win from here?" of
-each with its own :class:`~fastttt.ultimate.proof.Prover` and ``max_nodes`` nodes. A task is
+each with its own :class:`~fastttt.search.ultimate.proof.Prover` and ``max_nodes`` nodes. A task is
 :func:`prove_task`: it takes a position's text (the variant is part of it) and plain numbers and
 returns a dict of plain values, so that it runs the same in this process and on a Dask worker
 (``client.submit``); the answers are gathered by position, never by the order tasks finish in,
@@ -17,8 +17,8 @@ number is 0, unknown otherwise: a frontier task that ran out of nodes makes an a
 unless a settled sibling decides it, never a wrong answer.
 
 :func:`assemble_tree` turns a settled :class:`SplitResult` into a
-:class:`~fastttt.ultimate.proof.ProofTree` (same encoding, same :func:`~.proof.verify`): above
-the frontier the strategy's side plays its smallest settled move and the other side every move
+:class:`~fastttt.search.ultimate.proof.ProofTree` (same encoding, same :func:`~.proof.verify`):
+above the frontier the strategy's side plays its smallest settled move and the other side every move
 in increasing order; at each frontier position the tree its task built
 (:func:`~.proof.proof_tree` in the worker) is spliced in. Building a proof tree can cost far
 more than the search (a disproof follows every attacker move to the end of the game), so

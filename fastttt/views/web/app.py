@@ -1,7 +1,7 @@
 """The web explorer's Starlette app: the page, and a JSON API over games, positions and jobs.
 
-Positions travel as a game name and a move list as people write it (:mod:`fastttt.movetext`, the
-README's "Move numbering": ``?game=tictactoe&moves=2,2+1,1``, ``?game=connect4&moves=4455``,
+Positions travel as a game name and a move list as people write it (:mod:`fastttt.games.movetext`,
+the README's "Move numbering": ``?game=tictactoe&moves=2,2+1,1``, ``?game=connect4&moves=4455``,
 ``?game=ultimate&moves=5,5+5,1``), or as ``position`` text. Responses give each move twice: in
 API form (``move_list``, ``legal``, ``move``: cells, 0-based columns, 0..80), which the page
 clicks and the pictures' ``data-move`` use, and as people's text (``moves``, ``move_texts``,
@@ -9,7 +9,7 @@ clicks and the pictures' ``data-move`` use, and as people's text (``moves``, ``m
 
 ``GET /favicon.ico``                the icon (SVG, as ``/static/favicon.svg``)
 ``GET /api/games``                  suggested games and the players each offers, and the
-                                    colours of the page's legend (:func:`fastttt.svg.palette`)
+                                    colours of the page's legend (:func:`fastttt.views.svg.palette`)
 ``GET /api/state?game=&moves=``     the position: status, legal moves, picture, attractor ranks
 ``POST /api/values``                job: the value of every legal move (JSON body: game, moves,
                                     seconds), its cell (``short`` label, ``fill``) and the
@@ -20,12 +20,12 @@ clicks and the pictures' ``data-move`` use, and as people's text (``moves``, ``m
 
 Bad input gets a 4xx JSON ``{"error": "..."}`` in people's numbering (``moves: move 3 ('10'):
 column 10 is off the board (columns 1 to 7)``); searches run on worker threads
-(:mod:`fastttt.web.jobs`), never on the event loop. Every job has a wall-clock limit: a values
+(:mod:`fastttt.views.web.jobs`), never on the event loop. Every job has a wall-clock limit: a values
 job ``seconds`` + :data:`VALUES_GRACE`, a move job ``seconds`` + :data:`MOVE_SECONDS`; past
 it the search is stopped (its stop word) and the job's state is ``timeout``, with a message.
-Player parameters are capped (each game's :meth:`~fastttt.registry.Game.player_caps`) so that a
-move answers well within it. Everything here goes through the Game protocol
-(:mod:`fastttt.registry`): no game family is named.
+Player parameters are capped (each game's :meth:`~fastttt.games.registry.Game.player_caps`) so that
+a move answers well within it. Everything here goes through the Game protocol
+(:mod:`fastttt.games.registry`): no game family is named.
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def _attractor_ranks(spec: Any) -> dict[int, tuple[int, int]]:
 
 
 def cell_view(state: Any, value: MoveValue) -> dict:
-    """How the board draws a move's ``value`` (:mod:`fastttt.svg`): its label (``W5``,
+    """How the board draws a move's ``value`` (:mod:`fastttt.views.svg`): its label (``W5``,
     ``D``, ``~+5``), fill and text colour; the attractor grid shows the same."""
     fill = svg.value_color(value, svg.value_horizon(state))
     return {"short": svg.value_label(value), "fill": fill, "ink": svg.text_color(fill)}
@@ -203,7 +203,7 @@ def attractor_view(state: Any) -> dict | None:
 
 def _over_cap(spec: Any, key: str) -> str | None:
     """``kind:NUMBER`` at its cap when player ``key``'s parameter is over the game's
-    :meth:`~fastttt.registry.Game.player_caps` (``engine:n5000`` is read against
+    :meth:`~fastttt.games.registry.Game.player_caps` (``engine:n5000`` is read against
     ``engine:nNODES``: the lowercase letters of the pattern, then the number); else None."""
     kind, _, param = key.partition(":")
     for pattern, cap in spec.player_caps().items():
@@ -241,7 +241,7 @@ def choose_move(
 ) -> tuple[int, str | None]:
     """(move, note): the move player ``name`` picks, its search stopped when ``job`` halts
     (players with a ``stop`` method). ``perfect`` plays a best move of
-    :func:`~fastttt.move_values.move_values` (the solved table, or exact search within
+    :func:`~fastttt.play.move_values.move_values` (the solved table, or exact search within
     ``seconds``); when the search does not value every move in time, the strongest other engine
     the game suggests (:func:`fallback_player`) moves instead, and the note says so."""
     from fastttt.play.players import Outcome, best_outcome_moves
@@ -269,7 +269,7 @@ def choose_move(
 
 def fallback_player(spec: Any) -> str:
     """The strongest engine the game suggests besides perfect play (``alphabeta:P`` at
-    :func:`~fastttt.players.bounded_depth` on m,n,k boards of up to 64 cells)."""
+    :func:`~fastttt.play.players.bounded_depth` on m,n,k boards of up to 64 cells)."""
     engines = [p for p in spec.suggested_players() if p not in ("human", "perfect")]
     return engines[0] if engines else "random"
 
