@@ -95,7 +95,7 @@ def test_position_from_code_and_bitboards(spec, code):
 
 @pytest.fixture(scope="module")
 def ttt_solution():
-    from fastttt.tables.dense import solved
+    from fastttt.tables.cache import solved
 
     return solved("tictactoe")
 

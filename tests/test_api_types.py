@@ -70,7 +70,7 @@ def test_from_code_and_spec_types():
 
 
 def test_solution_value_bad_input():
-    from fastttt.tables.dense import solved
+    from fastttt.tables.cache import solved
 
     sol = solved("tictactoe")
     for bad in (5, None, 1.5, [[0]], "XX"):

@@ -35,6 +35,7 @@ from fastttt.kernels import ultimate as uk
 from fastttt.play.loop import play_game
 from fastttt.search.alphabeta import Searcher
 from fastttt.search.ultimate.engine import Engine, two_table
+from fastttt.tables import cache
 from fastttt.tables import dense as solver
 from fastttt.ultimate import UltimateState
 
@@ -260,8 +261,8 @@ def test_dense_solve_interrupted_is_not_kept(monkeypatch):
 
     def solve_forever():
         while True:
-            solver.forget_solved()
-            solver.solved(spec)  # serial: in pieces
+            cache.forget_solved()
+            cache.solved(spec)  # serial: in pieces
             solver.solve(spec, parallel=True)  # parallel: stop word between blocks
 
     sender = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
@@ -269,9 +270,9 @@ def test_dense_solve_interrupted_is_not_kept(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         solve_forever()
     sender.join()
-    if solver.is_solved(spec):  # stopped between two solves
-        assert np.array_equal(solver.solved(spec).table, expected)
-    solver.forget_solved()
+    if cache.is_solved(spec):  # stopped between two solves
+        assert np.array_equal(cache.solved(spec).table, expected)
+    cache.forget_solved()
 
 
 @in_own_process

@@ -26,9 +26,10 @@ import pytest
 from fastttt.errors import InvalidPositionError, MemoryBudgetError, TableFileError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec, mnk
+from fastttt.tables.cache import choose_engine
 from fastttt.tables.dense import format_bytes, solve
 from fastttt.tables.index import LayerIndex
-from fastttt.tables.layered import check_fits, choose_engine, plan, solve_layered
+from fastttt.tables.layered import check_fits, plan, solve_layered
 from fastttt.tables.probe import LayeredSolution, open_table
 from fastttt.tables.store import DEFAULT_CHUNK, LayerStore
 
@@ -1110,7 +1111,8 @@ def test_lookup_by_codes_equals_the_dense_table(symmetry):
 
 
 def test_play_takes_gravity_tables_from_the_layered_solver():
-    from fastttt.play.players import move_outcomes, solution_for, table_ready, uses_table
+    from fastttt.play.players import move_outcomes
+    from fastttt.tables.cache import solution_for, table_ready, uses_table
     from fastttt.tables.probe import LayeredSolution
 
     spec = as_spec("5x4k4g")  # 741 M dense slots: play searched; 1.7 M layered ones

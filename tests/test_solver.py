@@ -172,7 +172,7 @@ def test_lookup_refuses_non_integer_or_2d_codes():
 
 
 def test_solved_keeps_one_solution_per_game():
-    from fastttt.tables.dense import forget_solved, is_solved, solved
+    from fastttt.tables.cache import forget_solved, is_solved, solved
 
     forget_solved()
     assert not is_solved("tictactoe")

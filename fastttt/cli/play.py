@@ -46,7 +46,8 @@ def _prepare_table(spec: Any, needed: bool) -> None:
     """Solve the table up front (with a note on stderr) when perfect play or hints need it
     (m,n,k boards: the only ones with ``perfect`` and hints); warn, on stderr, when they are a
     long exact search instead."""
-    from fastttt.play.players import perfect_play_cost, solution_for, uses_table
+    from fastttt.play.players import perfect_play_cost
+    from fastttt.tables.cache import solution_for, uses_table
 
     if not needed:
         return

@@ -323,7 +323,7 @@ def _check_layered_options(args) -> None:
 
 def _compute(spec, args, max_bytes):
     """A new table of ``spec``, by the engine ``--engine`` picks."""
-    from fastttt.tables.layered import choose_engine
+    from fastttt.tables.cache import choose_engine
 
     distributed = bool(args.workers or args.scheduler)
     try:

@@ -12,7 +12,7 @@ def solve_board(spec):
     """Solve ``spec`` through the front door, with the engine ``fastttt solve`` picks: the
     dense table for small free boards, the layered solver (in RAM) for gravity boards and
     boards the dense table does not fit."""
-    from fastttt.tables.layered import choose_engine
+    from fastttt.tables.cache import choose_engine
 
     if choose_engine(spec) == "layered":
         from fastttt.tables.layered import solve_layered

@@ -405,7 +405,7 @@ _DENSE: dict = {}
 
 
 def _solution(n: int):
-    from fastttt.tables.dense import solved
+    from fastttt.tables.cache import solved
 
     return solved(mnk(n, n, n))
 
@@ -571,7 +571,7 @@ def vider_caches() -> None:
 
     Compiled kernels stay compiled. Used by the benchmarks to time cold calls.
     """
-    from fastttt.tables.dense import forget_solved
+    from fastttt.tables.cache import forget_solved
 
     forget_solved()
     for cache in (_GRAPHES, _INVERSES, _DERNIER, _G, _memo, _DENSE, _TABLES):

@@ -88,7 +88,7 @@ class MnkGame(SpecGame):
         progress: Callable[[str], None] | None,
         cancel: threading.Event | None,
     ) -> Any:
-        """From the solved table where :func:`fastttt.play.players.uses_table`, else exact search
+        """From the solved table where :func:`fastttt.tables.cache.uses_table`, else exact search
         (:func:`fastttt.play.move_values.board_values`)."""
         return values_of_moves.board_values(state, seconds, progress, cancel)
 

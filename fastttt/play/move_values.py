@@ -6,7 +6,7 @@ Values are from the side that plays the move (the mover), as in :mod:`fastttt.pl
 ``plies`` counts plies from the current position to the end, the move itself included.
 Sources, best first:
 
-- ``table``: the solved table (boards whose table fits, :func:`fastttt.play.players.uses_table`);
+- ``table``: the solved table (boards whose table fits, :func:`fastttt.tables.cache.uses_table`);
 - ``book``: the opening book shipped for the game (:func:`fastttt.search.book.shipped`), within
   its depth;
 - ``search``: exact search (:mod:`fastttt.search.alphabeta`) move by move until a time budget runs
@@ -92,7 +92,7 @@ def move_values(
 ) -> MoveValues:
     """The value of every legal move of ``state`` (a state of any game) within about
     ``seconds`` of search (tables are read whole, however long building them takes the first
-    time: at most :data:`fastttt.play.players.PLAY_TABLE_MAX_SLOTS` slots). ``progress`` is called
+    time: at most :data:`fastttt.tables.cache.PLAY_TABLE_MAX_SLOTS` slots). ``progress`` is called
     with a line of text for people as the work goes (``3 of 7 moves valued``). Setting
     ``cancel`` (from another thread) stops the search within milliseconds, as the budget running
     out does. The game picks the source (its :meth:`~fastttt.games.registry.Game.move_values`:
@@ -110,10 +110,11 @@ def board_values(
     pos: Position, seconds: float, progress: Progress | None, cancel: threading.Event | None
 ) -> MoveValues:
     """An m,n,k position's move values (:meth:`fastttt.families.mnk.MnkGame.move_values`): from the
-    solved table where :func:`fastttt.play.players.uses_table` (built first if need be, saying so
+    solved table where :func:`fastttt.tables.cache.uses_table` (built first if need be, saying so
     through ``progress``), else the shipped opening book and exact search move by move within
     ``seconds``."""
-    from fastttt.play.players import move_outcomes, table_ready, uses_table
+    from fastttt.play.players import move_outcomes
+    from fastttt.tables.cache import table_ready, uses_table
 
     start = time.perf_counter()
     if uses_table(pos.spec) or pos.is_over():

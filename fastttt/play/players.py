@@ -35,6 +35,7 @@ from fastttt.errors import UnknownPlayerError
 from fastttt.games.mnk.board import BITBOARD_CELLS, Position
 from fastttt.games.mnk.spec import GameSpec
 from fastttt.games.registry import Player
+from fastttt.tables.cache import solution_for, uses_table
 from fastttt.values import relative, table_from_score
 
 if TYPE_CHECKING:
@@ -72,59 +73,6 @@ class Outcome:
 
 
 # --- perfect play: tables and search ---------------------------------------------------
-
-PLAY_TABLE_MAX_SLOTS = 100_000_000  # dense tables (free boards) built for play
-PLAY_LAYERED_MAX_SLOTS = 30_000_000  # layered tables (gravity boards): about a second
-
-
-def solution_for(spec: GameSpec) -> Any:
-    """The solved table of ``spec``, built once per process: the layered table on gravity
-    boards (only legal positions get a slot: 5x4 in 0.1 s where the dense table took 26 s),
-    the dense one (:func:`fastttt.tables.dense.solved`) on free boards."""
-    if spec.gravity:
-        return _layered_solution(spec)
-    from fastttt.tables.dense import solved
-
-    return solved(spec)
-
-
-_LAYERED: dict[GameSpec, Any] = {}  # layered tables solved for play, by game
-
-
-def _layered_solution(spec: GameSpec) -> Any:
-    if spec not in _LAYERED:
-        from fastttt.tables.layered import solve_layered
-
-        _LAYERED[spec] = solve_layered(spec)
-    return _LAYERED[spec]
-
-
-def table_ready(spec: GameSpec) -> bool:
-    """Whether :func:`solution_for` holds ``spec``'s table already (no solve to wait for)."""
-    if spec.gravity:
-        return spec in _LAYERED
-    from fastttt.tables.dense import is_solved
-
-    return is_solved(spec)
-
-
-def uses_table(spec: GameSpec) -> bool:
-    """True when perfect play and hints for ``spec`` come from a solved table, not search
-    (never over 64 cells: the tables index uint64 bitboards)."""
-    from fastttt.tables.dense import fits_in_memory
-
-    if spec.cells > BITBOARD_CELLS:
-        return False
-    if table_ready(spec):
-        return True
-    if spec.gravity:
-        from fastttt.tables.layered import plan
-
-        return plan(spec).slots <= PLAY_LAYERED_MAX_SLOTS
-    from fastttt.tables.layout import slot_count
-
-    # Tables above ~100 M slots take tens of seconds to build: search answers sooner.
-    return slot_count(spec) <= PLAY_TABLE_MAX_SLOTS and bool(fits_in_memory(spec))
 
 
 def perfect_play_reach(

@@ -315,27 +315,6 @@ def _pieces(layout: Layout, his: np.ndarray) -> list[np.ndarray]:
     return [piece for piece in np.split(his, np.unique(cuts)) if len(piece)]
 
 
-_SOLVED: dict[GameSpec, Solution] = {}
-
-
-def solved(spec: GameSpec | str) -> Solution:
-    """The solution of ``spec``, solved on the first call and kept for the process."""
-    spec = as_spec(spec)
-    if spec not in _SOLVED:
-        _SOLVED[spec] = solve(spec)
-    return _SOLVED[spec]
-
-
-def is_solved(spec: GameSpec | str) -> bool:
-    """Whether :func:`solved` already holds ``spec``."""
-    return as_spec(spec) in _SOLVED
-
-
-def forget_solved() -> None:
-    """Drop the solutions kept by :func:`solved` (the next call solves again)."""
-    _SOLVED.clear()
-
-
 def warmup() -> float:
     """Compile (or load from the cache) every solver kernel; returns the seconds it took.
 

@@ -259,36 +259,6 @@ def free_disk_for(out: str | os.PathLike) -> int:
     return shutil.disk_usage(path).free
 
 
-def choose_engine(
-    spec: GameSpec,
-    engine: str = "auto",
-    *,
-    out=None,
-    distributed: bool = False,
-    max_bytes: int | None = None,
-    save: bool = False,
-) -> str:
-    """ "dense" or "layered": the dense table when it fits and is the fastest (free boards
-    that fit in RAM) or a table file is wanted (``save``), the layered solver for gravity
-    boards, bigger boards, ``out`` or Dask."""
-    from fastttt.tables.dense import fits_in_memory
-
-    if engine not in ("auto", "dense", "layered"):
-        raise ValueError(f"engine must be auto, dense or layered, got {engine!r}")
-    if engine == "dense" and (out is not None or distributed):
-        raise ValueError(
-            "the dense engine keeps its table in RAM: --out, --workers and "
-            "--scheduler go with the layered engine"
-        )
-    if engine != "auto":
-        return engine
-    if out is not None or distributed:
-        return "layered"
-    if spec.gravity and not save:
-        return "layered"
-    return "dense" if fits_in_memory(spec, max_bytes) else "layered"
-
-
 # --- the solve --------------------------------------------------------------------------
 def open_store(p: Plan, out, resume: bool):
     """The store of a solve: in RAM without ``out``, else a folder (created or resumed)."""

@@ -144,7 +144,7 @@ def state_json(spec: Any, state: Any, moves: list[int] | None) -> dict:
 @lru_cache(maxsize=4)
 def _attractor_ranks(spec: Any) -> dict[int, tuple[int, int]]:
     """code -> (player, rank) over both players' attractors (the handouts' ``attracteur``)."""
-    from fastttt.tables.dense import solved
+    from fastttt.tables.cache import solved
 
     solution = solved(spec)
     ranks: dict[int, tuple[int, int]] = {}
