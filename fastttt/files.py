@@ -7,17 +7,28 @@ processes are removed before the next write. A target that exists must be a regu
 the kind being written (a table, a picture): devices, FIFOs, folders and other files are
 refused with a message that says what the target is. Table files (:mod:`fastttt.tables.dense_store`)
 and pictures (``render``, plots) use these functions.
+
+Framed files (dense tables, opening books) share one layout, written by :func:`write_framed`::
+
+    magic bytes (the kind of file), a uint32 header length H (little-endian),
+    H bytes of JSON header (sorted keys), the parts (arrays, bytes),
+    the CRC-32 of everything before it (uint32, little-endian)
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
-from collections.abc import Callable
+import struct
+import zlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from fastttt.errors import FastTTTError
 
+CRC_CHUNK = 64 * 2**20  # bytes a CRC-32 update takes at once (the GIL is released meanwhile)
 # magic bytes of the pictures fastttt writes, by suffix
 PICTURE_MAGIC = {".svg": (b"<?xml", b"<svg"), ".png": (b"\x89PNG",), ".pdf": (b"%PDF",)}
 
@@ -194,3 +205,38 @@ def check_picture_target(
         )
     kind = path.suffix.lower().lstrip(".").upper()
     return check_target(path, is_picture, f"a picture ({kind})", error)
+
+
+def crc32(data: Any, crc: int = 0) -> int:
+    """The CRC-32 of ``data`` (bytes, or a C-contiguous array, read as bytes) continuing ``crc``,
+    in chunks of :data:`CRC_CHUNK` bytes."""
+    view = memoryview(data).cast("B")
+    for start in range(0, len(view), CRC_CHUNK):
+        crc = zlib.crc32(view[start : start + CRC_CHUNK], crc)
+    return crc
+
+
+def frame_prefix(magic: bytes, header: dict) -> bytes:
+    """The start of a framed file: ``magic``, the header's length and the header (JSON, sorted
+    keys)."""
+    blob = json.dumps(header, sort_keys=True).encode()
+    return magic + struct.pack("<I", len(blob)) + blob
+
+
+def write_framed(
+    path: Path, magic: bytes, header: dict, parts: Sequence[Any], error: type[FastTTTError]
+) -> Path:
+    """Write a framed file (the layout above) atomically (:func:`write_atomic`): the prefix of
+    ``magic`` and ``header``, each of ``parts`` (bytes or C-contiguous arrays) as raw bytes, then
+    the CRC-32 of all of it. Check ``path`` first with :func:`check_target`."""
+    prefix = frame_prefix(magic, header)
+
+    def write(f) -> None:
+        f.write(prefix)
+        crc = zlib.crc32(prefix)
+        for part in parts:
+            f.write(memoryview(part).cast("B"))
+            crc = crc32(part, crc)
+        f.write(struct.pack("<I", crc))
+
+    return write_atomic(path, write, error)

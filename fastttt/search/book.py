@@ -26,15 +26,14 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from fastttt.codes import to_layout
 from fastttt.errors import GameSpecError, TableFileError, require_int
-from fastttt.files import check_target, write_atomic
+from fastttt.files import check_target, write_atomic, write_framed
 from fastttt.games.mnk.board import Position, symmetry_maps
-from fastttt.games.mnk.spec import GameSpec, as_spec
+from fastttt.games.mnk.spec import GameSpec, as_spec, game_fields
 from fastttt.search.alphabeta import scores_of_moves
 
 MAGIC = b"FTTTBOOK"
@@ -168,7 +167,7 @@ def build(
     layers = _layers(spec, depth)
     leaves = sorted(layers[depth].items())
     parts = Path(f"{target}.parts")
-    plan = {"game": _game_fields(spec), "depth": depth, "leaves": len(leaves), "chunk": CHUNK}
+    plan = {"game": game_fields(spec), "depth": depth, "leaves": len(leaves), "chunk": CHUNK}
     _prepare_parts(parts, plan, resume)
     chunks = [leaves[i : i + CHUNK] for i in range(0, len(leaves), CHUNK)]
     todo = [i for i in range(len(chunks)) if not (parts / f"{i}.npy").is_file()]
@@ -203,7 +202,7 @@ def build(
 
 
 def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[int]]]:
-    game = _game_fields(spec)
+    game = game_fields(spec)
     if scheduler is not None:
         from fastttt.tables.distributed import require_distributed
 
@@ -248,10 +247,6 @@ def _save_part(path: Path, scores: np.ndarray) -> None:
 
 
 # --- the file ----------------------------------------------------------------------------------
-def _game_fields(spec: GameSpec) -> dict[str, Any]:
-    return {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity}
-
-
 def _is_book(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
@@ -263,20 +258,15 @@ def _is_book(path: Path) -> bool:
 def save(book: Book, path: str | os.PathLike, *, force: bool = False) -> Path:
     """Write ``book`` atomically (a file there that is not a book is refused unless ``force``)."""
     target = check_target(path, _is_book, "a fastttt book", TableFileError, force=force)
-    header = json.dumps(
-        {
-            "format": "fastttt-book",
-            "version": VERSION,
-            "game": _game_fields(book.spec),
-            "depth": book.depth,
-            "count": len(book),
-        },
-        sort_keys=True,
-    ).encode()
-    body = MAGIC + struct.pack("<I", len(header)) + header
-    body += book.keys.astype("<u8").tobytes() + book.scores.astype(np.int8).tobytes()
-    blob = body + struct.pack("<I", zlib.crc32(body))
-    return write_atomic(target, lambda f: f.write(blob), TableFileError)
+    header = {
+        "format": "fastttt-book",
+        "version": VERSION,
+        "game": game_fields(book.spec),
+        "depth": book.depth,
+        "count": len(book),
+    }
+    parts = [book.keys.astype("<u8"), book.scores.astype(np.int8)]
+    return write_framed(target, MAGIC, header, parts, TableFileError)
 
 
 def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Book:

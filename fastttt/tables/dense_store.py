@@ -31,9 +31,9 @@ from pathlib import Path
 import numpy as np
 
 from fastttt.errors import GameSpecError, InvalidArgumentError, TableFileError
-from fastttt.files import check_target, describe_kind, write_atomic
+from fastttt.files import check_target, crc32, describe_kind, write_framed
 from fastttt.games.mnk.board import Position
-from fastttt.games.mnk.spec import GameSpec, as_spec, mnk
+from fastttt.games.mnk.spec import GameSpec, as_spec, game_fields, mnk
 from fastttt.tables.dense import Solution
 from fastttt.tables.layout import slot_count
 from fastttt.values import value_of_winner
@@ -41,21 +41,8 @@ from fastttt.values import value_of_winner
 MAGIC = b"FASTTTT\x00"
 FORMAT_VERSION = 2
 MAX_HEADER_BYTES = 1 << 20  # a real header is a few hundred bytes
-_CHUNK = 64 * 2**20
 _GAME_FIELDS = {"rows": int, "cols": int, "k": int, "gravity": bool}
 _FIELDS = {"format", "game", "name", "slots", "seconds", "counts"}
-
-
-def _crc32(data, crc: int = 0) -> int:
-    view = memoryview(data).cast("B")
-    for start in range(0, len(view), _CHUNK):
-        crc = zlib.crc32(view[start : start + _CHUNK], crc)
-    return crc
-
-
-def game_fields(spec: GameSpec) -> dict:
-    """The canonical form of a game in a header: ``{"rows", "cols", "k", "gravity"}``."""
-    return {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity}
 
 
 def _open_regular(path: Path) -> tuple[int, os.stat_result]:
@@ -116,16 +103,8 @@ def save(solution: Solution, path: str | os.PathLike, *, force: bool = False) ->
         "seconds": float(solution.seconds),
         "counts": solution.counts(),
     }
-    blob = json.dumps(header, sort_keys=True).encode()
-    prefix = MAGIC + struct.pack("<I", len(blob)) + blob
     table = np.ascontiguousarray(solution.table, dtype=np.uint8)
-
-    def write(f) -> None:
-        f.write(prefix)
-        table.tofile(f)
-        f.write(struct.pack("<I", _crc32(table, zlib.crc32(prefix))))
-
-    return write_atomic(path, write, TableFileError)
+    return write_framed(path, MAGIC, header, [table], TableFileError)
 
 
 def _read_prefix(f, path: Path, size: int) -> tuple[dict, bytes]:
@@ -223,7 +202,7 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solutio
         trailer = f.read(4)
     if got != slots or len(trailer) != 4:
         raise TableFileError(f"{path}: table shorter than its header says (truncated?)")
-    if _crc32(table, zlib.crc32(prefix)) != struct.unpack("<I", trailer)[0]:
+    if crc32(table, zlib.crc32(prefix)) != struct.unpack("<I", trailer)[0]:
         raise TableFileError(f"{path}: checksum mismatch (header or table), the file is damaged")
     if expected is not None and expected != spec:
         raise TableFileError(f"{path}: holds {spec.name}, expected {expected.name}")

@@ -143,6 +143,12 @@ def name_key(name: str) -> str:
     return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
+def game_fields(spec: GameSpec) -> dict:
+    """The canonical form of a game in a file header: ``{"rows", "cols", "k", "gravity"}``
+    (what ``GameSpec(**fields)`` and :func:`mnk` take back)."""
+    return {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity}
+
+
 def as_spec(game: Any) -> GameSpec:
     """Accept a :class:`GameSpec`, a game that wraps one (``load_game``'s
     :class:`~fastttt.families.mnk.MnkGame`: its ``spec``) or the name of an m,n,k-game
