@@ -15,18 +15,11 @@ from fastttt.errors import UnknownPlayerError
 from fastttt.games.ultimate.state import UltimateState
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import ultimate as K
-from fastttt.play.players import HumanPlayer
+from fastttt.play.players import HumanPlayer, RandomPlayer
 from fastttt.search.ultimate.engine import DEFAULT_COEFFS, Coeffs, Engine, SearchResult, two_table
 
 PLAYER_NAMES = ("random", "engine", "engine:MS", "engine:nNODES", "mcts:N", "minimax:P")
 DEFAULT_ENGINE_MS = 200
-
-
-class RandomPlayer:
-    name = "random"
-
-    def choose(self, state: UltimateState, rng: random.Random) -> int:
-        return rng.choice(state.legal_moves())
 
 
 class EnginePlayer:
