@@ -29,9 +29,9 @@ from fastttt.games.mnk.spec import as_spec, mnk
 from fastttt.tables.cache import choose_engine
 from fastttt.tables.dense import format_bytes, solve
 from fastttt.tables.index import LayerIndex
+from fastttt.tables.layer_store import DEFAULT_CHUNK, LayerStore
 from fastttt.tables.layered import check_fits, plan, solve_layered
 from fastttt.tables.probe import LayeredSolution, open_table
-from fastttt.tables.store import DEFAULT_CHUNK, LayerStore
 
 from naive import solve_naive
 

@@ -32,8 +32,8 @@ from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
+from fastttt.tables.layer_store import DEFAULT_CHUNK
 from fastttt.tables.layered import PARALLEL_MIN_SLOTS, RUNTIME_OVERHEAD, LayerPlan
-from fastttt.tables.store import DEFAULT_CHUNK
 from fastttt.values import BYTE_DRAW, BYTE_FIRST, BYTE_SECOND
 
 # (ply, slots of the ply done, slots of the ply)

@@ -30,7 +30,7 @@ from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
-from fastttt.tables.store import DEFAULT_CHUNK, MANIFEST, LayerStore, require_zarr
+from fastttt.tables.layer_store import DEFAULT_CHUNK, MANIFEST, LayerStore, require_zarr
 
 PARALLEL_MIN_SLOTS = 1 << 18  # below this a chunk runs serial (no thread-pool barrier)
 RUNTIME_OVERHEAD = 250 * 2**20  # interpreter, NumPy, Numba, compiled kernels
@@ -262,7 +262,7 @@ def free_disk_for(out: str | os.PathLike) -> int:
 # --- the solve --------------------------------------------------------------------------
 def open_store(p: Plan, out, resume: bool):
     """The store of a solve: in RAM without ``out``, else a folder (created or resumed)."""
-    from fastttt.tables import store as stores
+    from fastttt.tables import layer_store as stores
 
     game = {"rows": p.spec.rows, "cols": p.spec.cols, "k": p.spec.k, "gravity": p.spec.gravity}
     fields = dict(game=game, **p.index.manifest(), layer_sizes=p.sizes, chunk=p.chunk)

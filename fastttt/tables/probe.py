@@ -162,7 +162,7 @@ def open_layered(path: str | os.PathLike, game: GameSpec | str | None = None) ->
     ``game`` (optional) must match the table's game. Raises TableFileError when the folder
     is not a finished table (or of another game)."""
     from fastttt.games.mnk.spec import as_spec
-    from fastttt.tables.store import LayerStore
+    from fastttt.tables.layer_store import LayerStore
 
     store = LayerStore.open(path, "r")
     m = store.manifest
