@@ -98,15 +98,21 @@ def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
     return removed
 
 
-def sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path, *, strict: bool = False) -> None:
+    """Flush ``folder``'s entries (a file renamed into it) to disk: best effort, errors ignored,
+    after a file's rename; ``strict`` raises the OSError instead (a layer store marks a layer
+    complete only once its chunk files' names are on disk)."""
     try:
         fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
     except OSError:
+        if strict:
+            raise
         return
     try:
         os.fsync(fd)
     except OSError:
-        pass
+        if strict:
+            raise
     finally:
         os.close(fd)
 

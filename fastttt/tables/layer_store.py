@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 
 from fastttt.errors import MissingDependencyError, TableFileError
-from fastttt.files import write_atomic
+from fastttt.files import sync_folder, write_atomic
 
 FORMAT = "fastttt-layered"
 FORMAT_VERSION = 3  # 2: the manifest carries its own CRC-32; 3: a table id binds its chunks
@@ -581,22 +581,15 @@ class LayerStore(_Layers):
             finally:
                 os.close(fd)
         if self.chunk_count(layer):
-            _fsync_dir(self._chunk_file(array, kind, layer, 0).parent)
-            _fsync_dir(self._sum_file(kind, layer, 0).parent)  # the sums: written atomically
+            sync_folder(self._chunk_file(array, kind, layer, 0).parent, strict=True)
+            # the sums: written atomically
+            sync_folder(self._sum_file(kind, layer, 0).parent, strict=True)
         super().mark_complete(kind, layer)
 
 
 def _zarr_chunk(chunk: int, size: int) -> int:
     """The zarr chunk shape of a layer: ``chunk``, but no larger than the layer, and >= 1."""
     return max(1, min(chunk, size))
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 class MemoryLayerStore(_Layers):
