@@ -187,14 +187,20 @@ def write_atomic(path: Path, write: Callable, error: type[FastTTTError]) -> Path
     return path
 
 
+def file_head(path: Path, size: int = 64) -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (b"" when it cannot be read): what
+    tells whether a file is of the kind a save may replace (:func:`check_target`'s ``is_ours``)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except OSError:
+        return b""
+
+
 def is_picture(path: Path) -> bool:
     """Whether the regular file ``path`` starts like a picture of its suffix (SVG, PNG, PDF)."""
     magics = PICTURE_MAGIC.get(path.suffix.lower(), ())
-    try:
-        with open(path, "rb") as f:
-            head = f.read(64).lstrip()
-    except OSError:
-        return False
+    head = file_head(path).lstrip()
     return any(head.startswith(m) for m in magics)
 
 

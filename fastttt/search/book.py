@@ -31,7 +31,7 @@ import numpy as np
 
 from fastttt.codes import to_layout
 from fastttt.errors import GameSpecError, TableFileError, require_int
-from fastttt.files import check_target, write_atomic, write_framed
+from fastttt.files import check_target, file_head, write_atomic, write_framed
 from fastttt.games.mnk.board import Position, symmetry_maps
 from fastttt.games.mnk.spec import GameSpec, as_spec, game_fields
 from fastttt.search.alphabeta import scores_of_moves
@@ -248,11 +248,7 @@ def _save_part(path: Path, scores: np.ndarray) -> None:
 
 # --- the file ----------------------------------------------------------------------------------
 def _is_book(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(len(MAGIC)) == MAGIC
-    except OSError:
-        return False
+    return file_head(path, len(MAGIC)) == MAGIC
 
 
 def save(book: Book, path: str | os.PathLike, *, force: bool = False) -> Path:

@@ -30,7 +30,7 @@ from fastttt.errors import (
     require_int,
     require_type,
 )
-from fastttt.files import check_target, write_atomic
+from fastttt.files import check_target, file_head, write_atomic
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import GameSpec
 from fastttt.reference.proofcheck import (
@@ -225,11 +225,7 @@ def _digest(content: dict[str, Any]) -> str:
 
 def is_proof(path: Path) -> bool:
     """Whether ``path`` starts as a proof file does (one this module may replace)."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(64).startswith(b'{"format": "' + FORMAT.encode())
-    except OSError:
-        return False
+    return file_head(path).startswith(b'{"format": "' + FORMAT.encode())
 
 
 def save(proof: Proof, path: str | os.PathLike, *, force: bool = False) -> Path:

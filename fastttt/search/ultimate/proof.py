@@ -221,11 +221,9 @@ class ProofTree:
 
 def is_proof_file(path: Path) -> bool:
     """Whether ``path`` starts like a file :meth:`ProofTree.save` wrote."""
-    try:
-        with open(path, "rb") as f:
-            return FORMAT.encode() in f.read(200)
-    except OSError:
-        return False
+    from fastttt.files import file_head
+
+    return FORMAT.encode() in file_head(path, 200)
 
 
 def load(path: str | Path) -> ProofTree:
