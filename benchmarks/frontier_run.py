@@ -18,9 +18,9 @@ import json
 import os
 import time
 
-from fastttt.board import Position
-from fastttt.dfpn import ProofSearch, warmup
-from fastttt.games import as_spec
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.search.dfpn import ProofSearch, warmup
 
 
 def main() -> None:

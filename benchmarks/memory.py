@@ -8,7 +8,7 @@
   ``RUSAGE_CHILDREN``: the largest child so far), for benchmarks that run ``fastttt`` in a
   fresh process.
 
-:func:`fastttt.plot.plot_benchmarks` draws both memory figures against ``positions``.
+:func:`fastttt.views.plot.plot_benchmarks` draws both memory figures against ``positions``.
 """
 
 from __future__ import annotations

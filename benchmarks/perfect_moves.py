@@ -14,8 +14,8 @@ import statistics
 import sys
 import time
 
-from fastttt.players import PerfectPlayer, RandomPlayer
-from fastttt.registry import load_game
+from fastttt.games.registry import load_game
+from fastttt.play.players import PerfectPlayer, RandomPlayer
 
 
 def main(games: int = 10, seed: int = 1, game: str = "connect4") -> None:

@@ -6,7 +6,7 @@
 Speed-ups against the naive dict version (``extra_info["speedup_vs_..."]``, measured in the
 same run, see ``ratio.py``) as bars; solve time and peak memory against positions
 (``extra_info["positions"]``, ``extra_info["peak_rss_mib"]``) log-log. Drawing:
-:func:`fastttt.plot.plot_benchmarks`.
+:func:`fastttt.views.plot.plot_benchmarks`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from fastttt.errors import MissingDependencyError
-from fastttt.plot import load_benchmarks, plot_benchmarks
+from fastttt.views.plot import load_benchmarks, plot_benchmarks
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,9 +19,9 @@ import time
 import numpy as np
 import pytest
 
-from fastttt.connect4 import parse_move_lines, read_benchmark
-from fastttt.games import connect4
-from fastttt.search import Batch, Searcher, solve_batch, warmup
+from fastttt.games.mnk.spec import connect4
+from fastttt.search.alphabeta import Batch, Searcher, solve_batch, warmup
+from fastttt.search.connect4 import parse_move_lines, read_benchmark
 
 # file, name, C++ reference CPU per position (microseconds, low load, same machine kind)
 SETS = [

@@ -17,9 +17,9 @@ import time
 
 import pytest
 
-from fastttt.board import Position
-from fastttt.games import connect4
-from fastttt.search import Searcher, warmup
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import connect4
+from fastttt.search.alphabeta import Searcher, warmup
 
 _FASTTTT_CPU: dict[str, float] = {}
 

@@ -12,8 +12,8 @@ import pytest
 from memory import record_traced
 from ratio import record, speedup
 
-from fastttt.games import as_spec
-from fastttt.solver import solve
+from fastttt.games.mnk.spec import as_spec
+from fastttt.tables.dense import solve
 from fastttt.tables.layered import plan, solve_layered
 
 GRAVITY_BOARDS = [

@@ -35,9 +35,9 @@ SETS = [
 CHILD = """
 import json, sys, time
 import numpy as np
-from fastttt.connect4 import parse_move_lines, read_benchmark
-from fastttt.games import connect4
-from fastttt.search import Batch, Searcher, solve_batch, warmup
+from fastttt.search.connect4 import parse_move_lines, read_benchmark
+from fastttt.games.mnk.spec import connect4
+from fastttt.search.alphabeta import Batch, Searcher, solve_batch, warmup
 path, limit = sys.argv[1], int(sys.argv[2])
 warmup()
 moves, expected = read_benchmark(path)

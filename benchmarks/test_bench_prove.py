@@ -1,4 +1,4 @@
-"""Proof search speed: the portfolio (fastttt.prove), df-pn, threat-space search, against
+"""Proof search speed: the portfolio (fastttt.search.portfolio), df-pn, threat-space search, against
 alpha-beta (the exact search ``solve --search`` ran before) measured in the same run.
 
 Run: ``.venv/bin/pytest benchmarks/test_bench_prove.py --benchmark-enable -s`` (a few
@@ -17,14 +17,14 @@ import time
 import pytest
 from ratio import record, speedup
 
-from fastttt.board import Position
-from fastttt.dfpn import ProofSearch
-from fastttt.dfpn import warmup as dfpn_warmup
-from fastttt.games import as_spec
-from fastttt.prove import prove
-from fastttt.search import Searcher
-from fastttt.search import warmup as search_warmup
-from fastttt.threats import threat_search
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.search.alphabeta import Searcher
+from fastttt.search.alphabeta import warmup as search_warmup
+from fastttt.search.dfpn import ProofSearch
+from fastttt.search.dfpn import warmup as dfpn_warmup
+from fastttt.search.portfolio import prove
+from fastttt.search.threats import threat_search
 
 CAP = float(os.environ.get("FASTTTT_PROVE_CAP", "300"))
 WORDS = {1: "first", 0: "draw", -1: "second"}

@@ -23,10 +23,10 @@ from numba import njit
 from ratio import record, speedup
 
 from fastttt import mnk
-from fastttt.board import cell_lines
+from fastttt.games.mnk.board import cell_lines
 from fastttt.kernels.bits import ctz
 from fastttt.reference import morpion
-from fastttt.solver import solve
+from fastttt.tables.dense import solve
 
 
 def reference_pipeline():

@@ -23,10 +23,10 @@ import time
 import numpy as np
 import pytest
 
-from fastttt.board import Position
-from fastttt.connect4 import from_move_string, parse_move_lines, read_benchmark
-from fastttt.games import connect4, mnk
-from fastttt.search import Searcher, WideSearcher, solve_batch, warmup
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import connect4, mnk
+from fastttt.search.alphabeta import Searcher, WideSearcher, solve_batch, warmup
+from fastttt.search.connect4 import from_move_string, parse_move_lines, read_benchmark
 
 ROUNDS = int(os.environ.get("FASTTTT_WIDE_ROUNDS", "3"))
 

@@ -1,6 +1,6 @@
 """Position codes: every conversion between the forms of an m,n,k position, stated once.
 
-Forms (cells numbered row by row from the top left, :mod:`fastttt.games`)::
+Forms (cells numbered row by row from the top left, :mod:`fastttt.games.mnk.spec`)::
 
     bitboards    first, second: ints, bit c set when cell c holds that player's stone
     base-3 code  sum(d_c * 3**c) over the cells, d_c = 0 empty, 1 first player (X),
@@ -8,13 +8,14 @@ Forms (cells numbered row by row from the top left, :mod:`fastttt.games`)::
     cell text    one character a cell in cell order, e.g. ".XO......" (symbols given:
                  the classroom handouts write the first player's stones 'O')
     layout       a bitboard whose bits are placed by a ``cell_bit`` map (cell c -> bit
-                 cell_bit[c]): the search kernels' padded column layout, :mod:`fastttt.search`
+                 cell_bit[c]): the search kernels' padded column layout,
+                 :mod:`fastttt.search.alphabeta`
 
 Each conversion has a scalar form (Python ints, any board size) and a vectorised one (NumPy
 arrays: uint64 bitboards, so at most 64 cells; int64 codes, so at most :data:`MAX_CODE_CELLS`
 cells). Converters take what they are given as valid: callers check ranges
-(:meth:`fastttt.board.Position.from_code` does). The kernels keep their own inner loops over
-these forms (``fastttt.kernels.dense``, ``classroom``, ``layered``): a kernel cannot call
+(:meth:`fastttt.games.mnk.board.Position.from_code` does). The kernels keep their own inner loops
+over these forms (``fastttt.kernels.dense``, ``classroom``, ``layered``): a kernel cannot call
 Python, and their loops fuse the conversion with the work.
 """
 

@@ -18,7 +18,7 @@ class IllegalMoveError(InvalidPositionError):
 
 
 class UnknownPlayerError(FastTTTError, ValueError):
-    """A player name is not one :func:`fastttt.players.make_player` knows, or its depth is not
+    """A player name is not one :func:`fastttt.play.players.make_player` knows, or its depth is not
     a number >= 1."""
 
 

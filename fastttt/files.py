@@ -5,19 +5,30 @@ A file is written to ``NAME.tmpPID`` in the target's folder (created with ``O_EX
 the target; a failure or Ctrl-C removes the temporary file, and temporary files of killed
 processes are removed before the next write. A target that exists must be a regular file of
 the kind being written (a table, a picture): devices, FIFOs, folders and other files are
-refused with a message that says what the target is. Table files (:mod:`fastttt.store`) and
-pictures (``render``, plots) use these functions.
+refused with a message that says what the target is. Table files (:mod:`fastttt.tables.dense_store`)
+and pictures (``render``, plots) use these functions.
+
+Framed files (dense tables, opening books) share one layout, written by :func:`write_framed`::
+
+    magic bytes (the kind of file), a uint32 header length H (little-endian),
+    H bytes of JSON header (sorted keys), the parts (arrays, bytes),
+    the CRC-32 of everything before it (uint32, little-endian)
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
-from collections.abc import Callable
+import struct
+import zlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from fastttt.errors import FastTTTError
 
+CRC_CHUNK = 64 * 2**20  # bytes a CRC-32 update takes at once (the GIL is released meanwhile)
 # magic bytes of the pictures fastttt writes, by suffix
 PICTURE_MAGIC = {".svg": (b"<?xml", b"<svg"), ".png": (b"\x89PNG",), ".pdf": (b"%PDF",)}
 
@@ -87,15 +98,21 @@ def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
     return removed
 
 
-def sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path, *, strict: bool = False) -> None:
+    """Flush ``folder``'s entries (a file renamed into it) to disk: best effort, errors ignored,
+    after a file's rename; ``strict`` raises the OSError instead (a layer store marks a layer
+    complete only once its chunk files' names are on disk)."""
     try:
         fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
     except OSError:
+        if strict:
+            raise
         return
     try:
         os.fsync(fd)
     except OSError:
-        pass
+        if strict:
+            raise
     finally:
         os.close(fd)
 
@@ -170,14 +187,20 @@ def write_atomic(path: Path, write: Callable, error: type[FastTTTError]) -> Path
     return path
 
 
+def file_head(path: Path, size: int = 64) -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (b"" when it cannot be read): what
+    tells whether a file is of the kind a save may replace (:func:`check_target`'s ``is_ours``)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except OSError:
+        return b""
+
+
 def is_picture(path: Path) -> bool:
     """Whether the regular file ``path`` starts like a picture of its suffix (SVG, PNG, PDF)."""
     magics = PICTURE_MAGIC.get(path.suffix.lower(), ())
-    try:
-        with open(path, "rb") as f:
-            head = f.read(64).lstrip()
-    except OSError:
-        return False
+    head = file_head(path).lstrip()
     return any(head.startswith(m) for m in magics)
 
 
@@ -194,3 +217,38 @@ def check_picture_target(
         )
     kind = path.suffix.lower().lstrip(".").upper()
     return check_target(path, is_picture, f"a picture ({kind})", error)
+
+
+def crc32(data: Any, crc: int = 0) -> int:
+    """The CRC-32 of ``data`` (bytes, or a C-contiguous array, read as bytes) continuing ``crc``,
+    in chunks of :data:`CRC_CHUNK` bytes."""
+    view = memoryview(data).cast("B")
+    for start in range(0, len(view), CRC_CHUNK):
+        crc = zlib.crc32(view[start : start + CRC_CHUNK], crc)
+    return crc
+
+
+def frame_prefix(magic: bytes, header: dict) -> bytes:
+    """The start of a framed file: ``magic``, the header's length and the header (JSON, sorted
+    keys)."""
+    blob = json.dumps(header, sort_keys=True).encode()
+    return magic + struct.pack("<I", len(blob)) + blob
+
+
+def write_framed(
+    path: Path, magic: bytes, header: dict, parts: Sequence[Any], error: type[FastTTTError]
+) -> Path:
+    """Write a framed file (the layout above) atomically (:func:`write_atomic`): the prefix of
+    ``magic`` and ``header``, each of ``parts`` (bytes or C-contiguous arrays) as raw bytes, then
+    the CRC-32 of all of it. Check ``path`` first with :func:`check_target`."""
+    prefix = frame_prefix(magic, header)
+
+    def write(f) -> None:
+        f.write(prefix)
+        crc = zlib.crc32(prefix)
+        for part in parts:
+            f.write(memoryview(part).cast("B"))
+            crc = crc32(part, crc)
+        f.write(struct.pack("<I", crc))
+
+    return write_atomic(path, write, error)

@@ -20,7 +20,7 @@ consecutive lines, ``text`` their output lines (each ending with ``\\n``, empty 
 line) and ``refusals`` the ``(index in the chunk, reason)`` of the refused ones among them.
 It must emit every line of the chunk, and, when interrupted, the lines it finished before
 re-raising ``KeyboardInterrupt``. :func:`per_line` makes one from a function of one line.
-:func:`fastttt.connect4.run_filter` answers whole chunks in Numba kernels
+:func:`fastttt.search.connect4.run_filter` answers whole chunks in Numba kernels
 (:mod:`fastttt.kernels.movelines`) and searches them in batches.
 """
 

@@ -8,7 +8,7 @@ node, a playout). The kernel then unwinds without storing anything it computed a
 word was set (tables and caches stay valid), and :func:`run` raises ``KeyboardInterrupt``
 instead of returning its partial result. Kernels are ``nogil`` (:mod:`fastttt.config`), so
 the watcher runs while they do. Work that splits into bounded kernel calls (the dense solve,
-:mod:`fastttt.solver`) needs none of this: Python delivers Ctrl-C between the calls.
+:mod:`fastttt.tables.dense`) needs none of this: Python delivers Ctrl-C between the calls.
 
 A signal that Python delivers itself (the main thread was running Python code, e.g. loading a
 kernel) must not also stop the next kernel when the watcher reads its byte late: the SIGINT

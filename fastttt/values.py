@@ -20,21 +20,21 @@ depth 0. :func:`relative` turns a value to the side to move's view (+1 it wins),
 0 not reachable, else ``depth << 2 | v`` with v = 1 first player wins, 2 draw, 3 second player
 wins (:func:`values_of_bytes`).
 
-**Search scores** (negamax, :mod:`fastttt.search`) are relative to the SIDE TO MOVE, in the
-Connect Four benchmark convention: 0 draw; a win scores ``score_base(spec) - s`` where ``s`` is
+**Search scores** (negamax, :mod:`fastttt.search.alphabeta`) are relative to the SIDE TO MOVE, in
+the Connect Four benchmark convention: 0 draw; a win scores ``score_base(spec) - s`` where ``s`` is
 the number of stones the winner has placed when completing its line (sooner wins score higher;
 ``score_base`` is ``(cells + 1) // 2 + 1``, 22 for the 42 cells of Connect Four; on odd boards
 the rounding up keeps a win on the last cell above a draw); a loss is the negative of the
 opponent's win score. Weak mode keeps the sign only: +1 win, 0 draw, -1 loss (the portfolio
-prover's values, :mod:`fastttt.prove`). :func:`score_from_table` and :func:`table_from_score`
-convert between a search score and (relative value, depth).
+prover's values, :mod:`fastttt.search.portfolio`). :func:`score_from_table` and
+:func:`table_from_score` convert between a search score and (relative value, depth).
 
-**Ultimate mate scores** (:mod:`fastttt.ultimate.engine`) are from the side to move: 0 draw,
+**Ultimate mate scores** (:mod:`fastttt.search.ultimate.engine`) are from the side to move: 0 draw,
 ``MATE - n`` a proven win in n plies, ``-(MATE - n)`` a proven loss in n plies (winner hurries,
 loser delays); anything with ``|score| < MATE_BOUND`` is a heuristic estimate
 (:func:`mate_result`, :func:`verdict_of`).
 
-**Heuristic scores** (line count, :mod:`fastttt.heuristic`) are from the side to move: with
+**Heuristic scores** (line count, :mod:`fastttt.search.heuristic`) are from the side to move: with
 ``L`` lines on the board, ``+(L + 1)`` / ``-(L + 1)`` a finished game won by the side to move /
 its opponent, 0 a full board, else ``free(mover) - free(opponent)`` (lines holding no stone of
 the player's opponent); wins are not discounted by distance. The kernels compute them from the
@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from fastttt.games import GameSpec
+    from fastttt.games.mnk.spec import GameSpec
 
 # --- outcomes and table values ---------------------------------------------------------------
 FIRST_WINS = 1

@@ -6,7 +6,7 @@ winner hurries and the loser delays (draws: plies to the full board).
 
 from __future__ import annotations
 
-from fastttt.board import Position
+from fastttt.games.mnk.board import Position
 
 
 def solve_naive(spec) -> dict[int, tuple[int, int]]:

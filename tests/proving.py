@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from fastttt.board import Position
+from fastttt.games.mnk.board import Position
 
 
 def live_positions(spec) -> list[Position]:

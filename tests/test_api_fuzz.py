@@ -12,12 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fastttt import Position, heuristic, load_game, mnk, ultimate
+from fastttt import Position, load_game, mnk, ultimate
 from fastttt.compat import grilles, minimax_tp, morpion, morpionception, ttt
 from fastttt.errors import FastTTTError
-from fastttt.players import make_player
-from fastttt.search import Searcher
-from fastttt.ultimate import UltimateState, engine
+from fastttt.play.players import make_player
+from fastttt.search import heuristic
+from fastttt.search.alphabeta import Searcher
+from fastttt.search.ultimate import engine
+from fastttt.ultimate import UltimateState
 
 from fuzzing import fuzz, long_run
 
@@ -93,7 +95,7 @@ def test_position_from_code_and_bitboards(spec, code):
 
 @pytest.fixture(scope="module")
 def ttt_solution():
-    from fastttt.solver import solved
+    from fastttt.tables.cache import solved
 
     return solved("tictactoe")
 

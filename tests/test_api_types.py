@@ -6,16 +6,18 @@ import sys
 
 import pytest
 
-from fastttt import Position, heuristic, load_game, mnk, ultimate
+from fastttt import Position, load_game, mnk, ultimate
 from fastttt.errors import (
     FastTTTError,
     GameSpecError,
     InvalidArgumentError,
     InvalidPositionError,
 )
-from fastttt.players import make_player
-from fastttt.search import Searcher
-from fastttt.ultimate import UltimateState, engine
+from fastttt.play.players import make_player
+from fastttt.search import heuristic
+from fastttt.search.alphabeta import Searcher
+from fastttt.search.ultimate import engine
+from fastttt.ultimate import UltimateState
 
 
 @pytest.mark.parametrize("gravity", ["False", "True", 0, 1, None, 1.0, [False]])
@@ -68,7 +70,7 @@ def test_from_code_and_spec_types():
 
 
 def test_solution_value_bad_input():
-    from fastttt.solver import solved
+    from fastttt.tables.cache import solved
 
     sol = solved("tictactoe")
     for bad in (5, None, 1.5, [[0]], "XX"):
@@ -112,7 +114,7 @@ def test_solve_exact_rejects_bad_budgets():
 def test_solve_exact_none_budget_returns():
     """node_budget=None means the default budget (here made small), not an endless search."""
     code = (
-        "import fastttt.ultimate.engine as e\n"
+        "import fastttt.search.ultimate.engine as e\n"
         "from fastttt.ultimate import UltimateState\n"
         "e.DEFAULT_NODE_BUDGET = 20_000\n"
         "r = e.solve_exact(UltimateState.from_moves([40, 36]), node_budget=None)\n"

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from fastttt import GameSpecError, IllegalMoveError, InvalidPositionError, Position, load_game, mnk
-from fastttt.board import numbers_from_move_text, win_masks
+from fastttt.games.mnk.board import numbers_from_move_text, win_masks
 
 GAMES = ["tictactoe", "connect4", "4x4k3", "5x4k4", "4x5k4g", "1x7k3", "6x2k2g"]
 

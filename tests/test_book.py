@@ -1,17 +1,17 @@
-"""Opening books (fastttt.book): every entry exact against a plain recursion, files that refuse
-damage and other games, builds that resume to the same bytes and do not depend on the workers,
-and perfect play that reads the book."""
+"""Opening books (fastttt.search.book): every entry exact against a plain recursion, files that
+refuse damage and other games, builds that resume to the same bytes and do not depend on the
+workers, and perfect play that reads the book."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from fastttt import book as B
-from fastttt.board import Position
 from fastttt.errors import GameSpecError, TableFileError
-from fastttt.games import as_spec
-from fastttt.search import Searcher
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.search import book as B
+from fastttt.search.alphabeta import Searcher
 
 from naive import benchmark_score_naive
 
@@ -97,14 +97,14 @@ def test_two_workers_build_the_same_book(tmp_path, monkeypatch):
 
 
 def test_perfect_play_reads_the_book(tmp_path, monkeypatch):
-    import fastttt.players as P
+    import fastttt.play.players as P
 
     spec = as_spec("4x5k4g")
     book = B.build(spec, 4, tmp_path / "b.book")
     table = P.move_outcomes(Position.from_moves(spec, [2]))  # the solved table's answer
     monkeypatch.setattr(P, "uses_table", lambda spec: False)
     monkeypatch.setattr(B, "shipped", lambda s: book if s == spec else None)
-    monkeypatch.setattr("fastttt.search.move_scores", _no_search)
+    monkeypatch.setattr("fastttt.search.alphabeta.move_scores", _no_search)
     assert P.move_outcomes(Position.from_moves(spec, [2])) == table
 
 
@@ -113,7 +113,7 @@ def _no_search(pos, **kw):
 
 
 def _shipped_connect4():
-    from fastttt.games import connect4
+    from fastttt.games.mnk.spec import connect4
 
     book = B.shipped(connect4)
     if book is None:

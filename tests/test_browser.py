@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from fastttt.board import Position
-from fastttt.move_values import MoveValue
-from fastttt.players import move_outcomes
-from fastttt.svg import value_color
+from fastttt.games.mnk.board import Position
+from fastttt.play.move_values import MoveValue
+from fastttt.play.players import move_outcomes
+from fastttt.views.svg import value_color
 
 pytestmark = pytest.mark.browser
 

@@ -157,9 +157,9 @@ def test_asked_perfect_play_on_a_big_board_warns_of_its_cost(tmp_path, game, cos
 
 def test_bench_refuses_tables_bigger_than_free_memory(tmp_path, monkeypatch):
     # bench --tt-bits 30 used to allocate 32 GiB without a check
-    import fastttt.solver
+    import fastttt.tables.dense
 
-    monkeypatch.setattr(fastttt.solver, "available_memory", lambda: 64 * 2**20)
+    monkeypatch.setattr(fastttt.tables.dense, "available_memory", lambda: 64 * 2**20)
     line = one_line_error(invoke(["bench", "--tt-bits", "24"], tmp_path))
     assert "--tt-bits" in line and "512.0 MiB" in line
 
@@ -172,9 +172,9 @@ def test_a_bad_query_is_refused_before_the_solve(tmp_path):
 
 
 def test_a_long_exact_search_is_announced(tmp_path, monkeypatch):
-    import fastttt.players
+    import fastttt.play.players
 
-    monkeypatch.setattr(fastttt.players, "QUICK_SEARCH_CELLS", {True: 4, False: 4})
+    monkeypatch.setattr(fastttt.play.players, "QUICK_SEARCH_CELLS", {True: 4, False: 4})
     result = invoke(["solve", "4x4k3", "--search"], tmp_path)
     assert result.exit_code == 0, result.output
     assert result.stderr.startswith("Warning: exact search with 16 empty cells")

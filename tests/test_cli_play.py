@@ -162,11 +162,11 @@ def test_ultimate_through_the_same_commands():
 
 @pytest.mark.parametrize("game", ["8x8k5", "9x9k5", "19x19k5g"])
 def test_perfect_play_over_64_bits_is_exact_search_with_a_warning(game):
-    """Exact search takes boards over 64 bits (fastttt.search.WideSearcher), so perfect play
-    and hints are offered there, with the warning that a move may take hours (they were
+    """Exact search takes boards over 64 bits (fastttt.search.alphabeta.WideSearcher), so perfect
+    play and hints are offered there, with the warning that a move may take hours (they were
     refused before, issue 10, item 3). A game is not started: it would search for hours."""
-    from fastttt.players import make_player, perfect_play_cost, perfect_play_reach
-    from fastttt.registry import load_game
+    from fastttt.games.registry import load_game
+    from fastttt.play.players import make_player, perfect_play_cost, perfect_play_reach
 
     spec = load_game(game)
     assert perfect_play_reach(spec) is None

@@ -161,7 +161,7 @@ def test_search_gives_the_empty_board_score():
 
 def test_gravity_moves_accept_commas_for_wide_boards():
     from fastttt.cli.moves import parse_moves
-    from fastttt.registry import load_game
+    from fastttt.games.registry import load_game
 
     assert parse_moves(load_game("2x10k3g"), "1,10")[1] == [0, 9]
     assert parse_moves(load_game("2x10k3g"), "1 10")[1] == [0, 9]
@@ -172,7 +172,7 @@ def test_gravity_moves_accept_commas_for_wide_boards():
 # --- issue 10: table files through the CLI -----------------------------------------------
 def _solve_must_not_run(monkeypatch):
     """Any solve past its memory check fails the test (dense: the plan; layered: the store)."""
-    from fastttt import solver
+    from fastttt.tables import dense as solver
     from fastttt.tables import layered
 
     def refuse(*args, **kwargs):
@@ -257,9 +257,9 @@ def test_slot_counts_and_estimates_are_exact_up_to_64_cells():
     from math import comb
 
     from fastttt import mnk
-    from fastttt.layout import slot_count
-    from fastttt.players import uses_table
-    from fastttt.solver import estimate_memory, fits_in_memory
+    from fastttt.play.players import uses_table
+    from fastttt.tables.dense import estimate_memory, fits_in_memory
+    from fastttt.tables.layout import slot_count
 
     for rows, cols in ((6, 7), (7, 7), (6, 9), (7, 8), (8, 8)):
         n = rows * cols
@@ -290,8 +290,8 @@ def test_boards_too_big_are_refused_in_one_line(game, limit):
 
 def test_max_memory_above_physical_ram_is_capped(monkeypatch):
     """--max-memory 1000 on a (pretend) 1 GiB machine: refused, no solve, no MemoryError."""
-    from fastttt import solver
     from fastttt.cli import memory
+    from fastttt.tables import dense as solver
 
     _solve_must_not_run(monkeypatch)
     monkeypatch.setattr(memory, "physical_memory", lambda: 2**30)

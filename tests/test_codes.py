@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from fastttt import codes
-from fastttt.board import Position
-from fastttt.games import mnk
-from fastttt.search import Searcher
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import mnk
+from fastttt.search.alphabeta import Searcher
 
 SPECS = [
     mnk(1, 1, 1),

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from fastttt.board import Position
 from fastttt.compat import minimax_tp as tp
 from fastttt.compat.ttt import TTT, jouer, minmax_reference
-from fastttt.games import tictactoe
-from fastttt.players import solution_for
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import tictactoe
+from fastttt.play.players import solution_for
 
 # --- literal tp-minimax: lists, deepcopy, the pseudo-code as printed ----------------------
 

@@ -1,5 +1,5 @@
 """One conformance test over every registered game (OpenSpiel's habit): random playouts through
-the :class:`fastttt.registry.Game` protocol, checked move by move against plain references."""
+the :class:`fastttt.games.registry.Game` protocol, checked move by move against plain references."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from fastttt import svg
 from fastttt.errors import InvalidArgumentError
-from fastttt.move_values import move_values
-from fastttt.registry import Game, State, as_game, game_names, game_of, load_game
+from fastttt.games.registry import Game, State, as_game, game_names, game_of, load_game
+from fastttt.play.move_values import move_values
+from fastttt.views import svg
 
 from ultimate_reference import RefState
 
@@ -246,16 +246,16 @@ def test_move_values_value_every_legal_move(name):
 
 def test_the_registry_does_not_import_ultimate():
     code = (
-        "import sys, fastttt, fastttt.registry; fastttt.registry.game_names(); "
-        "import fastttt.svg, fastttt.move_values, fastttt.movetext; "
-        "fastttt.registry.load_game('connect4'); "
-        "print(any(m.startswith('fastttt.ultimate') for m in sys.modules))"
+        "import sys, fastttt, fastttt.games.registry; fastttt.games.registry.game_names(); "
+        "import fastttt.views.svg, fastttt.play.move_values, fastttt.games.movetext; "
+        "fastttt.games.registry.load_game('connect4'); "
+        "print(any('ultimate' in m for m in sys.modules if m.startswith('fastttt')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
     code = (
-        "import sys, fastttt.registry as r; r.load_game('ultimate-open'); "
-        "print('fastttt.ultimate.spec' in sys.modules)"
+        "import sys, fastttt.games.registry as r; r.load_game('ultimate-open'); "
+        "print('fastttt.games.ultimate.spec' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"

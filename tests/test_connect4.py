@@ -12,17 +12,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastttt.board import Position
-from fastttt.connect4 import (
+from fastttt.errors import GameSpecError, IllegalMoveError, InvalidPositionError
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import connect4, mnk, tictactoe
+from fastttt.search.alphabeta import Searcher, move_scores, solve_batch, solve_position
+from fastttt.search.connect4 import (
     from_move_string,
     parse_move_lines,
     read_benchmark,
     run_filter,
     to_move_string,
 )
-from fastttt.errors import GameSpecError, IllegalMoveError, InvalidPositionError
-from fastttt.games import connect4, mnk, tictactoe
-from fastttt.search import Searcher, move_scores, solve_batch, solve_position
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "connect4"
 END_EASY = DATA / "Test_L3_R1"

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from fastttt.cli import main
 from fastttt.errors import MemoryBudgetError
-from fastttt.facts import COUNTS_FILE, known_counts, sources
-from fastttt.games import as_spec
+from fastttt.games.facts import COUNTS_FILE, known_counts, sources
+from fastttt.games.mnk.spec import as_spec
 from fastttt.tables.count import check_count_fits, count_positions, plan_count
 
 from naive import positions_by_ply_naive
@@ -194,7 +194,7 @@ def test_count_interrupted_exits_130_with_one_line(tmp_path):
 
 
 def test_verify_counts_the_known_plies(monkeypatch):
-    monkeypatch.setattr("fastttt.facts.known_boards", lambda: [])
+    monkeypatch.setattr("fastttt.games.facts.known_boards", lambda: [])
     result = CliRunner().invoke(main, ["verify"])
     assert result.exit_code == 0, result.output
     assert "ok    connect4 (count to ply 9, " in result.output

@@ -1,4 +1,4 @@
-"""df-pn (fastttt.dfpn) and its line-count board against the dense tables and alpha-beta:
+"""df-pn (fastttt.search.dfpn) and its line-count board against the dense tables and alpha-beta:
 every live position of tic-tac-toe, random samples of bigger boards (free and gravity, k from
 3 to 5: the threat and pairing prunings at work), principal lines replayed with the rules,
 budgets that stop and resume, and a table too small to keep the proof."""
@@ -10,14 +10,14 @@ import random
 import numpy as np
 import pytest
 
-from fastttt.board import Position
-from fastttt.dfpn import ProofSearch
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
-from fastttt.games import as_spec
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
 from fastttt.kernels import lines as L
-from fastttt.lineboard import Geometry, LineBoard, board_lines
-from fastttt.search import Searcher
-from fastttt.solver import solve
+from fastttt.search.alphabeta import Searcher
+from fastttt.search.dfpn import ProofSearch
+from fastttt.search.lineboard import Geometry, LineBoard, board_lines
+from fastttt.tables.dense import solve
 
 from proving import check_line, live_positions, random_positions
 

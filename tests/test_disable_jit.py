@@ -9,20 +9,20 @@ import subprocess
 import sys
 
 from fastttt import Position, load_game
-from fastttt.search import searcher
+from fastttt.search.alphabeta import searcher
 
 SCRIPT = """
 import json, warnings
 warnings.simplefilter("ignore")
 from fastttt import Position, load_game
-from fastttt.search import searcher
+from fastttt.search.alphabeta import searcher
 from fastttt.ultimate import Engine, UltimateState
 out = {}
 for name in ("tictactoe", "3x4k3g"):
     game = load_game(name)
     out[name] = searcher(game).solve(Position.empty(game)).score
 out["ultimate"] = Engine(tt_bits=10).search(UltimateState.from_moves([40, 36]), max_depth=3).move
-from fastttt.solver import solve
+from fastttt.tables.dense import solve
 table = solve("tictactoe")  # its second player's bytes once overflowed a uint8 sum
 out["table"] = [table.value([]), table.depth([]), table.value([0]), table.depth([0, 4])]
 print(json.dumps(out))
@@ -47,7 +47,7 @@ def test_search_kernels_run_as_plain_python():
 
     state = UltimateState.from_moves([40, 36])
     assert plain["ultimate"] == Engine(tt_bits=10).search(state, max_depth=3).move
-    from fastttt.solver import solve
+    from fastttt.tables.dense import solve
 
     table = solve("tictactoe")
     assert plain["table"] == [

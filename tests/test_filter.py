@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fastttt import filter as lf
-from fastttt.board import Position
-from fastttt.connect4 import _parse_line, from_move_string, run_filter
 from fastttt.errors import FastTTTError
-from fastttt.games import connect4, mnk
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import connect4, mnk
 from fastttt.kernels import movelines as ml
-from fastttt.search import Searcher, move_scores
+from fastttt.search.alphabeta import Searcher, move_scores
+from fastttt.search.connect4 import _parse_line, from_move_string, run_filter
 
 GRAVITY = mnk(4, 4, 3, gravity=True)
 FUZZ = settings(
@@ -135,7 +135,7 @@ def test_chunks_cut_anywhere(monkeypatch):
 
 
 def test_line_endings_and_the_last_line():
-    from fastttt.search import solve_position
+    from fastttt.search.alphabeta import solve_position
 
     raw = b"4433\r\n33\n44\r33\n12\r"  # a lone \r ends no line; the last line has no \n
     out, err, bad = filtered(GRAVITY, io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))

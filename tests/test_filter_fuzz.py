@@ -1,4 +1,4 @@
-"""Property tests of the ``solve --stdin`` filter (:func:`fastttt.connect4.run_filter`).
+"""Property tests of the ``solve --stdin`` filter (:func:`fastttt.search.connect4.run_filter`).
 
 Random lines (control characters, Unicode spaces, long lines, move strings with noise) on small
 boards, so that every search is quick: each line is answered or refused on its own line, the
@@ -18,12 +18,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastttt.board import Position
 from fastttt.cli import main
-from fastttt.connect4 import _parse_line, run_filter
 from fastttt.errors import FastTTTError, InvalidPositionError
-from fastttt.games import connect4
-from fastttt.registry import load_game
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import connect4
+from fastttt.games.registry import load_game
+from fastttt.search.connect4 import _parse_line, run_filter
 
 FUZZ = settings(
     max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None

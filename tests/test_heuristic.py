@@ -1,13 +1,14 @@
-"""fastttt.heuristic against a plain-Python negamax on small boards, with and without gravity."""
+"""fastttt.search.heuristic against a plain-Python negamax on small boards, with and without
+gravity."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastttt.board import Position, win_masks
 from fastttt.errors import FastTTTError
-from fastttt.games import connect4, mnk, tictactoe
-from fastttt.heuristic import line_count_eval, search
+from fastttt.games.mnk.board import Position, win_masks
+from fastttt.games.mnk.spec import connect4, mnk, tictactoe
+from fastttt.search.heuristic import line_count_eval, search
 
 SPECS = [
     tictactoe,

@@ -26,16 +26,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastttt import interrupt, solver
-from fastttt.board import Position
-from fastttt.games import mnk
+from fastttt import interrupt
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import mnk
 from fastttt.kernels import heuristic as hk
 from fastttt.kernels import negamax as nk
 from fastttt.kernels import ultimate as uk
-from fastttt.play import play_game
-from fastttt.search import Searcher
+from fastttt.play.loop import play_game
+from fastttt.search.alphabeta import Searcher
+from fastttt.search.ultimate.engine import Engine, two_table
+from fastttt.tables import cache
+from fastttt.tables import dense as solver
 from fastttt.ultimate import UltimateState
-from fastttt.ultimate.engine import Engine, two_table
 
 FASTTTT = [sys.executable, "-m", "fastttt"]
 PROMPT = 10.0  # seconds: an interrupted command must be gone well within this
@@ -221,7 +223,7 @@ def test_search_interrupted_then_usable():
 
 @in_own_process
 def test_filter_interrupted_writes_no_answer_for_the_stopped_line():
-    from fastttt.connect4 import run_filter
+    from fastttt.search.connect4 import run_filter
 
     easy = "2252576253462244111563365343671351441"  # the first End-Easy position
 
@@ -259,8 +261,8 @@ def test_dense_solve_interrupted_is_not_kept(monkeypatch):
 
     def solve_forever():
         while True:
-            solver.forget_solved()
-            solver.solved(spec)  # serial: in pieces
+            cache.forget_solved()
+            cache.solved(spec)  # serial: in pieces
             solver.solve(spec, parallel=True)  # parallel: stop word between blocks
 
     sender = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
@@ -268,15 +270,15 @@ def test_dense_solve_interrupted_is_not_kept(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         solve_forever()
     sender.join()
-    if solver.is_solved(spec):  # stopped between two solves
-        assert np.array_equal(solver.solved(spec).table, expected)
-    solver.forget_solved()
+    if cache.is_solved(spec):  # stopped between two solves
+        assert np.array_equal(cache.solved(spec).table, expected)
+    cache.forget_solved()
 
 
 @in_own_process
 def test_heuristic_kernel_stops_on_its_stop_word():
-    """The kernel side of ``fastttt.heuristic.search`` under Ctrl-C (``stats[2]``)."""
-    from fastttt.heuristic import _geometry
+    """The kernel side of ``fastttt.search.heuristic.search`` under Ctrl-C (``stats[2]``)."""
+    from fastttt.search.heuristic import _geometry
 
     masks, geo = _geometry(mnk(5, 5, 4))
     stats = np.zeros(3, dtype=np.int64)
@@ -332,7 +334,7 @@ def test_stopped_kernels_return_at_once():
     assert time.perf_counter() - t0 < PROMPT
 
     pos = Position.from_moves(mnk(5, 5, 4), [])
-    from fastttt.heuristic import _geometry
+    from fastttt.search.heuristic import _geometry
 
     masks, geo = _geometry(pos.spec)
     stats = np.array([0, 0, 1], dtype=np.int64)
@@ -391,7 +393,7 @@ class InterruptedPlayer:
 
 
 def test_play_shows_a_thinking_line_only_for_slow_moves(monkeypatch):
-    monkeypatch.setattr("fastttt.play.THINKING_DELAY", 0.1)
+    monkeypatch.setattr("fastttt.play.loop.THINKING_DELAY", 0.1)
     pos = Position.from_moves(mnk(3, 3, 3), [0, 1, 2, 3, 4, 5, 7])
     status = io.StringIO()
     play_game(pos, (SlowPlayer(0.4), SlowPlayer(0.4)), show=False, status=status, write=print)
@@ -399,14 +401,14 @@ def test_play_shows_a_thinking_line_only_for_slow_moves(monkeypatch):
     assert "O (slow) is thinking... 0." in text and ", depth 3" in text
     assert text.endswith("\r\x1b[K")  # erased once the move came
     # A move well inside the delay draws nothing (the delay is generous: CI machines stall).
-    monkeypatch.setattr("fastttt.play.THINKING_DELAY", 5.0)
+    monkeypatch.setattr("fastttt.play.loop.THINKING_DELAY", 5.0)
     status = io.StringIO()
     play_game(pos, (SlowPlayer(0), SlowPlayer(0)), show=False, status=status, write=print)
     assert status.getvalue() == ""
 
 
 def test_play_ctrl_c_while_an_engine_thinks_abandons_the_game(monkeypatch):
-    monkeypatch.setattr("fastttt.play.THINKING_DELAY", 0.0)
+    monkeypatch.setattr("fastttt.play.loop.THINKING_DELAY", 0.0)
     pos = Position.from_moves(mnk(3, 3, 3), [])
     lines = []
     record = play_game(

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from fastttt.cli import main
 from fastttt.cli.verify import solve_board
-from fastttt.facts import KnownBoard, known_boards
+from fastttt.games.facts import KnownBoard, known_boards
 
 
 def _params():
@@ -39,7 +39,7 @@ def test_verify_command_reports_engines_and_failures(monkeypatch):
         KnownBoard("2x2k2", {"reachable": "29"}),
         KnownBoard("4x5k4g", {}, slow=True),
     ]
-    monkeypatch.setattr("fastttt.facts.known_boards", lambda: boards)
+    monkeypatch.setattr("fastttt.games.facts.known_boards", lambda: boards)
     result = CliRunner().invoke(main, ["verify"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from fastttt.errors import FastTTTError, MissingDependencyError, TableFileError
-from fastttt.tables.store import (
+from fastttt.tables.layer_store import (
     FORMAT,
     FORMAT_VERSION,
     KINDS,
@@ -427,7 +427,7 @@ def test_create_checks_the_parent_folder(tmp_path, monkeypatch):
     with pytest.raises(TableFileError, match="is not a folder"):
         LayerStore.create(tmp_path / "file" / "t", **SPEC)
     # chmod does not stop root, so the permission check itself is made to say no
-    monkeypatch.setattr("fastttt.tables.store.os.access", lambda path, mode: False)
+    monkeypatch.setattr("fastttt.tables.layer_store.os.access", lambda path, mode: False)
     with pytest.raises(TableFileError, match=f"parent folder {tmp_path} is not writable"):
         LayerStore.create(tmp_path / "t", **SPEC)
     assert not (tmp_path / "t").exists()
@@ -494,11 +494,11 @@ def test_open_refuses_missing_or_non_folders(tmp_path):
 def test_without_zarr_the_module_imports_and_the_store_says_what_to_install(tmp_path, monkeypatch):
     import fastttt.tables
 
-    # the re-import below rebinds fastttt.tables.store: the original comes back afterwards
-    monkeypatch.setattr(fastttt.tables, "store", fastttt.tables.store)
+    # the re-import below rebinds fastttt.tables.layer_store: the original comes back afterwards
+    monkeypatch.setattr(fastttt.tables, "layer_store", fastttt.tables.layer_store)
     monkeypatch.setitem(sys.modules, "zarr", None)  # import zarr raises ImportError
-    monkeypatch.delitem(sys.modules, "fastttt.tables.store")
-    module = importlib.import_module("fastttt.tables.store")
+    monkeypatch.delitem(sys.modules, "fastttt.tables.layer_store")
+    module = importlib.import_module("fastttt.tables.layer_store")
     for call in (
         lambda: module.LayerStore.create(tmp_path / "t", **SPEC),
         lambda: module.LayerStore.open(tmp_path),

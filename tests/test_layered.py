@@ -23,14 +23,15 @@ from math import comb
 import numpy as np
 import pytest
 
-from fastttt.board import Position
 from fastttt.errors import InvalidPositionError, MemoryBudgetError, TableFileError
-from fastttt.games import as_spec, mnk
-from fastttt.solver import format_bytes, solve
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec, mnk
+from fastttt.tables.cache import choose_engine
+from fastttt.tables.dense import format_bytes, solve
 from fastttt.tables.index import LayerIndex
-from fastttt.tables.layered import check_fits, choose_engine, plan, solve_layered
+from fastttt.tables.layer_store import DEFAULT_CHUNK, LayerStore
+from fastttt.tables.layered import check_fits, plan, solve_layered
 from fastttt.tables.probe import LayeredSolution, open_table
-from fastttt.tables.store import DEFAULT_CHUNK, LayerStore
 
 from naive import solve_naive
 
@@ -1110,7 +1111,8 @@ def test_lookup_by_codes_equals_the_dense_table(symmetry):
 
 
 def test_play_takes_gravity_tables_from_the_layered_solver():
-    from fastttt.players import move_outcomes, solution_for, table_ready, uses_table
+    from fastttt.play.players import move_outcomes
+    from fastttt.tables.cache import solution_for, table_ready, uses_table
     from fastttt.tables.probe import LayeredSolution
 
     spec = as_spec("5x4k4g")  # 741 M dense slots: play searched; 1.7 M layered ones

@@ -1,8 +1,10 @@
-"""The house's floors (``../shared/ARCHITECTURE.md``): every module of the package sits on one,
-and imports, function-level ones included (type-only ones not), run downward or sideways only.
+"""The house's floors (``docs/architecture.md``): each package of fastttt sits on one floor, and
+imports, function-level ones included (type-only ones not), run downward, or sideways within a
+floor without a circle.
 
 Issue 21 paid off the 15 imports that climbed and the 25-module circle they closed (the Game
-protocol moved from the specs to each family's adapter): none may come back.
+protocol moved from the specs to each family's adapter), then gave each capability a package of
+its own so that a floor is a folder: none of it may come back.
 """
 
 from __future__ import annotations
@@ -17,20 +19,22 @@ import fastttt
 
 PACKAGE = Path(fastttt.__file__).parent
 
-GROUND, KERNELS, GAMES, ENGINES, PLAY, VIEWS, TOP = range(7)
-FLOOR_NAMES = ("ground", "kernels", "games", "tables and search", "play", "views", "cli/compat")
+# The floors, lowest first: a module may import its own floor (no circle) and those below it.
+FLOORS = (
+    "ground",  # conventions, conversions, errors, Ctrl-C, files, the line filter, plain oracles
+    "kernels",  # Numba kernels: NumPy and Numba only
+    "games",  # the game model: registry, m,n,k and Ultimate specs and positions, move lists
+    "tables",  # strong solutions: dense and layered solvers, stores, probes
+    "search",  # alpha-beta, Connect Four, df-pn, threats, pairing, proofs, the portfolio
+    "play",  # players, the game loop, matches, move values
+    "views",  # text, SVG, plots, the web explorer
+    "families",  # each family's Game adapter, above the players and views it hands out
+    "top",  # the package's names, the CLI, the handouts' compat layer
+)
+GROUND, KERNELS, GAMES, TABLES, SEARCH, PLAY, VIEWS, FAMILIES, TOP = range(len(FLOORS))
 
-# packages whose modules all sit on one floor, by prefix
+# Every module's floor, by package (a module is on its longest listed prefix's floor)
 PACKAGE_FLOORS = {
-    "fastttt.kernels": KERNELS,
-    "fastttt.tables": ENGINES,
-    "fastttt.web": VIEWS,
-    "fastttt.cli": TOP,
-    "fastttt.compat": TOP,
-    "fastttt.reference": GROUND,  # plain oracles: the handouts' code, depending on nothing
-}
-MODULE_FLOORS = {
-    # the ground floor: conventions, conversions, errors, Ctrl-C, files
     "fastttt.codes": GROUND,
     "fastttt.values": GROUND,
     "fastttt.config": GROUND,
@@ -38,52 +42,16 @@ MODULE_FLOORS = {
     "fastttt.interrupt": GROUND,
     "fastttt.files": GROUND,
     "fastttt.memory": GROUND,
-    # the package: the public names, and each family's adapter registered (issue 21)
-    "fastttt": TOP,
-    "fastttt.__main__": TOP,
-    # the game model: rules, positions, move text, the registry
-    "fastttt.board": GAMES,
+    "fastttt.filter": GROUND,
+    "fastttt.reference": GROUND,  # plain oracles: the handouts' code and the proof checker
+    "fastttt.kernels": KERNELS,
     "fastttt.games": GAMES,
-    "fastttt.registry": GAMES,
-    "fastttt.movetext": GAMES,
-    "fastttt.lineboard": GAMES,
-    "fastttt.ultimate.spec": GAMES,
-    "fastttt.ultimate.state": GAMES,
-    # strong solutions and search
-    "fastttt.solver": ENGINES,
-    "fastttt.layout": ENGINES,
-    "fastttt.queries": ENGINES,
-    "fastttt.store": ENGINES,
-    "fastttt.facts": ENGINES,
-    "fastttt.search": ENGINES,
-    "fastttt.connect4": ENGINES,
-    "fastttt.filter": ENGINES,
-    "fastttt.book": ENGINES,
-    "fastttt.dfpn": ENGINES,
-    "fastttt.threats": ENGINES,
-    "fastttt.prove": ENGINES,
-    "fastttt.pairing": ENGINES,
-    "fastttt.heuristic": ENGINES,
-    "fastttt.prooftree": ENGINES,
-    "fastttt.proofcheck": GROUND,  # the independent checker: plain rules, nothing of ours
-    "fastttt.ultimate.engine": ENGINES,
-    "fastttt.ultimate.proof": ENGINES,
-    "fastttt.ultimate.split": ENGINES,
-    # players, the game loop, matches, move values
-    "fastttt.players": PLAY,
+    "fastttt.tables": TABLES,
+    "fastttt.search": SEARCH,
     "fastttt.play": PLAY,
-    "fastttt.match": PLAY,
-    "fastttt.move_values": PLAY,
-    "fastttt.ultimate.players": PLAY,
-    # pictures and text
-    "fastttt.render": VIEWS,
-    "fastttt.svg": VIEWS,
-    "fastttt.plot": VIEWS,
-    "fastttt.ultimate.render": VIEWS,
-    # each family's Game protocol: a thin adapter above the players and views it uses
-    "fastttt.mnkgame": VIEWS,
-    "fastttt.ultimate.game": VIEWS,
-    "fastttt.ultimate": VIEWS,  # the family's names: rules, engine, players, text
+    "fastttt.views": VIEWS,
+    "fastttt.families": FAMILIES,
+    "fastttt": TOP,  # the package itself, __main__, cli/, compat/, the ultimate facade
 }
 
 
@@ -104,12 +72,10 @@ def module_path(name: str) -> Path:
 
 
 def floor(name: str) -> int:
-    if name in MODULE_FLOORS:
-        return MODULE_FLOORS[name]
-    for prefix, level in PACKAGE_FLOORS.items():
-        if name == prefix or name.startswith(prefix + "."):
-            return level
-    raise KeyError(name)
+    prefixes = [p for p in PACKAGE_FLOORS if name == p or name.startswith(p + ".")]
+    if not prefixes:
+        raise KeyError(name)
+    return PACKAGE_FLOORS[max(prefixes, key=len)]
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -180,7 +146,7 @@ def _floor_or_none(name: str) -> int | None:
 
 def test_no_import_climbs():
     new = sorted(climbs())
-    described = [f"{a} ({FLOOR_NAMES[floor(a)]}) -> {b} ({FLOOR_NAMES[floor(b)]})" for a, b in new]
+    described = [f"{a} ({FLOORS[floor(a)]}) -> {b} ({FLOORS[floor(b)]})" for a, b in new]
     assert not new, "imports that run upward:\n" + "\n".join(described)
 
 
@@ -194,21 +160,22 @@ def test_kernels_import_only_kernels_and_config(name):
 
 
 def test_the_import_reader_sees_function_level_imports_only_at_run_time():
-    assert "fastttt.ultimate.spec" in runtime_imports("fastttt.registry")  # in its loaders
+    # the registry imports Ultimate's spec in its loaders
+    assert "fastttt.games.ultimate.spec" in runtime_imports("fastttt.games.registry")
     # fastttt/__init__.py imports open_table under TYPE_CHECKING and in __getattr__
-    assert runtime_imports("fastttt") >= {"fastttt.tables.probe", "fastttt.board"}
+    assert runtime_imports("fastttt") >= {"fastttt.tables.probe", "fastttt.games.mnk.board"}
     source = """
 from typing import TYPE_CHECKING
 from fastttt.errors import FastTTTError
 from . import codes
 if TYPE_CHECKING:
-    from fastttt.search import Searcher
+    from fastttt.search.alphabeta import Searcher
 def late():
     from fastttt.tables import probe
-    import fastttt.svg
+    import fastttt.views.svg
 """
     found = imports_of_source(source, "fastttt")
-    assert found == {"fastttt.errors", "fastttt.codes", "fastttt.tables.probe", "fastttt.svg"}
+    assert found == {"fastttt.errors", "fastttt.codes", "fastttt.tables.probe", "fastttt.views.svg"}
 
 
 def import_circles(edges: dict[str, set[str]]) -> list[list[str]]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from fastttt.board import Position
-from fastttt.facts import known_boards, known_values, sources
-from fastttt.prove import prove
+from fastttt.games.facts import known_boards, known_values, sources
+from fastttt.games.mnk.board import Position
+from fastttt.search.portfolio import prove
 
 WORDS = {1: "first", 0: "draw", -1: "second"}  # the empty board: the first player moves
 

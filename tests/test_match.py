@@ -10,12 +10,12 @@ import random
 import numpy as np
 import pytest
 
-from fastttt.board import Position
-from fastttt.games import tictactoe
-from fastttt.match import MatchResult, SideResult, run_match
-from fastttt.play import play_game
-from fastttt.players import make_player, solution_for
-from fastttt.registry import load_game
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import tictactoe
+from fastttt.games.registry import load_game
+from fastttt.play.loop import play_game
+from fastttt.play.match import MatchResult, SideResult, run_match
+from fastttt.play.players import make_player, solution_for
 from fastttt.values import relative
 
 BOARDS = ["tictactoe", "4x4k3", "4x4k4g"]
@@ -49,7 +49,7 @@ def _table_view(sol, pos):
 @pytest.mark.parametrize("game", BOARDS)
 def test_perfect_never_loses_and_wins_what_it_can(game, opponent, tables):
     if opponent.startswith("heuristic"):
-        pytest.importorskip("fastttt.heuristic")
+        pytest.importorskip("fastttt.search.heuristic")
     spec = load_game(game)
     sol = tables[game]
     perfect, other = make_player("perfect", spec), make_player(opponent, spec)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from fastttt.errors import GameSpecError
-from fastttt.games import as_spec
-from fastttt.pairing import find_pairing
-from fastttt.solver import solve
+from fastttt.games.mnk.spec import as_spec
+from fastttt.search.pairing import find_pairing
+from fastttt.tables.dense import solve
 
 
 def lines_by_coordinates(rows: int, cols: int, k: int) -> list[frozenset[int]]:

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from fastttt.board import Position
 from fastttt.errors import IllegalMoveError
-from fastttt.games import connect4, tictactoe
-from fastttt.play import GameRecord, game_ui, hint_lines, play_game
-from fastttt.players import make_player, move_outcomes
-from fastttt.registry import load_game
-from fastttt.render import describe_move, format_move, parse_move, render
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import connect4, tictactoe
+from fastttt.games.registry import load_game
+from fastttt.play.loop import GameRecord, game_ui, hint_lines, play_game
+from fastttt.play.players import make_player, move_outcomes
+from fastttt.views.text import describe_move, format_move, parse_move, render
 
 
 class Script:

@@ -8,10 +8,11 @@ from functools import cache
 
 import pytest
 
-from fastttt.board import Position
 from fastttt.errors import InvalidArgumentError
-from fastttt.games import mnk, tictactoe
-from fastttt.players import (
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import mnk, tictactoe
+from fastttt.games.registry import load_game
+from fastttt.play.players import (
     HeuristicPlayer,
     HumanPlayer,
     Outcome,
@@ -27,8 +28,7 @@ from fastttt.players import (
     perfect_play_cost,
     solution_for,
 )
-from fastttt.registry import load_game
-from fastttt.search import Searcher
+from fastttt.search.alphabeta import Searcher
 from fastttt.values import relative
 
 BOARDS = ["tictactoe", "4x4k3", "4x4k4g"]
@@ -129,8 +129,8 @@ def test_outcome_text_and_order():
 @pytest.mark.parametrize("spec", [tictactoe, mnk(4, 4, 3), mnk(3, 4, 3, gravity=True)])
 def test_search_scores_convert_to_table_outcomes(spec, monkeypatch):
     """Without a table, outcomes come from exact search and must equal the table's."""
-    search = pytest.importorskip("fastttt.search")
-    import fastttt.players as players
+    search = pytest.importorskip("fastttt.search.alphabeta")
+    import fastttt.play.players as players
 
     sol = solution_for(spec)
     positions = random_positions(spec, 25, seed=3, min_ply=2 if spec.cells > 9 else 0)
@@ -147,7 +147,7 @@ def test_search_scores_convert_to_table_outcomes(spec, monkeypatch):
 
 def test_score_outcome_round_trip():
     """Search scores of table outcomes convert back to the same outcome."""
-    search = pytest.importorskip("fastttt.search")
+    search = pytest.importorskip("fastttt.search.alphabeta")
     for spec in (tictactoe, mnk(4, 4, 3)):
         for pos in random_positions(spec, 25, seed=5, min_ply=0 if spec.cells == 9 else 8):
             for move, outcome in ref_outcomes(pos).items():
@@ -214,8 +214,8 @@ def test_perfect_player_picks_among_best_moves():
 
 
 def test_perfect_play_on_connect4_names_the_shipped_book():
-    from fastttt.book import shipped
-    from fastttt.games import connect4
+    from fastttt.games.mnk.spec import connect4
+    from fastttt.search.book import shipped
 
     book = shipped(connect4)
     assert book is not None
@@ -226,7 +226,7 @@ def test_perfect_play_on_connect4_names_the_shipped_book():
 def test_perfect_moves_past_the_table_equal_the_best_outcomes(spec, monkeypatch):
     """Without a table, perfect play's null-window shortcut keeps exactly the table's best
     moves."""
-    import fastttt.players as players
+    import fastttt.play.players as players
 
     sol = solution_for(spec)
     positions = random_positions(spec, 40, seed=5, min_ply=1)
@@ -239,7 +239,7 @@ def test_perfect_moves_past_the_table_equal_the_best_outcomes(spec, monkeypatch)
 def test_perfect_move_past_the_table_is_a_random_best_move(spec, monkeypatch):
     """Past a table, perfect play stops at the first best move of a shuffled order: always one
     of the table's best moves, and over seeds each of them."""
-    import fastttt.players as players
+    import fastttt.play.players as players
 
     sol = solution_for(spec)
     monkeypatch.setattr(players, "uses_table", lambda spec: False)
@@ -265,7 +265,7 @@ def test_first_best_move_follows_the_order():
 
 
 def test_heuristic_players_choose_among_search_best():
-    heuristic = pytest.importorskip("fastttt.heuristic")
+    heuristic = pytest.importorskip("fastttt.search.heuristic")
     for game in BOARDS:
         spec = load_game(game)
         for pos in random_positions(spec, 20, seed=4):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fastttt.errors import MissingDependencyError
-from fastttt.plot import (
+from fastttt.views.plot import (
     PLOT_EXTRA,
     load_benchmarks,
     plot_bench,

@@ -15,11 +15,11 @@ from click.testing import CliRunner
 import fastttt
 from fastttt import InvalidPositionError, Position, TableFileError
 from fastttt.cli import main
-from fastttt.queries import MISSING_DEPTH
-from fastttt.solver import Solution, solve
-from fastttt.store import save
+from fastttt.tables.dense import Solution, solve
+from fastttt.tables.dense_store import save
 from fastttt.tables.layered import solve_layered
 from fastttt.tables.probe import LayeredSolution
+from fastttt.tables.queries import MISSING_DEPTH
 
 GAMES = ["3x3k3", "4x4k3g"]
 
@@ -296,7 +296,7 @@ def test_play_lines_agrees_with_parse_moves(game):
     """Where the kernel reads a line, the parser reads the same position; where the parser
     refuses one, the kernel leaves it to the parser; plain move lists are the kernel's."""
     from fastttt.filter import Chunk
-    from fastttt.movetext import MoveListError, move_list_text, parse_moves, play_lines
+    from fastttt.games.movetext import MoveListError, move_list_text, parse_moves, play_lines
 
     spec = fastttt.load_game(game)
     lines = random_lines(game, 3000, seed=len(game))
@@ -355,7 +355,7 @@ def test_play_lines_runs_as_plain_python():
     script = (
         "from fastttt import load_game\n"
         "from fastttt.filter import Chunk\n"
-        "from fastttt.movetext import play_lines\n"
+        "from fastttt.games.movetext import play_lines\n"
         "for game, lines in (('3x3k3', ['2,2 1,1\\n', '2,2 2,2', '']), "
         "('2x11k3g', ['11 10, 9', '1 1 1'])):\n"
         "    f, s, ok = play_lines(load_game(game), Chunk.from_lines(lines, 1))\n"

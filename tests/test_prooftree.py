@@ -1,6 +1,6 @@
-"""Proof files (fastttt.prooftree) and their independent checker (fastttt.proofcheck): values
-equal the tables', every proof replays on the plain rules, the checker's rules are fastttt's,
-and a strategy or file that is wrong in any way is refused."""
+"""Proof files (fastttt.search.prooftree) and their independent checker
+(fastttt.reference.proofcheck): values equal the tables', every proof replays on the plain rules,
+the checker's rules are fastttt's, and a strategy or file that is wrong in any way is refused."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from fastttt.board import Position
 from fastttt.cli import main
 from fastttt.errors import SearchBudgetError, TableFileError
-from fastttt.games import as_spec
-from fastttt.proofcheck import ProofCheckError, Rules, read_position
-from fastttt.prooftree import Claim, Proof, check, load, prove_with_strategies, save
-from fastttt.solver import solve
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.reference.proofcheck import ProofCheckError, Rules, read_position
+from fastttt.search.prooftree import Claim, Proof, check, load, prove_with_strategies, save
+from fastttt.tables.dense import solve
 
 from proving import random_positions
 
@@ -185,7 +185,7 @@ def test_cli_builds_and_checks(tmp_path):
     data = json.loads(out.read_text())
     data["value"] = 1
     data.pop("sha256")
-    from fastttt.prooftree import _digest
+    from fastttt.search.prooftree import _digest
 
     data["sha256"] = _digest(data)
     out.write_text(json.dumps(data))

@@ -1,5 +1,5 @@
-"""The portfolio prover (fastttt.prove) and ``fastttt solve --search``: values equal to the
-tables and alpha-beta, each value with the method that proved it, budgets that end with
+"""The portfolio prover (fastttt.search.portfolio) and ``fastttt solve --search``: values equal to
+the tables and alpha-beta, each value with the method that proved it, budgets that end with
 "unknown within budget" and the bounds found, and the command line's outputs."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from fastttt.board import Position
 from fastttt.cli import main
 from fastttt.cli.solve_search import parse_budget
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
-from fastttt.games import as_spec
-from fastttt.prove import METHODS, prove
-from fastttt.search import Searcher, searcher
-from fastttt.solver import solve
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.search.alphabeta import Searcher, searcher
+from fastttt.search.portfolio import METHODS, prove
+from fastttt.tables.dense import solve
 
 from proving import check_line, random_positions
 
@@ -255,7 +255,7 @@ def test_search_costs_no_more_than_alphabeta_on_gravity_boards(monkeypatch):
 
 
 def test_a_line_beyond_its_bound_is_explained(monkeypatch):
-    import fastttt.prove as prover
+    import fastttt.search.portfolio as prover
 
     monkeypatch.setattr(prover, "LINE_MIN_NODES", 1)
     monkeypatch.setattr(prover, "LINE_SHARE", 0.0)
@@ -282,7 +282,7 @@ def test_connect4_after_four_moves_answers_with_the_engine():
 
 
 def test_a_long_engine_search_reports_its_nodes(monkeypatch):
-    import fastttt.prove as prover
+    import fastttt.search.portfolio as prover
 
     monkeypatch.setattr(prover, "HEARTBEAT_SECONDS", 0.01)
     seen = []

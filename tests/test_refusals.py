@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from fastttt.cli import main
 from fastttt.errors import GameSpecError
-from fastttt.games import GameSpec, connect4, spec_from_name, tictactoe
-from fastttt.registry import load_game
+from fastttt.games.mnk.spec import GameSpec, connect4, spec_from_name, tictactoe
+from fastttt.games.registry import load_game
 
 LATE_A = "2252576253462244111563365343671351441"  # late positions: answered at once
 LATE_B = "7422341735647741166133573473242566"
@@ -112,10 +112,10 @@ def one_gib_free(monkeypatch):
 
 
 def test_search_tables_are_estimated_before_they_are_allocated(one_gib_free):
-    from fastttt.dfpn import ProofSearch
     from fastttt.errors import MemoryBudgetError
-    from fastttt.search import Searcher
-    from fastttt.ultimate.proof import Prover
+    from fastttt.search.alphabeta import Searcher
+    from fastttt.search.dfpn import ProofSearch
+    from fastttt.search.ultimate.proof import Prover
 
     with pytest.raises(MemoryBudgetError, match=r"2\*\*28 entries \(8 bytes each\) needs 2.0 GiB"):
         Searcher(connect4, tt_bits=28)
@@ -137,8 +137,8 @@ def test_prove_refuses_a_table_too_big_in_one_line(one_gib_free):
 
 def test_public_functions_check_their_arguments(tmp_path):
     from fastttt.errors import InvalidArgumentError
-    from fastttt.solver import solve
-    from fastttt.store import save
+    from fastttt.tables.dense import solve
+    from fastttt.tables.dense_store import save
 
     with pytest.raises(InvalidArgumentError, match="solution must be a solved table"):
         save(None, tmp_path / "x.fttt")
@@ -160,7 +160,7 @@ def _forge(path, prefix: bytes, table: bytes) -> None:
 def _prefix_and_table(path) -> tuple[bytes, bytes]:
     import struct
 
-    from fastttt.store import MAGIC
+    from fastttt.tables.dense_store import MAGIC
 
     data = path.read_bytes()
     at = len(MAGIC)
@@ -170,8 +170,8 @@ def _prefix_and_table(path) -> tuple[bytes, bytes]:
 
 def test_dense_tables_are_checked_for_sense(tmp_path):
     from fastttt.errors import TableFileError
-    from fastttt.solver import solve
-    from fastttt.store import load, save
+    from fastttt.tables.dense import solve
+    from fastttt.tables.dense_store import load, save
 
     k3, k2 = tmp_path / "k3.fttt", tmp_path / "k2.fttt"
     save(solve("3x3k3"), k3)

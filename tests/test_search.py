@@ -1,4 +1,5 @@
-"""Exact search (fastttt.search, kernels.negamax) against a plain-Python negamax and the tables.
+"""Exact search (fastttt.search.alphabeta, kernels.negamax) against a plain-Python negamax and the
+tables.
 
 Scores: side to move, 0 draw, ``score_base - s`` for a win with the winner's ``s``-th stone.
 """
@@ -11,10 +12,10 @@ from functools import cache
 import numpy as np
 import pytest
 
-from fastttt.board import Position
 from fastttt.errors import InvalidArgumentError, InvalidPositionError, SearchBudgetError
-from fastttt.games import GameSpec, connect4, mnk, tictactoe
-from fastttt.search import (
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import GameSpec, connect4, mnk, tictactoe
+from fastttt.search.alphabeta import (
     Batch,
     Searcher,
     best_moves,
@@ -204,7 +205,7 @@ def test_best_moves_match_every_move_score_on_connect4():
 
 
 def test_score_from_table_matches_reference():
-    from fastttt.solver import solve
+    from fastttt.tables.dense import solve
 
     sol = solve(tictactoe)
     for p in live_positions(tictactoe):
@@ -230,7 +231,7 @@ def test_small_table_with_collisions_stays_exact():
 
 # --- against the dense tables ------------------------------------------------------------
 def _table_check(spec, sample: int | None) -> None:
-    from fastttt.solver import solve
+    from fastttt.tables.dense import solve
 
     sol = solve(spec)
     codes = sol.reachable_codes()
@@ -299,7 +300,7 @@ def test_finished_positions_are_rejected():
 
 
 def test_board_too_wide_for_the_layout_goes_to_the_wide_search():
-    from fastttt.search import WideSearcher
+    from fastttt.search.alphabeta import WideSearcher
 
     assert isinstance(Searcher(mnk(8, 8, 4, gravity=True), tt_bits=17), WideSearcher)
 

@@ -1,4 +1,4 @@
-"""Exact search of boards over 64 bits (fastttt.search.WideSearcher, kernels.wide).
+"""Exact search of boards over 64 bits (fastttt.search.alphabeta.WideSearcher, kernels.wide).
 
 The wide kernels are compared with the 64-bit ones, the plain-Python reference and the dense
 tables on every board both can do; on big boards (9 x 9 to 19 x 19, free and gravity) with
@@ -20,16 +20,16 @@ import numpy as np
 import pytest
 from test_search import live_positions, random_positions, reference_score, sign
 
-from fastttt.board import BITBOARD_CELLS, Position, line_masks, win_masks
 from fastttt.errors import (
     GameSpecError,
     InvalidArgumentError,
     SearchBudgetError,
     UnknownPlayerError,
 )
-from fastttt.games import connect4, mnk, tictactoe
-from fastttt.movetext import load_state, parse_moves
-from fastttt.search import (
+from fastttt.games.mnk.board import BITBOARD_CELLS, Position, line_masks, win_masks
+from fastttt.games.mnk.spec import connect4, mnk, tictactoe
+from fastttt.games.movetext import load_state, parse_moves
+from fastttt.search.alphabeta import (
     Searcher,
     WideSearcher,
     score_base,
@@ -170,7 +170,7 @@ def test_potential_ordering_keeps_the_scores(spec):
     ids=str,
 )
 def test_wide_matches_the_dense_tables(spec, sample):
-    from fastttt.solver import solve
+    from fastttt.tables.dense import solve
 
     sol = solve(spec)
     codes = sol.reachable_codes()
@@ -200,7 +200,7 @@ def test_wide_matches_the_dense_tables_every_position(spec):
 @needs_data
 @pytest.mark.parametrize("limit", [300, pytest.param(1000, marks=pytest.mark.slow)])
 def test_wide_end_easy_exact(limit):
-    from fastttt.connect4 import from_move_string, read_benchmark
+    from fastttt.search.connect4 import from_move_string, read_benchmark
 
     moves, expected = read_benchmark(END_EASY)
     moves, expected = moves[:limit], expected[:limit]
@@ -215,7 +215,7 @@ def test_wide_end_easy_exact(limit):
 
 @needs_data
 def test_wide_middle_easy_sample_exact():
-    from fastttt.connect4 import from_move_string, read_benchmark
+    from fastttt.search.connect4 import from_move_string, read_benchmark
 
     moves, expected = read_benchmark(MIDDLE_EASY)
     w = WideSearcher(connect4)
@@ -472,7 +472,7 @@ def test_cli_tables_refuse_wide_boards_in_one_line():
 
 
 def test_players_on_wide_boards():
-    from fastttt.players import (
+    from fastttt.play.players import (
         default_player,
         make_player,
         move_outcomes,
@@ -496,8 +496,8 @@ def test_players_on_wide_boards():
 
 
 def test_pairing_and_pictures_take_wide_boards():
-    from fastttt.pairing import find_pairing
-    from fastttt.svg import render
+    from fastttt.search.pairing import find_pairing
+    from fastttt.views.svg import render
 
     assert find_pairing(mnk(9, 9, 9)).found
     spec = mnk(19, 19, 5)
@@ -520,7 +520,8 @@ def test_kernels_run_after_loading_from_a_fresh_cache(tmp_path):
     """Compile into an empty Numba cache, then load from it in a second process: the kernels
     once segfaulted when loaded (mutually recursive functions in the cache)."""
     code = (
-        "from fastttt.search import WideSearcher; from fastttt.board import Position; "
+        "from fastttt.search.alphabeta import WideSearcher; "
+        "from fastttt.games.mnk.board import Position; "
         "w = WideSearcher('3x3'); print(w.solve(Position.from_moves('3x3', [4])).score)"
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}

@@ -5,11 +5,12 @@ from functools import cache
 import numpy as np
 import pytest
 
-from fastttt import Position, load_game, mnk, solver
+from fastttt import Position, load_game, mnk
 from fastttt.errors import InvalidPositionError, MemoryBudgetError
 from fastttt.kernels import dense
-from fastttt.layout import build_layout, hi_layers, slot_count
-from fastttt.solver import estimate_memory, solve
+from fastttt.tables import dense as solver
+from fastttt.tables.dense import estimate_memory, solve
+from fastttt.tables.layout import build_layout, hi_layers, slot_count
 
 from naive import solve_naive
 
@@ -171,7 +172,7 @@ def test_lookup_refuses_non_integer_or_2d_codes():
 
 
 def test_solved_keeps_one_solution_per_game():
-    from fastttt.solver import forget_solved, is_solved, solved
+    from fastttt.tables.cache import forget_solved, is_solved, solved
 
     forget_solved()
     assert not is_solved("tictactoe")
@@ -182,7 +183,7 @@ def test_solved_keeps_one_solution_per_game():
 
 
 def test_format_bytes_names_every_size():
-    from fastttt.solver import format_bytes
+    from fastttt.tables.dense import format_bytes
 
     assert format_bytes(512) == "512 B"
     assert format_bytes(1.5 * 2**30) == "1.5 GiB"

@@ -12,8 +12,15 @@ import pytest
 
 from fastttt import mnk
 from fastttt.errors import TableFileError
-from fastttt.solver import solve
-from fastttt.store import FORMAT_VERSION, MAGIC, check_save_target, load, read_header, save
+from fastttt.tables.dense import solve
+from fastttt.tables.dense_store import (
+    FORMAT_VERSION,
+    MAGIC,
+    check_save_target,
+    load,
+    read_header,
+    save,
+)
 
 
 @pytest.fixture(scope="module")

@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import fastttt.svg
-from fastttt.board import Position
+import fastttt.views.svg
 from fastttt.cli.render import render as render_command
 from fastttt.errors import InvalidArgumentError
-from fastttt.games import connect4, mnk
-from fastttt.move_values import MoveValue, MoveValues, move_values
-from fastttt.players import move_outcomes
-from fastttt.svg import render, repr_svg, value_color
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import connect4, mnk
+from fastttt.play.move_values import MoveValue, MoveValues, move_values
+from fastttt.play.players import move_outcomes
 from fastttt.ultimate import UltimateState
+from fastttt.views.svg import render, repr_svg, value_color
 
 NS = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,8 +110,8 @@ def test_colours_darken_as_the_end_nears():
     assert sum(int(near[i : i + 2], 16) for i in (1, 3, 5)) < sum(
         int(far[i : i + 2], 16) for i in (1, 3, 5)
     )
-    assert value_color(MoveValue(0, 5), 9) == fastttt.svg.DRAW_COLOR
-    assert value_color(MoveValue(None), 9) == fastttt.svg.UNKNOWN_COLOR
+    assert value_color(MoveValue(0, 5), 9) == fastttt.views.svg.DRAW_COLOR
+    assert value_color(MoveValue(None), 9) == fastttt.views.svg.UNKNOWN_COLOR
 
 
 def test_search_values_on_a_board_without_table():
@@ -129,7 +129,7 @@ def test_search_values_on_a_board_without_table():
 
 
 def test_connect4_values_within_the_book_come_from_it():
-    from fastttt.book import shipped
+    from fastttt.search.book import shipped
     from fastttt.values import table_from_score
 
     book = shipped(connect4)
@@ -150,7 +150,7 @@ def test_unknown_values_are_grey_and_in_the_legend():
     pos = Position.empty(connect4)
     values = MoveValues({m: MoveValue(None) for m in pos.legal_moves()}, "search", False, 0.0)
     root = parse(render(pos, values=values))
-    assert {e.get("fill") for e in having(root, "heat")} == {fastttt.svg.UNKNOWN_COLOR}
+    assert {e.get("fill") for e in having(root, "heat")} == {fastttt.views.svg.UNKNOWN_COLOR}
     assert "not valued" in ET.tostring(having(root, "legend")[0], encoding="unicode")
 
 
@@ -202,7 +202,7 @@ def test_output_is_deterministic_and_repr_svg_has_coordinates():
 
 
 def test_module_doctests():
-    assert doctest.testmod(fastttt.svg).failed == 0
+    assert doctest.testmod(fastttt.views.svg).failed == 0
 
 
 def _docs():
@@ -303,9 +303,9 @@ def test_render_through_the_fastttt_command(tmp_path):
 
 
 def test_positions_and_ultimate_states_display_inline():
-    from fastttt.board import Position
-    from fastttt.svg import repr_svg
+    from fastttt.games.mnk.board import Position
     from fastttt.ultimate import UltimateState
+    from fastttt.views.svg import repr_svg
 
     pos = Position.from_moves("tictactoe", [0, 4])
     state = UltimateState.from_moves([40, 36])
@@ -319,14 +319,14 @@ def test_estimate_legend_has_the_colours_of_the_estimates():
     the colours estimates take (ahead green, even slate, behind purple), not one green one."""
     state = UltimateState.from_moves([40, 36])
     legal = state.legal_moves()
-    half = fastttt.svg.ESTIMATE_SCALE // 2
+    half = fastttt.views.svg.ESTIMATE_SCALE // 2
     scores = {m: (half, 0, -half)[i % 3] for i, m in enumerate(legal)}
     values = {m: MoveValue((s > 0) - (s < 0), None, True, s) for m, s in scores.items()}
     root = parse(render(state, values=MoveValues(values, "engine", False, 0.0)))
     cells = {e.get("fill") for e in having(root, "heat estimate")}
     swatches = [e.get("fill") for e in having(root, "swatch estimate")]
     assert cells == set(swatches) and len(swatches) == 3
-    assert fastttt.svg.DRAW_COLOR in swatches
+    assert fastttt.views.svg.DRAW_COLOR in swatches
 
 
 @pytest.mark.parametrize(
@@ -366,13 +366,13 @@ def test_stones_never_take_a_value_colour():
     def rgb(colour: str) -> tuple[int, ...]:
         return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
 
-    values = {fastttt.svg.DRAW_COLOR, fastttt.svg.UNKNOWN_COLOR}
+    values = {fastttt.views.svg.DRAW_COLOR, fastttt.views.svg.UNKNOWN_COLOR}
     for horizon in (1, 9, 42, 81):
         for plies in range(1, horizon + 1):
             values |= {value_color(MoveValue(r, plies), horizon) for r in (1, -1)}
     for score in range(-500, 501, 5):
         values.add(value_color(MoveValue((score > 0) - (score < 0), None, True, score), 9))
-    palette = fastttt.svg.palette()
+    palette = fastttt.views.svg.palette()
     assert {c for _, c in palette["values"]} <= values
     for name, stone in palette["stones"]:
         for value in values:

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from fastttt import mnk
 from fastttt.errors import TableFileError
-from fastttt.solver import solve
-from fastttt.store import load, read_header, save
+from fastttt.tables.dense import solve
+from fastttt.tables.dense_store import load, read_header, save
 
 from fuzzing import fuzz, long_run
 

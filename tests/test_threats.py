@@ -1,4 +1,4 @@
-"""Threat-space search (fastttt.threats): it never claims a win that alpha-beta refutes, its
+"""Threat-space search (fastttt.search.threats): it never claims a win that alpha-beta refutes, its
 lines are legal games that end on the winner's line, it finds the classic threat wins, and
 the threat primitives (fours, threes, defences) follow their definitions."""
 
@@ -7,15 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fastttt.board import Position, win_masks
-from fastttt.dfpn import ProofSearch
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
-from fastttt.games import as_spec
+from fastttt.games.mnk.board import Position, win_masks
+from fastttt.games.mnk.spec import as_spec
 from fastttt.kernels import threats as T
-from fastttt.lineboard import LineBoard
-from fastttt.search import Searcher
-from fastttt.solver import solve
-from fastttt.threats import threat_search
+from fastttt.search.alphabeta import Searcher
+from fastttt.search.dfpn import ProofSearch
+from fastttt.search.lineboard import LineBoard
+from fastttt.search.threats import threat_search
+from fastttt.tables.dense import solve
 
 from proving import check_line, live_positions, random_positions
 

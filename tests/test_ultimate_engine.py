@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from fastttt.kernels import ultimate as K
+from fastttt.search.ultimate.engine import two_table
 from fastttt.ultimate import (
     MATE,
     Coeffs,
@@ -18,7 +19,6 @@ from fastttt.ultimate import (
     make_player,
     solve_exact,
 )
-from fastttt.ultimate.engine import two_table
 
 from ultimate_reference import LINES, RefState, TreeTooLarge, minimax
 

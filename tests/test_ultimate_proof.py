@@ -9,9 +9,9 @@ import random
 import pytest
 
 from fastttt.errors import InvalidArgumentError, TableFileError
+from fastttt.search.ultimate import proof as P
+from fastttt.search.ultimate.engine import solve_exact
 from fastttt.ultimate import UltimateState
-from fastttt.ultimate import proof as P
-from fastttt.ultimate.engine import solve_exact
 
 from ultimate_reference import RefState, TreeTooLarge, minimax
 

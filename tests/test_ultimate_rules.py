@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from fastttt.errors import IllegalMoveError, InvalidPositionError
+from fastttt.games.registry import as_game
 from fastttt.kernels import ultimate as K
-from fastttt.registry import as_game
 from fastttt.ultimate import ULTIMATE, ULTIMATE_OPEN, UltimateState, parse_move, render
 
 from ultimate_reference import RefState

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from fastttt.cli.prove import prove
 from fastttt.errors import InvalidArgumentError
+from fastttt.search.ultimate import proof as P
+from fastttt.search.ultimate import split as S
 from fastttt.ultimate import UltimateState
-from fastttt.ultimate import proof as P
-from fastttt.ultimate import split as S
 
 from ultimate_reference import RefState
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fastttt import values as V
-from fastttt.games import connect4, mnk, tictactoe
+from fastttt.games.mnk.spec import connect4, mnk, tictactoe
 
 
 def test_table_values_and_outcomes():
@@ -64,7 +64,7 @@ def test_search_scores_from_and_to_table():
 
 def test_mate_scores():
     from fastttt.kernels import ultimate as K
-    from fastttt.ultimate import engine
+    from fastttt.search.ultimate import engine
 
     assert (K.MATE, K.MATE_BOUND) == (V.MATE, V.MATE_BOUND)  # the kernel's numeric copy
     assert engine.MATE is V.MATE and engine.verdict_of is V.verdict_of  # re-exported
@@ -87,14 +87,14 @@ def test_result_words():
     "value,to_move,name", [(1, 0, "first"), (1, 1, "second"), (-1, 0, "second"), (0, 1, "draw")]
 )
 def test_prove_winner_words(value, to_move, name):
-    from fastttt.prove import ProofResult
+    from fastttt.search.portfolio import ProofResult
 
     r = ProofResult(value, (value, value), None, None, None, 0, 0.0, to_move)
     assert r.winner == name
 
 
 def test_move_value_words():
-    from fastttt.move_values import MoveValue
+    from fastttt.play.move_values import MoveValue
 
     assert str(MoveValue(1, 3)) == "win in 3" and str(MoveValue(-1, 2)) == "loss in 2"
     assert str(MoveValue(0, 5)) == "draw" and str(MoveValue(1, None, True, 40)) == (
@@ -114,8 +114,8 @@ def test_values_imports_no_numba():
 
 def test_table_from_score_agrees_with_players_outcome():
     """players._score_outcome (kept there for now) gives what values.table_from_score does."""
-    from fastttt.board import Position
-    from fastttt.players import _score_outcome
+    from fastttt.games.mnk.board import Position
+    from fastttt.play.players import _score_outcome
 
     spec = mnk(4, 4, 3)
     pos = Position.from_moves(spec, [5, 0, 6])

@@ -20,9 +20,9 @@ with warnings.catch_warnings():  # Starlette >= 1.0 would rather use httpx2 than
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from fastttt.board import Position  # noqa: E402
-from fastttt.players import move_outcomes  # noqa: E402
-from fastttt.web.app import create_app  # noqa: E402
+from fastttt.games.mnk.board import Position  # noqa: E402
+from fastttt.play.players import move_outcomes  # noqa: E402
+from fastttt.views.web.app import create_app  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -331,10 +331,10 @@ def test_serve_through_the_fastttt_command():
 
 def test_one_move_parser_for_the_command_line_and_the_page():
     """The page's ``moves`` and ``solve --moves`` are read by the same code
-    (:mod:`fastttt.movetext`): whitespace inside a move is refused, not glued or skipped."""
+    (:mod:`fastttt.games.movetext`): whitespace inside a move is refused, not glued or skipped."""
     from fastttt.cli import moves as cli_moves
-    from fastttt.movetext import MoveListError, parse_moves, split_moves
-    from fastttt.registry import load_game
+    from fastttt.games.movetext import MoveListError, parse_moves, split_moves
+    from fastttt.games.registry import load_game
 
     c4, ttt = load_game("connect4"), load_game("tictactoe")
     assert parse_moves(c4, "4455")[1] == parse_moves(c4, "4, 4,5 ,5")[1] == [3, 3, 4, 4]
@@ -378,9 +378,9 @@ def test_a_player_over_the_time_limit_times_out_with_a_message():
 def test_a_timed_out_search_stops_and_frees_its_worker():
     """alphabeta:6 on an empty 8 x 8 k=5 board searches for about two minutes; stopped at its
     limit, the single worker takes the next job at once."""
-    from fastttt.games import mnk
-    from fastttt.players import make_player
-    from fastttt.web.jobs import Jobs
+    from fastttt.games.mnk.spec import mnk
+    from fastttt.play.players import make_player
+    from fastttt.views.web.jobs import Jobs
 
     pos = Position.empty(mnk(8, 8, 5))
     player = make_player("alphabeta:6", pos.spec)

@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 import click
 
-from fastttt.board import Position
 from fastttt.cli.progress import Progress
 from fastttt.cli.types import NonEmptyPath
-from fastttt.games import GameSpec, connect4, mnk
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import GameSpec, connect4, mnk
 
 # (game, number of positions, stones in each, seed): every entry is a deterministic list
 SUITE: tuple[tuple[GameSpec, int, int, int], ...] = (
@@ -52,7 +52,7 @@ def bench_positions() -> list[Position]:
     return out
 
 
-TT_ENTRY_BYTES = 8  # one transposition-table entry of :class:`fastttt.search.Searcher`
+TT_ENTRY_BYTES = 8  # one transposition-table entry of :class:`fastttt.search.alphabeta.Searcher`
 
 
 def table_bytes(tt_bits: int) -> int:
@@ -69,9 +69,9 @@ def run_bench(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Search every bench position from empty tables; returns per-position and total figures
-    (scores from the side to move, see :mod:`fastttt.search`). ``progress(done, total)``
+    (scores from the side to move, see :mod:`fastttt.search.alphabeta`). ``progress(done, total)``
     after each position."""
-    from fastttt.search import Searcher, warmup
+    from fastttt.search.alphabeta import Searcher, warmup
 
     compile_seconds = warmup()
     positions = bench_positions()
@@ -129,7 +129,7 @@ def bench(weak: bool, tt_bits: int | None, as_json: bool, plot_path: str | None)
     """Search a fixed list of positions; print the total node count and the time."""
     if plot_path:  # before the run, not after it
         from fastttt.errors import MissingDependencyError, OutputFileError
-        from fastttt.plot import check_plot_target, require
+        from fastttt.views.plot import check_plot_target, require
 
         try:
             check_plot_target(plot_path)
@@ -140,7 +140,7 @@ def bench(weak: bool, tt_bits: int | None, as_json: bool, plot_path: str | None)
         except MissingDependencyError as err:
             raise click.ClickException(str(err)) from None
     if tt_bits is not None:
-        from fastttt.solver import available_memory, format_bytes
+        from fastttt.tables.dense import available_memory, format_bytes
 
         need, free = table_bytes(tt_bits), available_memory()
         if need > 0.9 * free:
@@ -153,7 +153,7 @@ def bench(weak: bool, tt_bits: int | None, as_json: bool, plot_path: str | None)
     with Progress("bench", unit="positions") as shown:
         result = run_bench(weak=weak, tt_bits=tt_bits, progress=shown.update)
     if plot_path:
-        from fastttt.plot import plot_bench
+        from fastttt.views.plot import plot_bench
 
         plot_bench(result, plot_path)
     if as_json:

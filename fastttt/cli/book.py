@@ -1,4 +1,4 @@
-"""``fastttt book``: build, describe and probe opening books (:mod:`fastttt.book`)."""
+"""``fastttt book``: build, describe and probe opening books (:mod:`fastttt.search.book`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fastttt.cli.output import emit
 from fastttt.cli.progress import Progress
 from fastttt.cli.types import NonEmptyPath
 from fastttt.errors import FastTTTError
-from fastttt.registry import as_game
+from fastttt.games.registry import as_game
 
 
 @click.group()
@@ -35,8 +35,8 @@ def book() -> None:
 def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> None:
     """Build the book of GAME (default connect4) to --depth plies: every position searched or
     derived exactly, resumable after a kill (--resume)."""
-    from fastttt.book import build as build_book
-    from fastttt.games import as_spec
+    from fastttt.games.mnk.spec import as_spec
+    from fastttt.search.book import build as build_book
 
     started, cpu = time.perf_counter(), time.process_time()
     try:
@@ -77,8 +77,8 @@ def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> 
 @click.option("--moves", default="", help="The position, as the play screen writes moves.")
 def probe(path, moves) -> None:
     """The exact score of the position after --moves and of each of its moves, from a book."""
-    from fastttt.book import load
     from fastttt.cli.moves import query_state
+    from fastttt.search.book import load
 
     try:
         opened = load(path)

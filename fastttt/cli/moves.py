@@ -1,9 +1,9 @@
-"""Moves on the command line: the move lists of :mod:`fastttt.movetext` (people's numbering, the
-text of the play screen), with errors that name the option.
+"""Moves on the command line: the move lists of :mod:`fastttt.games.movetext` (people's numbering,
+the text of the play screen), with errors that name the option.
 
 Every option that names moves (``solve --moves``, ``prove --moves``, ``render --moves``) reads
 them here, and every move the commands print (text or JSON) is written by
-:func:`~fastttt.movetext.format_line` / :func:`~fastttt.movetext.move_list_text`, the
+:func:`~fastttt.games.movetext.format_line` / :func:`~fastttt.games.movetext.move_list_text`, the
 functions the web explorer uses too.
 """
 
@@ -13,13 +13,13 @@ from typing import Any
 
 import click
 
-from fastttt import movetext
 from fastttt.errors import FastTTTError
-from fastttt.movetext import MAX_MOVES_TEXT, format_line, move_list_text, split_moves
+from fastttt.games import movetext
+from fastttt.games.movetext import MAX_MOVES_TEXT, format_line, move_list_text, split_moves
 
 
 def parse_moves(game: Any, text: str | None, option: str = "--moves") -> tuple[Any, list[int]]:
-    """``(state, moves)``: :func:`fastttt.movetext.parse_moves`, its error a click.UsageError
+    """``(state, moves)``: :func:`fastttt.games.movetext.parse_moves`, its error a click.UsageError
     naming ``option``, the move (counted from 1) and its text: ``--moves: move 3 ('10'): column
     10 is off the board (columns 1 to 7)``."""
     try:

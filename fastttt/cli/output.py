@@ -4,7 +4,7 @@ Each object starts with ``"schema"`` (:data:`SCHEMA_VERSION`, raised when a fiel
 meaning or goes away; new optional fields keep it) and ``"command"`` (the subcommand), then the
 command's fields, as ``fastttt/data/output.schema.json`` (a JSON Schema document, draft
 2020-12) describes them. Moves in JSON are people's text, as the play screen writes them
-(:mod:`fastttt.movetext`). ``solve --stdin --json`` writes JSON Lines: one object per input
+(:mod:`fastttt.games.movetext`). ``solve --stdin --json`` writes JSON Lines: one object per input
 line.
 """
 

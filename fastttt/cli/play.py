@@ -1,9 +1,9 @@
 """``fastttt play`` and ``fastttt match``: people and engines on every registered board.
 
 Players are named (``human``, ``random``, ``heuristic:P``, ``alphabeta:P``, ``perfect``; see
-:mod:`fastttt.players`). A person types ``row,col`` counted from 1, or a column alone on gravity
-boards. Bad options end with a one-line error and exit code 2. A player left out is the
-strongest that answers within seconds (:func:`fastttt.players.default_player`); ``perfect`` on
+:mod:`fastttt.play.players`). A person types ``row,col`` counted from 1, or a column alone on
+gravity boards. Bad options end with a one-line error and exit code 2. A player left out is the
+strongest that answers within seconds (:func:`fastttt.play.players.default_player`); ``perfect`` on
 a board where it is a long exact search is played as asked, after a one-line warning.
 """
 
@@ -24,7 +24,7 @@ _GAME_HELP = (
 
 
 def _load(game: str, rows: int | None, cols: int | None, k: int | None, gravity: bool | None):
-    from fastttt.registry import load_game
+    from fastttt.games.registry import load_game
 
     try:
         return load_game(game, rows=rows, cols=cols, k=k, gravity=gravity)
@@ -46,7 +46,8 @@ def _prepare_table(spec: Any, needed: bool) -> None:
     """Solve the table up front (with a note on stderr) when perfect play or hints need it
     (m,n,k boards: the only ones with ``perfect`` and hints); warn, on stderr, when they are a
     long exact search instead."""
-    from fastttt.players import perfect_play_cost, solution_for, uses_table
+    from fastttt.play.players import perfect_play_cost
+    from fastttt.tables.cache import solution_for, uses_table
 
     if not needed:
         return
@@ -89,8 +90,8 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
     Players: human, random, heuristic:P, alphabeta:P, perfect on m,n,k boards; human, random,
     engine, engine:MS, engine:nNODES, mcts:N, minimax:P on Ultimate.
     """
-    from fastttt.play import game_ui, play_game
-    from fastttt.players import perfect_play_reach
+    from fastttt.play.loop import game_ui, play_game
+    from fastttt.play.players import perfect_play_reach
 
     spec = _load(game, rows, cols, k, gravity)
     px, po = _players(spec, x_name, spec.default_player() if o_name is None else o_name)
@@ -148,7 +149,7 @@ def play(game, rows, cols, k, gravity, x_name, o_name, seed, hints, color):
 def match(game, rows, cols, k, gravity, x_name, o_name, games, seed, swap, as_json):
     """Engine against engine: GAMES games, then wins/draws/losses and the mean game length."""
     from fastttt.cli.progress import Progress
-    from fastttt.match import run_match
+    from fastttt.play.match import run_match
 
     if swap and games < 2:
         raise click.BadParameter(

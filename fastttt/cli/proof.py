@@ -1,5 +1,5 @@
 """``fastttt proof``: prove a position's value with strategies anyone can check, and check
-them (:mod:`fastttt.prooftree`, :mod:`fastttt.proofcheck`)."""
+them (:mod:`fastttt.search.prooftree`, :mod:`fastttt.reference.proofcheck`)."""
 
 from __future__ import annotations
 
@@ -66,8 +66,8 @@ def build(game, moves, position, out_path, max_nodes, max_positions, force, as_j
     strategies that make it to a proof file, checked before it is written."""
     from fastttt.cli.moves import query_state
     from fastttt.files import check_target
-    from fastttt.games import as_spec
-    from fastttt.prooftree import check, is_proof, prove_with_strategies, save
+    from fastttt.games.mnk.spec import as_spec
+    from fastttt.search.prooftree import check, is_proof, prove_with_strategies, save
 
     started, cpu = time.perf_counter(), time.process_time()
     try:
@@ -98,7 +98,7 @@ def build(game, moves, position, out_path, max_nodes, max_positions, force, as_j
 def check_command(path, as_json) -> None:
     """Replay a proof file on the plain rules: every reply of the other side, the strategy's
     move for the prover, to the end of every game. Exit 1 when it does not hold."""
-    from fastttt.prooftree import check, load
+    from fastttt.search.prooftree import check, load
 
     started, cpu = time.perf_counter(), time.process_time()
     try:

@@ -1,7 +1,7 @@
 """``fastttt prove``: Ultimate tic-tac-toe values by proof-number search, with proof trees that
-are saved and checked again (:mod:`fastttt.ultimate.proof`); ``--split`` asks each question of
-the positions a few plies down, one task each, here or on a Dask cluster
-(:mod:`fastttt.ultimate.split`)."""
+are saved and checked again (:mod:`fastttt.search.ultimate.proof`); ``--split`` asks each question
+of the positions a few plies down, one task each, here or on a Dask cluster
+(:mod:`fastttt.search.ultimate.split`)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ GAMES = ("ultimate", "ultimate-open")
 
 def _state(game: str, moves: str):
     """``(game, start, state, moves)``: the position after ``--moves`` (people's text)."""
-    from fastttt.registry import load_game
+    from fastttt.games.registry import load_game
 
     spec = load_game(game)
     state, played = parse_moves(spec, moves)
@@ -122,7 +122,7 @@ def prove(
     as_json,
 ):
     """Prove the value of an Ultimate position by df-pn search (default: the empty board)."""
-    from fastttt.ultimate import proof as P
+    from fastttt.search.ultimate import proof as P
 
     if split_depth is not None and (check_path or suite):
         raise click.UsageError("--split goes with a search, not with --check or --suite")
@@ -221,7 +221,7 @@ def prove(
 def _askers(P, state, split_depth, max_nodes, tt_bits, client):
     """``ask(attacker)`` (None: the side to move) answering "does it win from ``state``?" and
     ``make_tree(settled)`` giving the proof tree of a settled answer: by one df-pn (its nodes
-    as progress), or split into tasks (:mod:`fastttt.ultimate.split`, progress by task) when
+    as progress), or split into tasks (:mod:`fastttt.search.ultimate.split`, progress by task) when
     ``split_depth`` is given."""
 
     def question(attacker):
@@ -244,7 +244,7 @@ def _askers(P, state, split_depth, max_nodes, tt_bits, client):
                 return P.proof_tree(settled, prover, max_nodes)
 
         return prove_one, tree_one
-    from fastttt.ultimate import split as S
+    from fastttt.search.ultimate import split as S
 
     def ask(attacker):
         with Progress(question(attacker), unit="tasks") as shown:

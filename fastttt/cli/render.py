@@ -55,10 +55,10 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
 @click.pass_context
 def render(ctx, game, moves, position, values, seconds, no_coordinates, cell, output) -> None:
     """Draw a position of GAME as an SVG or PNG picture."""
-    from fastttt import svg
     from fastttt.cli.moves import query_state
-    from fastttt.move_values import move_values
-    from fastttt.registry import load_game
+    from fastttt.games.registry import load_game
+    from fastttt.play.move_values import move_values
+    from fastttt.views import svg
 
     given = ctx.get_parameter_source("seconds") == click.core.ParameterSource.COMMANDLINE
     if given and not values:

@@ -1,4 +1,4 @@
-"""``fastttt serve``: the local web explorer (:mod:`fastttt.web`), on 127.0.0.1 by default."""
+"""``fastttt serve``: the local web explorer (:mod:`fastttt.views.web`), on 127.0.0.1 by default."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def serve(port: int, host: str) -> None:
     try:
         import uvicorn
 
-        from fastttt.web.app import create_app
+        from fastttt.views.web.app import create_app
     except ImportError:
         raise click.ClickException(WEB_EXTRA) from None
     click.echo(f"fastttt explorer on http://{host}:{port}/  (Ctrl-C to stop)", err=True)

@@ -19,7 +19,7 @@ import click
 
 from fastttt.cli.types import FiniteFloat, NonEmptyPath
 from fastttt.errors import GameSpecError
-from fastttt.registry import load_game
+from fastttt.games.registry import load_game
 
 
 @runtime_checkable

@@ -21,8 +21,8 @@ def solve_exact(game: Any, moves: str | None, as_json: bool, max_nodes: int) -> 
     """The verdict of the position after ``moves`` (people's text) by
     :func:`fastttt.ultimate.solve_exact`: "win in N" / "draw" / "loss in N" for the side to
     move when the tree fits ``max_nodes`` nodes, else "estimate" and the engine's score."""
+    from fastttt.search.ultimate.engine import Engine
     from fastttt.ultimate import solve_exact as engine_solve
-    from fastttt.ultimate.engine import Engine
 
     start, _ = parse_moves(game, "")
     state, played = parse_moves(game, moves)

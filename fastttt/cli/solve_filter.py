@@ -1,5 +1,5 @@
-"""``fastttt solve --stdin``: the line filter (:func:`fastttt.connect4.run_filter`), one answer
-per input line; with ``--json`` one JSON object per input line (JSON Lines), refused lines
+"""``fastttt solve --stdin``: the line filter (:func:`fastttt.search.connect4.run_filter`), one
+answer per input line; with ``--json`` one JSON object per input line (JSON Lines), refused lines
 included (with ``"error"``), built from the filter's text answers as they are written."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def solve_filter(
     game: Any, all_moves: bool, weak: bool, nodes: bool, as_json: bool, source: Any = None
 ) -> None:
     """The filter over ``source`` (default: standard input); exits 1 when a line was refused."""
-    from fastttt.connect4 import run_filter
+    from fastttt.search.connect4 import run_filter
 
     out: Any = sys.stdout  # a text stream, or JSON Lines written through one
     err: Any = sys.stderr

@@ -29,8 +29,8 @@ from fastttt.cli.solve_table import SIDES
 from fastttt.codes import texts_of_bitboards
 from fastttt.errors import FastTTTError
 from fastttt.filter import Chunk, Emit
-from fastttt.movetext import parse_moves, play_lines
-from fastttt.registry import as_game
+from fastttt.games.movetext import parse_moves, play_lines
+from fastttt.games.registry import as_game
 from fastttt.values import RESULT_WORDS, relative, value_name, values_of_bytes
 
 TEXT_MARKS = frozenset("XxOo.-_/|")  # a line holding one of these is a position's text
@@ -64,8 +64,9 @@ def position_of_line(game: Any, line: str) -> Any:
 
 def _answerer(table: Any, as_json: bool):
     """The filter's answerer (:mod:`fastttt.filter`): a chunk's plain move lists read and
-    played in Numba (:func:`~fastttt.movetext.play_lines`), its other lines in Python, then
-    all its positions looked up at once (:meth:`~fastttt.queries.PositionQueries.bytes_of`)."""
+    played in Numba (:func:`~fastttt.games.movetext.play_lines`), its other lines in Python, then
+    all its positions looked up at once
+    (:meth:`~fastttt.tables.queries.PositionQueries.bytes_of`)."""
     game = as_game(table.spec)
 
     def record(number: int, fields: dict[str, Any]) -> str:

@@ -1,5 +1,6 @@
 """``fastttt solve --search``: the value of one position by search, no table: pairing,
-threat-space, df-pn and alpha-beta under one ``--budget`` (:func:`fastttt.prove.prove`)."""
+threat-space, df-pn and alpha-beta under one ``--budget``
+(:func:`fastttt.search.portfolio.prove`)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ class _SearchProgress:
         self.player = player
 
     def __call__(self, step, bounds) -> None:
-        from fastttt.prove import VALUE_WORDS
+        from fastttt.search.portfolio import VALUE_WORDS
 
         elapsed = time.perf_counter() - self.start
         if not self.eager and elapsed < PROGRESS_AFTER:
@@ -81,9 +82,9 @@ class _SearchProgress:
 
 def solve_by_search(spec, position, moves, as_json, budget, method):
     """``solve --search``: the value of one position by the portfolio of
-    :func:`fastttt.prove.prove` (or one of its methods), within ``--budget``."""
-    from fastttt.players import QUICK_SEARCH_CELLS
-    from fastttt.prove import VALUE_WORDS, prove
+    :func:`fastttt.search.portfolio.prove` (or one of its methods), within ``--budget``."""
+    from fastttt.play.players import QUICK_SEARCH_CELLS
+    from fastttt.search.portfolio import VALUE_WORDS, prove
 
     budget_nodes, budget_seconds = parse_budget(budget)
     pos, played = query_state(spec, position, moves)
@@ -104,7 +105,8 @@ def solve_by_search(spec, position, moves, as_json, budget, method):
         )
     player = "first player (X)" if pos.to_move == 0 else "second player (O)"
     if budget_seconds is not None:  # a first run compiles the provers: not on the budget
-        from fastttt import dfpn, search
+        from fastttt.search import alphabeta as search
+        from fastttt.search import dfpn
 
         if sys.stderr.isatty():
             sys.stderr.write(

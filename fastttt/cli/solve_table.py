@@ -13,7 +13,7 @@ from fastttt.cli.moves import format_line, query_state
 from fastttt.cli.output import emit
 from fastttt.cli.progress import Progress, rate_text
 from fastttt.errors import FastTTTError, MemoryBudgetError
-from fastttt.registry import as_game
+from fastttt.games.registry import as_game
 from fastttt.values import RESULT_WORDS
 
 PROGRESS_MIN_SLOTS = 20_000_000  # announce solves above ~1 s of work
@@ -23,8 +23,8 @@ SIDES = ("first", "second")
 
 
 def _run_solve(spec, max_bytes, show_progress: bool):
-    from fastttt.layout import slot_count
-    from fastttt.solver import estimate_memory, fits_in_memory, format_bytes, solve
+    from fastttt.tables.dense import estimate_memory, fits_in_memory, format_bytes, solve
+    from fastttt.tables.layout import slot_count
 
     memory = estimate_memory(spec)
     announce = slot_count(spec) >= PROGRESS_MIN_SLOTS or memory >= BIG_SOLVE_BYTES
@@ -56,7 +56,7 @@ def _size_refusal(err: BaseException, note: str, spec) -> str:
 def alternatives(spec) -> str:
     """What answers questions about ``spec`` without its whole table: search for one position
     (``--search``), the ``--stdin`` filter, and an opening book on gravity boards it takes."""
-    from fastttt.book import MAX_DEPTH, can_have_book
+    from fastttt.search.book import MAX_DEPTH, can_have_book
 
     ways = [
         "--search values one position (--position/--moves; --budget bounds it)",
@@ -73,7 +73,7 @@ def alternatives(spec) -> str:
 
 def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, workers, scheduler):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
-    from fastttt.solver import format_bytes
+    from fastttt.tables.dense import format_bytes
     from fastttt.tables.layered import solve_layered
 
     def announce(plan):
@@ -169,7 +169,7 @@ class _layer_progress:
 
 
 def _print_summary(solution, summary: dict, saved) -> None:
-    from fastttt.solver import format_bytes
+    from fastttt.tables.dense import format_bytes
 
     term, vals = summary["terminal"], summary["values"]
     verdict = {
@@ -245,7 +245,7 @@ def solve_table(spec, args) -> None:
     started = time.perf_counter()
     try:
         if args.save_path:  # before any work: a refused target would lose the solve
-            from fastttt.store import check_save_target
+            from fastttt.tables.dense_store import check_save_target
 
             check_save_target(args.save_path, args.force)
         if args.load_path:
@@ -257,8 +257,8 @@ def solve_table(spec, args) -> None:
             solution = _compute(spec, args, max_bytes)
         saved = None
         if args.save_path:
-            from fastttt.solver import Solution
-            from fastttt.store import save
+            from fastttt.tables.dense import Solution
+            from fastttt.tables.dense_store import save
 
             if not isinstance(solution, Solution):
                 raise click.UsageError("a layered table is kept with --out DIR, not --save FILE")
@@ -323,7 +323,7 @@ def _check_layered_options(args) -> None:
 
 def _compute(spec, args, max_bytes):
     """A new table of ``spec``, by the engine ``--engine`` picks."""
-    from fastttt.tables.layered import choose_engine
+    from fastttt.tables.cache import choose_engine
 
     distributed = bool(args.workers or args.scheduler)
     try:

@@ -12,13 +12,13 @@ def solve_board(spec):
     """Solve ``spec`` through the front door, with the engine ``fastttt solve`` picks: the
     dense table for small free boards, the layered solver (in RAM) for gravity boards and
     boards the dense table does not fit."""
-    from fastttt.tables.layered import choose_engine
+    from fastttt.tables.cache import choose_engine
 
     if choose_engine(spec) == "layered":
         from fastttt.tables.layered import solve_layered
 
         return solve_layered(spec)
-    from fastttt.solver import solve
+    from fastttt.tables.dense import solve
 
     return solve(spec)
 
@@ -29,7 +29,7 @@ def verify(slow):
     """Solve every board of the known-facts file and check each fact; count the first plies
     of every game of the known counts file (fastttt/data/known_counts.txt) and compare."""
     from fastttt.cli.progress import Progress
-    from fastttt.facts import known_boards
+    from fastttt.games.facts import known_boards
 
     failures = 0
     for board in known_boards():
@@ -53,7 +53,7 @@ def _verify_counts() -> int:
     """Count the first plies of every line of the counts file (``fastttt count``) and compare;
     returns the number of lines that failed."""
     from fastttt.cli.progress import Progress
-    from fastttt.facts import known_counts
+    from fastttt.games.facts import known_counts
     from fastttt.tables.count import count_positions
 
     failures = 0

@@ -12,7 +12,7 @@ functions with ``gravite=True`` (a mark falls to the lowest empty cell of its co
 
 Values: :func:`evaluation` is +1 when ``marque`` has a line, -1 when the other mark has one,
 else 0 (the handout's first evaluation); :func:`minimax` returns such values from ``marque``'s
-side. The search runs on bitboards (the lines of :func:`fastttt.board.win_masks`) with a
+side. The search runs on bitboards (the lines of :func:`fastttt.games.mnk.board.win_masks`) with a
 memo, and returns exactly what the handout's pseudo-code returns (checked against a literal
 transcription in the tests).
 """
@@ -24,8 +24,6 @@ import random
 from collections.abc import Callable
 from functools import cache, lru_cache
 
-from fastttt.board import BITBOARD_CELLS as MAX_CELLS  # the handout grids: uint64 masks
-from fastttt.board import contains_line, win_masks
 from fastttt.codes import bitboards_of_cells
 from fastttt.errors import (
     IllegalMoveError,
@@ -33,7 +31,9 @@ from fastttt.errors import (
     InvalidPositionError,
     UnknownPlayerError,
 )
-from fastttt.games import mnk
+from fastttt.games.mnk.board import BITBOARD_CELLS as MAX_CELLS  # the handout grids: uint64 masks
+from fastttt.games.mnk.board import contains_line, win_masks
+from fastttt.games.mnk.spec import mnk
 
 # The handout's game loop and AIs, by the names this module gives them.
 __all__ = [

@@ -10,7 +10,7 @@ Where the values come from:
 
 - ``jeu_OXO``, ``inverse``, ``attracteur``: the handout's traversals replayed by the kernels
   of :mod:`fastttt.kernels.classroom` (same orders), then the Python structures are built.
-- ``minimax``: the dense table of :func:`fastttt.solver.solve` for ``mnk(n, n, n)``; the
+- ``minimax``: the dense table of :func:`fastttt.tables.dense.solve` for ``mnk(n, n, n)``; the
   handout's J_i is the solver's first player when J_i started the game. States outside the
   game (wrong stone counts) fall back to the plain recursion.
 - ``compte_lcd``, ``heuristique``, ``minimax_heur``, ``strategieMiniMax_heur``: the kernels of
@@ -35,11 +35,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fastttt.board import contains_line
 from fastttt.codes import MAX_CODE_CELLS, bitboards_of_cells, code_of_cells
 from fastttt.codes import pow3 as powers_of_3
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
-from fastttt.games import mnk
+from fastttt.games.mnk.board import contains_line
+from fastttt.games.mnk.spec import mnk
 from fastttt.kernels import classroom as C
 from fastttt.kernels import heuristic as K
 from fastttt.reference import morpion as _ref
@@ -405,7 +405,7 @@ _DENSE: dict = {}
 
 
 def _solution(n: int):
-    from fastttt.solver import solved
+    from fastttt.tables.cache import solved
 
     return solved(mnk(n, n, n))
 
@@ -571,7 +571,7 @@ def vider_caches() -> None:
 
     Compiled kernels stay compiled. Used by the benchmarks to time cold calls.
     """
-    from fastttt.solver import forget_solved
+    from fastttt.tables.cache import forget_solved
 
     forget_solved()
     for cache in (_GRAPHES, _INVERSES, _DERNIER, _G, _memo, _DENSE, _TABLES):

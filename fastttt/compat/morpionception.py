@@ -33,9 +33,9 @@ from fastttt.errors import (
     InvalidPositionError,
     SearchBudgetError,
 )
-from fastttt.ultimate.engine import Coeffs, Engine
-from fastttt.ultimate.engine import solve_exact as _solve_exact
-from fastttt.ultimate.state import UltimateState
+from fastttt.games.ultimate.state import UltimateState
+from fastttt.search.ultimate.engine import Coeffs, Engine
+from fastttt.search.ultimate.engine import solve_exact as _solve_exact
 from fastttt.values import mate_sign, relative
 
 # The handout's names, and ``nouveau_morpion`` to start a game.

@@ -11,7 +11,7 @@ otherwise; elsewhere, or when the game is already over, the value.
 
 Fast path: on a legal position where ``coupsPossibles`` lists exactly the empty cells, each
 move's value is read from the solved tic-tac-toe table (through
-:func:`fastttt.players.move_outcomes`). Any other call (odd move lists, impossible boards) runs
+:func:`fastttt.play.players.move_outcomes`). Any other call (odd move lists, impossible boards) runs
 the handout's recursion itself, memoised (:func:`minmax_reference`); the tests check both agree
 on every reachable position.
 """
@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from fastttt.board import has_line
 from fastttt.codes import bitboard_of
 from fastttt.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
-from fastttt.games import tictactoe
+from fastttt.games.mnk.board import has_line
+from fastttt.games.mnk.spec import tictactoe
 
 # The handout's names.
 __all__ = [
@@ -125,8 +125,8 @@ def _fast_values(cells: tuple, joueur: str, autre: str, moi: bool, coups: tuple)
     nj, na = cells.count(joueur), cells.count(autre)
     if nj not in (na, na - 1):
         return None
-    from fastttt.board import Position
-    from fastttt.players import move_outcomes
+    from fastttt.games.mnk.board import Position
+    from fastttt.play.players import move_outcomes
 
     first = joueur if nj == na else autre  # the mark that moved first is X
     text = "".join("X" if c == first else "O" if c != " " else "." for c in cells)

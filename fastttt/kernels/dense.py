@@ -1,4 +1,4 @@
-"""Numba kernels over the compact dense table (see :mod:`fastttt.layout` for the index).
+"""Numba kernels over the compact dense table (see :mod:`fastttt.tables.layout` for the index).
 
 Each table byte is one position::
 
@@ -21,7 +21,7 @@ from fastttt.kernels.stop import is_stopped
 NONTERMINAL = 255
 V_FIRST, V_DRAW, V_SECOND = 1, 2, 3
 # Layout.merged_pos packs lo | rank << 16 | second_to_move << 32 | first's stones << 33 |
-# second's stones << 43 (fastttt.layout builds it)
+# second's stones << 43 (fastttt.tables.layout builds it)
 POS_RANK, POS_SECOND, POS_FIRST_STONES, POS_SECOND_STONES = 16, 32, 33, 43
 
 

@@ -12,7 +12,7 @@ board keeps the player's stones on it, and from them, for each cell and player `
 
 A move updates the lines through its cell only (at most 4k of them). Everything lives in one
 int32 array ``B`` (geometry, then state) and one uint64 array ``Z`` (Zobrist keys and the
-position's hashes), built by :class:`fastttt.lineboard.LineBoard`::
+position's hashes), built by :class:`fastttt.search.lineboard.LineBoard`::
 
     B:  header (HEADER slots: sizes, counters such as each player's winning cells, completed
         lines and open lines, and the offsets of the sections below)

@@ -1,4 +1,4 @@
-"""Kernels of the move-string filter (:func:`fastttt.connect4.run_filter`): read a chunk of
+"""Kernels of the move-string filter (:func:`fastttt.search.connect4.run_filter`): read a chunk of
 lines of 1-based column digits, list the searches they need, write the answer lines.
 
 A chunk is ``data`` (uint8, the lines' bytes, line endings included) and ``starts`` (line
@@ -30,7 +30,7 @@ _ZERO = np.uint64(0)
 @njit(**JIT)
 def parse_lines(data, starts, work, curs, masks, plies, field_ends, ok):
     """Read each line of the chunk as :func:`fastttt.filter.position_field` and
-    :func:`fastttt.connect4.from_move_string` do, without messages: ``ok[i]`` is True when
+    :func:`fastttt.search.connect4.from_move_string` do, without messages: ``ok[i]`` is True when
     line ``i`` is a live position (then ``curs[i]``, ``masks[i]``, ``plies[i]`` hold it and
     its position field is ``data[starts[i]:field_ends[i]]``), False when the filter refuses
     it (not printable ASCII after one line ending is removed, a line that was only ``\r``, a

@@ -1,9 +1,9 @@
-"""Kernel of :func:`fastttt.movetext.play_lines`: a chunk of move lists read and played into
+"""Kernel of :func:`fastttt.games.movetext.play_lines`: a chunk of move lists read and played into
 bitboards, without messages.
 
 A chunk is ``data`` (uint8, the lines' bytes, line endings included) and ``starts`` (line ``i``
 is ``data[starts[i]:starts[i + 1]]``), as :class:`fastttt.filter.Chunk` holds it. A line is a
-move list as :func:`fastttt.movetext.parse_moves` reads it, in its plainest spellings only:
+move list as :func:`fastttt.games.movetext.parse_moves` reads it, in its plainest spellings only:
 moves separated by runs of ASCII spaces and tabs (around them too), each ``row,col`` (numbers
 from 1) on free boards, a column number with gravity (there commas separate moves too, and on
 boards of at most 9 columns a line of digits alone is one column per digit). Anything else
@@ -42,7 +42,7 @@ def play_lines(board, line_start, line_masks, data, starts, firsts, seconds, ok)
     """Fill ``firsts[i]``, ``seconds[i]`` (uint64 bitboards of the position after line ``i``'s
     moves) and ``ok[i]`` for each line of the chunk (module docstring). ``board`` is
     ``(rows, cols, gravity, max_length)``, the longest line read in bytes (its ending
-    removed); ``line_start`` and ``line_masks`` are :func:`fastttt.board.cell_lines`."""
+    removed); ``line_start`` and ``line_masks`` are :func:`fastttt.games.mnk.board.cell_lines`."""
     rows, cols, gravity, max_length = board
     cells = rows * cols
     full = (_ONE << np.uint64(cells)) - _ONE if cells < 64 else ~_ZERO

@@ -1,6 +1,6 @@
 """Negamax alpha-beta kernels over padded column-major bitboards (gravity and free boards).
 
-Internal layout (search only; :mod:`fastttt.search` converts from/to :class:`Position`):
+Internal layout (search only; :mod:`fastttt.search.alphabeta` converts from/to :class:`Position`):
 ``W`` internal columns of ``H`` cells plus one always-empty sentinel bit on top of each
 column, ``bit = col * (H + 1) + height`` (height 0 = bottom row). Gravity boards use
 ``W = cols``, ``H = rows``; free boards may be transposed to fit 64 bits. 7 x 6 example::
@@ -21,9 +21,9 @@ every stone, ``ply`` the number of stones. Scores are from the side to move (see
 :mod:`fastttt.values`): 0 draw, a win scores ``base - s`` with ``s`` the winner's stones when
 it completes its line, a loss the negative of the opponent's win score.
 
-Work array: one uint64 array (built by :class:`fastttt.search.Searcher`) holds the geometry,
-the masks, the node counter, the static move order, the symmetry permutations and the per-ply
-move-sorting buffers, at the offsets below, plus the address of the transposition table. The
+Work array: one uint64 array (built by :class:`fastttt.search.alphabeta.Searcher`) holds the
+geometry, the masks, the node counter, the static move order, the symmetry permutations and the
+per-ply move-sorting buffers, at the offsets below, plus the address of the transposition table. The
 recursive kernel receives only scalars and the work array's ADDRESS (``work.ctypes.data``):
 array arguments make Numba count references on every call (atomic increments and
 decrements for each array at each node): passing the address took Connect Four from about 4
@@ -552,8 +552,8 @@ def _half(x):
 def solve_kernel(cur, mask, ply, weak, work, tt):
     """Exact score of a live position (not finished, not full) from the side to move; with
     ``weak`` only its sign (-1, 0 or +1). Iterated null-window searches narrow [lo, hi] until
-    it closes (kernel behind :func:`fastttt.search.solve_position`), each window halfway to
-    the far end of the range (quick wins and losses are cheap to rule out), except that an
+    it closes (kernel behind :func:`fastttt.search.alphabeta.solve_position`), each window halfway
+    to the far end of the range (quick wins and losses are cheap to rule out), except that an
     early position (:data:`ZERO_FIRST_EMPTY` empty cells or more) asks "a quick win?", "a quick
     loss?", then "a win at all?" (the empty 7 x 6 board: 646 M nodes instead of 726 M;
     Begin-Easy 4.26 M instead of 4.30 M, where "a win?" alone took 6.83 M), and then walks up

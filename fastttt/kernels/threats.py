@@ -19,7 +19,7 @@ all of o's double-threat cells (Allis's "cost squares" of the threat), and its f
 :func:`pairing_holds` looks for a pairing of the position (cell pairs, both empty, disjoint,
 each line of the attacker not yet blocked holding one pair): then the defender answers each
 move in a pair with its partner and the attacker never completes a line, whoever moves now
-(Hales and Jewett's pairing strategy, :mod:`fastttt.pairing`, applied to a sub-position). The
+(Hales and Jewett's pairing strategy, :mod:`fastttt.search.pairing`, applied to a sub-position). The
 search is greedy (most constrained line first, its closest free pair) and can miss pairings:
 a False is "not found", never "none exists".
 """

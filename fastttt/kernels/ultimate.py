@@ -22,7 +22,7 @@ Boards in the frame and cells in a board are both numbered row by row::
     3 4 5        the opponent is sent to (free choice when that board is closed)
     6 7 8
 
-Scores (engine, :mod:`fastttt.ultimate.engine`) are from the side to move: 0 draw,
+Scores (engine, :mod:`fastttt.search.ultimate.engine`) are from the side to move: 0 draw,
 ``MATE - n`` a win in n plies from the search root, ``-(MATE - n)`` a loss in n plies;
 heuristic evaluations stay below ``MATE_BOUND`` in absolute value.
 """

@@ -3,12 +3,13 @@
 The 64-bit kernels (:mod:`fastttt.kernels.negamax`) find lines with shifts of one padded
 bitboard; here a position is kept as per-line counters, updated move by move (make and unmake),
 so that the cost of a move is the number of lines through its cell (at most ``4 k``), whatever
-the size of the board. Cells are the :mod:`fastttt.games` numbering (``row * cols + col``, row
-0 on top); no padding is needed. The same score convention as the 64-bit kernels (see
+the size of the board. Cells are the :mod:`fastttt.games.mnk.spec` numbering (``row * cols + col``,
+row 0 on top); no padding is needed. The same score convention as the 64-bit kernels (see
 :mod:`fastttt.values`): from the side to move, 0 draw, a win ``base - s`` with ``s`` the
 winner's stones when it completes its line, a loss the negative of the opponent's win score.
 
-State, one uint64 work array (built by :class:`fastttt.search.WideSearcher`), offsets of its
+State, one uint64 work array (built by :class:`fastttt.search.alphabeta.WideSearcher`), offsets of
+its
 parts held in its header (``H_*`` fields)::
 
     line state  per line: (X stones) | (O stones) << 16 | (sum of its occupied cells) << 32
@@ -443,7 +444,7 @@ def solve_kernel(work, tt, stones, start, end, weak):
     """Exact score (side to move) of the live position whose stones are ``stones[start:end]``
     (X's and O's alternately, see :func:`load_position`); with ``weak`` only its sign.
     Iterated null-window searches, as :func:`fastttt.kernels.negamax.solve_kernel` (the kernel
-    behind :meth:`fastttt.search.WideSearcher.solve`). Returns a meaningless 0 once
+    behind :meth:`fastttt.search.alphabeta.WideSearcher.solve`). Returns a meaningless 0 once
     ``work[S_STOP]`` is set."""
     w = np.uint64(work.ctypes.data)
     work[H_TTADDR] = np.uint64(tt.ctypes.data)

@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastttt.errors import MemoryBudgetError, require_int
-from fastttt.games import GameSpec, as_spec
+from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
+from fastttt.tables.layer_store import DEFAULT_CHUNK
 from fastttt.tables.layered import PARALLEL_MIN_SLOTS, RUNTIME_OVERHEAD, LayerPlan
-from fastttt.tables.store import DEFAULT_CHUNK
 from fastttt.values import BYTE_DRAW, BYTE_FIRST, BYTE_SECOND
 
 # (ply, slots of the ply done, slots of the ply)
@@ -141,7 +141,7 @@ def plan_count(
 def check_count_fits(p: CountPlan, max_bytes: int | None = None) -> None:
     """Raise MemoryBudgetError (with the estimate and the most plies that fit) when counting
     ``p`` needs more than ``max_bytes`` (default 90% of available memory)."""
-    from fastttt.solver import available_memory, format_bytes
+    from fastttt.tables.dense import available_memory, format_bytes
 
     limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
     if p.memory_bytes <= limit:

@@ -5,7 +5,7 @@ process and layer), computes its chunk with the serial kernels and writes it; th
 (:func:`fastttt.tables.layered.solve_layered`) waits for a layer's tasks, then marks the layer
 complete in the manifest. Every worker must see the store at the same path: a local folder for
 a ``LocalCluster``, a shared file system (NFS, Lustre, ...) for a real cluster. An object store
-would plug in at :class:`fastttt.tables.store.LayerStore`, which keeps each chunk as one zarr
+would plug in at :class:`fastttt.tables.layer_store.LayerStore`, which keeps each chunk as one zarr
 key: a zarr ``FsspecStore`` on ``s3://bucket/table`` holds the same keys (the manifest then needs
 a conditional put for its atomic update).
 
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fastttt.errors import MissingDependencyError
-from fastttt.games import mnk
+from fastttt.games.mnk.spec import mnk
 from fastttt.tables.index import LayerIndex
 
 _WORK: dict[tuple, object] = {}  # per worker process: (store path, game, symmetry) -> ChunkWork
@@ -39,8 +39,8 @@ def require_distributed():
 
 def _work_for(path: str, game: tuple, symmetry: bool, solve_id: str):
     """This process's ChunkWork for one solve (built once; keeps the layer it last read)."""
+    from fastttt.tables.layer_store import LayerStore
     from fastttt.tables.layered import ChunkWork
-    from fastttt.tables.store import LayerStore
 
     key = (path, game, symmetry, solve_id)
     if key not in _WORK:

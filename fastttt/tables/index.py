@@ -21,9 +21,9 @@ from math import comb
 
 import numpy as np
 
-from fastttt.board import BITBOARD_CELLS, bottom_row_mask, full_mask
 from fastttt.errors import GameSpecError, InvalidPositionError
-from fastttt.games import GameSpec, as_spec
+from fastttt.games.mnk.board import BITBOARD_CELLS, bottom_row_mask, full_mask
+from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 
 INDEX_FREE = "free-colex"

@@ -26,11 +26,11 @@ from typing import Protocol
 import numpy as np
 
 from fastttt.errors import MemoryBudgetError, TableFileError
-from fastttt.games import GameSpec, as_spec
+from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
-from fastttt.tables.store import DEFAULT_CHUNK, MANIFEST, LayerStore, require_zarr
+from fastttt.tables.layer_store import DEFAULT_CHUNK, MANIFEST, LayerStore, require_zarr
 
 PARALLEL_MIN_SLOTS = 1 << 18  # below this a chunk runs serial (no thread-pool barrier)
 RUNTIME_OVERHEAD = 250 * 2**20  # interpreter, NumPy, Numba, compiled kernels
@@ -223,7 +223,7 @@ def layer_index(spec: GameSpec, symmetry: bool) -> LayerIndex:
 def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = None) -> None:
     """Raise MemoryBudgetError (with the estimates) when ``p`` needs more RAM than
     ``max_bytes`` (default 90% of available memory) or more disk than ``free_disk``."""
-    from fastttt.solver import available_memory, format_bytes
+    from fastttt.tables.dense import available_memory, format_bytes
 
     limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
     if p.memory_bytes > limit:
@@ -259,40 +259,10 @@ def free_disk_for(out: str | os.PathLike) -> int:
     return shutil.disk_usage(path).free
 
 
-def choose_engine(
-    spec: GameSpec,
-    engine: str = "auto",
-    *,
-    out=None,
-    distributed: bool = False,
-    max_bytes: int | None = None,
-    save: bool = False,
-) -> str:
-    """ "dense" or "layered": the dense table when it fits and is the fastest (free boards
-    that fit in RAM) or a table file is wanted (``save``), the layered solver for gravity
-    boards, bigger boards, ``out`` or Dask."""
-    from fastttt.solver import fits_in_memory
-
-    if engine not in ("auto", "dense", "layered"):
-        raise ValueError(f"engine must be auto, dense or layered, got {engine!r}")
-    if engine == "dense" and (out is not None or distributed):
-        raise ValueError(
-            "the dense engine keeps its table in RAM: --out, --workers and "
-            "--scheduler go with the layered engine"
-        )
-    if engine != "auto":
-        return engine
-    if out is not None or distributed:
-        return "layered"
-    if spec.gravity and not save:
-        return "layered"
-    return "dense" if fits_in_memory(spec, max_bytes) else "layered"
-
-
 # --- the solve --------------------------------------------------------------------------
 def open_store(p: Plan, out, resume: bool):
     """The store of a solve: in RAM without ``out``, else a folder (created or resumed)."""
-    from fastttt.tables import store as stores
+    from fastttt.tables import layer_store as stores
 
     game = {"rows": p.spec.rows, "cols": p.spec.cols, "k": p.spec.k, "gravity": p.spec.gravity}
     fields = dict(game=game, **p.index.manifest(), layer_sizes=p.sizes, chunk=p.chunk)

@@ -2,7 +2,7 @@
 
 :func:`open_table` opens a table for questions about positions: a layered table's folder
 (``solve --out``) lazily, a dense ``.fttt`` file (``solve --save``) whole. Both answer the
-questions of :class:`~fastttt.queries.PositionQueries`: ``value``/``depth``/``best_moves``,
+questions of :class:`~fastttt.tables.queries.PositionQueries`: ``value``/``depth``/``best_moves``,
 the probe/get pairs and ``probe_many``; values +1 first player wins, 0 draw, -1 second player
 wins (:mod:`fastttt.values`), depth in plies to the end (winner hurrying, loser delaying).
 :class:`LayeredSolution` reads the manifest, then only the chunks a question needs (a few kept
@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fastttt.board import Position
 from fastttt.errors import TableFileError
-from fastttt.games import GameSpec, mnk
-from fastttt.queries import PositionQueries
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import GameSpec, mnk
 from fastttt.tables.index import LayerIndex
+from fastttt.tables.queries import PositionQueries
 from fastttt.values import table_counts
 
 if TYPE_CHECKING:
-    from fastttt.solver import Solution
+    from fastttt.tables.dense import Solution
 
 CACHED_CHUNKS = 64  # 64 MiB at the default chunk: 4x5k4g (21 chunks) stays in; 16 thrashed
 
@@ -34,7 +34,7 @@ CACHED_CHUNKS = 64  # 64 MiB at the default chunk: 4x5k4g (21 chunks) stays in; 
 class LayeredSolution(PositionQueries):
     """A layered strong solution: every reachable position's value and depth.
 
-    Same questions as :class:`fastttt.solver.Solution`; answers come from the store's
+    Same questions as :class:`fastttt.tables.dense.Solution`; answers come from the store's
     ``value`` layers, one chunk at a time.
     """
 
@@ -143,13 +143,15 @@ def open_table(
 ) -> LayeredSolution | Solution:
     """Open a saved table for probes: a folder is a layered table (``solve --out``), read
     lazily (:class:`LayeredSolution`); a file a dense one (``solve --save``), loaded whole
-    (:func:`fastttt.store.load`, a :class:`~fastttt.solver.Solution`).
+    (:func:`fastttt.tables.dense_store.load`, a :class:`~fastttt.tables.dense.Solution`).
 
     ``game`` (optional) must match the table's game. Raises TableFileError when ``path`` is
     not a finished table, is damaged or holds another game."""
     if Path(path).is_dir():
         return open_layered(path, game)
-    from fastttt.store import load  # refuses anything but a regular file (a FIFO would block)
+    from fastttt.tables.dense_store import (
+        load,  # refuses anything but a regular file (a FIFO would block)
+    )
 
     return load(path, game)
 
@@ -159,8 +161,8 @@ def open_layered(path: str | os.PathLike, game: GameSpec | str | None = None) ->
 
     ``game`` (optional) must match the table's game. Raises TableFileError when the folder
     is not a finished table (or of another game)."""
-    from fastttt.games import as_spec
-    from fastttt.tables.store import LayerStore
+    from fastttt.games.mnk.spec import as_spec
+    from fastttt.tables.layer_store import LayerStore
 
     store = LayerStore.open(path, "r")
     m = store.manifest

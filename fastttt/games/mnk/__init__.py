@@ -1,0 +1,1 @@
+"""m,n,k-games, free or with gravity: the spec (:mod:`.spec`) and positions (:mod:`.board`)."""

@@ -1,0 +1,1 @@
+"""Ultimate tic-tac-toe's rules: the spec (:mod:`.spec`) and positions (:mod:`.state`)."""

@@ -1,0 +1,175 @@
+"""An independent checker of proof files (:mod:`fastttt.search.prooftree`), on the plain rules only.
+
+Nothing here comes from the rest of fastttt: no bitboards, no kernels, no search. The board is
+a list of cells, ``rows`` x ``cols`` read row by row from the top-left (cell ``r * cols + c``);
+a move is a cell, or a 0-based column with gravity, where the stone lands on the lowest empty
+cell of the column; the first player is ``X``. A player wins on completing ``k`` or more
+stones in a row, a column or a diagonal; a full board without a line is a draw. A position is
+written as its rows from the top, joined by ``/`` (``"X../.O./..."``).
+
+A claim says "``attacker`` wins from the root" or "``attacker`` does not win" and comes with a
+strategy for its prover (the attacker, or its opponent): one move for each position where the
+prover is to move. :func:`check_claim` plays every move of the other side and the strategy's
+move for the prover, from the root to the end of every game, and fails at the first position
+the strategy lacks, an illegal move, or a game that ends against the claim. For "the attacker
+does not win", a game may also stop where every line holds a stone of the attacker's
+opponent (:func:`attacker_is_blocked`): the attacker can no longer complete one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastttt.errors import FastTTTError
+
+FIRST, SECOND = 1, 2
+SYMBOLS = {0: ".", FIRST: "X", SECOND: "O"}
+
+
+class ProofCheckError(FastTTTError, ValueError):
+    """A proof that does not hold: the message names the position and what failed there."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of one m,n,k game, from scratch."""
+
+    rows: int
+    cols: int
+    k: int
+    gravity: bool
+
+    def lines(self) -> list[tuple[int, ...]]:
+        """Every run of ``k`` cells in a row, a column or a diagonal."""
+        found = []
+        for r in range(self.rows):
+            for c in range(self.cols):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    end_r, end_c = r + dr * (self.k - 1), c + dc * (self.k - 1)
+                    if 0 <= end_r < self.rows and 0 <= end_c < self.cols:
+                        found.append(
+                            tuple((r + dr * i) * self.cols + c + dc * i for i in range(self.k))
+                        )
+        return found
+
+    def cell_of(self, board: list[int], move: int) -> int | None:
+        """The cell a move fills, or None when the move is not legal."""
+        if self.gravity:
+            if not 0 <= move < self.cols:
+                return None
+            for r in range(self.rows - 1, -1, -1):
+                if board[r * self.cols + move] == 0:
+                    return r * self.cols + move
+            return None
+        if 0 <= move < self.rows * self.cols and board[move] == 0:
+            return move
+        return None
+
+    def moves(self, board: list[int]) -> list[int]:
+        """The legal moves, in increasing order."""
+        span = self.cols if self.gravity else self.rows * self.cols
+        return [m for m in range(span) if self.cell_of(board, m) is not None]
+
+    def text(self, board: list[int]) -> str:
+        chars = [SYMBOLS[v] for v in board]
+        return "/".join(
+            "".join(chars[r * self.cols : (r + 1) * self.cols]) for r in range(self.rows)
+        )
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """A claim that holds: ``positions`` distinct positions visited, ``games_end`` of them
+    finished games."""
+
+    positions: int
+    games_end: int
+
+
+def attacker_is_blocked(board: list[int], lines: list[tuple[int, ...]], attacker: int) -> bool:
+    """Whether every line holds a stone of ``attacker``'s opponent (0 first player, 1 second)."""
+    other = SECOND if attacker == 0 else FIRST
+    return all(any(board[c] == other for c in line) for line in lines)
+
+
+def _winner(board: list[int], lines: list[tuple[int, ...]]) -> int:
+    for line in lines:
+        first = board[line[0]]
+        if first and all(board[c] == first for c in line):
+            return first
+    return 0
+
+
+def read_position(rules: Rules, text: str) -> tuple[list[int], int]:
+    """The board and the number of stones of a live position's text; raises
+    :class:`ProofCheckError` for a text that is not one (shape, symbols, stone counts, stones
+    floating over an empty cell with gravity, a line already completed)."""
+    rows = text.split("/")
+    if len(rows) != rules.rows or any(len(row) != rules.cols for row in rows):
+        raise ProofCheckError(f"root {text!r}: not {rules.rows} rows of {rules.cols} cells")
+    codes = {symbol: value for value, symbol in SYMBOLS.items()}
+    if any(ch not in codes for ch in "".join(rows)):
+        raise ProofCheckError(f"root {text!r}: cells are '.', 'X' or 'O'")
+    board = [codes[ch] for ch in "".join(rows)]
+    xs, os_ = board.count(FIRST), board.count(SECOND)
+    if xs - os_ not in (0, 1):
+        raise ProofCheckError(f"root {text!r}: {xs} X and {os_} O cannot be reached")
+    if rules.gravity:
+        for cell in range(rules.cols, len(board)):
+            if board[cell - rules.cols] and not board[cell]:
+                raise ProofCheckError(f"root {text!r}: a stone over an empty cell")
+    if _winner(board, rules.lines()) or all(board):
+        raise ProofCheckError(f"root {text!r}: the game is already over")
+    return board, xs + os_
+
+
+def check_claim(
+    rules: Rules,
+    root: str,
+    attacker: int,
+    attacker_wins: bool,
+    strategy: dict[str, int],
+) -> CheckReport:
+    """Check that ``attacker`` (0 first player, 1 second) wins from the position ``root``
+    (``attacker_wins``), or does not win (draws or loses), when its prover plays ``strategy``
+    (position text -> move) against every reply. Raises :class:`ProofCheckError` at the first
+    failure."""
+    lines = rules.lines()
+    board, stones = read_position(rules, root)
+    attacker_stone = FIRST if attacker == 0 else SECOND
+    prover = attacker if attacker_wins else 1 - attacker
+    seen: set[str] = set()
+    ends = 0
+    stack = [(board, stones)]
+    while stack:
+        board, ply = stack.pop()
+        text = rules.text(board)
+        if text in seen:
+            continue
+        seen.add(text)
+        winner = _winner(board, lines)
+        if winner or all(board):
+            ends += 1
+            if (winner == attacker_stone) != attacker_wins:
+                result = "a draw" if not winner else f"won by {SYMBOLS[winner]}"
+                raise ProofCheckError(f"{text}: the game ends {result}, against the claim")
+            continue
+        if not attacker_wins and attacker_is_blocked(board, lines, attacker):
+            ends += 1
+            continue
+        to_move = ply % 2
+        stone = FIRST if to_move == 0 else SECOND
+        if to_move == prover:
+            if text not in strategy:
+                raise ProofCheckError(f"{text}: the strategy has no move here")
+            replies = [strategy[text]]
+        else:
+            replies = rules.moves(board)
+        for move in replies:
+            cell = rules.cell_of(board, move)
+            if cell is None:
+                raise ProofCheckError(f"{text}: the strategy's move {move} is not legal")
+            child = board.copy()
+            child[cell] = stone
+            stack.append((child, ply + 1))
+    return CheckReport(len(seen), ends)

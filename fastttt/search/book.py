@@ -1,0 +1,314 @@
+"""Opening books: the exact score of every position up to a depth of a gravity board, built by
+search, in a file that says what it is.
+
+A book of depth ``D`` holds every live position with at most ``D`` stones reachable from the
+empty board, a position and its left-right mirror once (keyed by :func:`position_key`), with its
+exact search score from the side to move (:mod:`fastttt.values`: ``score_base - s`` for a win
+with the winner's ``s``-th stone). :func:`build` searches the positions of depth ``D`` exactly
+(:class:`fastttt.search.alphabeta.Searcher`, in chunks that are checkpointed, so a killed build
+resumes), then scores the shallower ones by negamax over their children, which are all in the book
+or end the game.
+
+File layout (little-endian): ``MAGIC``, a uint32 header length, the header (JSON: ``format``,
+``version``, ``game`` as rows/cols/k/gravity, ``depth``, ``count``), ``count`` uint64 keys in
+increasing order, ``count`` int8 scores, and the CRC-32 of everything before it. A damaged,
+truncated or foreign file is refused with :class:`~fastttt.errors.TableFileError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from fastttt.codes import to_layout
+from fastttt.errors import GameSpecError, TableFileError, require_int
+from fastttt.files import check_target, file_head, write_atomic, write_framed
+from fastttt.games.mnk.board import Position, symmetry_maps
+from fastttt.games.mnk.spec import GameSpec, as_spec, game_fields
+from fastttt.search.alphabeta import scores_of_moves
+
+MAGIC = b"FTTTBOOK"
+VERSION = 1
+CHUNK = 64  # depth-D positions per search task (one checkpoint file each)
+MAX_DEPTH = 16
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+def can_have_book(spec: GameSpec) -> bool:
+    """Whether ``spec`` takes an opening book: a gravity board with ``(rows + 1) * cols <= 63``
+    (the column-major keys of :func:`position_key` fit 64 bits)."""
+    return spec.gravity and (spec.rows + 1) * spec.cols <= 63
+
+
+def _check_spec(spec: GameSpec) -> None:
+    if not can_have_book(spec):
+        raise GameSpecError(
+            f"opening books are for gravity boards with (rows + 1) * cols <= 63; {spec.name} is "
+            f"{spec.describe()}"
+        )
+
+
+def position_key(pos: Position) -> int:
+    """The key of a position of a gravity board, the same for its left-right mirror: the
+    smaller of the two ``cur + mask`` codes (stones of the side to move plus all stones, column
+    by column with a free bit on top: unique per position)."""
+    column_bits, mirrored_bits = _layouts(pos.spec)
+    keys = []
+    for cell_bit in (column_bits, mirrored_bits):
+        cur = to_layout(pos.first if pos.to_move == 0 else pos.second, cell_bit)
+        keys.append(cur + to_layout(pos.first | pos.second, cell_bit))
+    return min(keys)
+
+
+@cache
+def _layouts(spec: GameSpec) -> tuple[list[int], list[int]]:
+    """Where each cell goes in the column-major layout (``rows + 1`` bits a column, bottom row
+    first), as is and left-right mirrored."""
+    mirror = symmetry_maps(spec.rows, spec.cols, True)[1]
+    column = [
+        (c % spec.cols) * (spec.rows + 1) + spec.rows - 1 - c // spec.cols
+        for c in range(spec.cells)
+    ]
+    return column, [column[mirror[c]] for c in range(spec.cells)]
+
+
+@dataclass(frozen=True)
+class Book:
+    """Exact scores of every position up to ``depth`` stones of ``spec``: ``keys`` (uint64,
+    increasing, :func:`position_key`) and ``scores`` (int8, side to move)."""
+
+    spec: GameSpec
+    depth: int
+    keys: np.ndarray
+    scores: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.keys.size)
+
+    def score(self, pos: Position) -> int | None:
+        """The exact score of ``pos`` (a live position of the book's game), or None when it has
+        more than :attr:`depth` stones."""
+        if pos.spec != self.spec or pos.ply > self.depth or pos.is_over():
+            return None
+        key = np.uint64(position_key(pos))
+        at = int(np.searchsorted(self.keys, key))
+        if at == self.keys.size or self.keys[at] != key:
+            raise TableFileError(f"the book of {self.spec.name} lacks {pos} (a damaged book?)")
+        return int(self.scores[at])
+
+    def move_scores(self, pos: Position) -> dict[int, int] | None:
+        """The exact score of each legal move of ``pos`` from the mover's side (as
+        :meth:`fastttt.search.alphabeta.Searcher.move_scores`), or None when a child is past the
+        book."""
+        if pos.spec != self.spec or pos.ply >= self.depth or pos.is_over():
+            return None
+        return scores_of_moves(pos, self._stored)
+
+    def _stored(self, pos: Position) -> int:
+        score = self.score(pos)
+        assert score is not None  # a child of a position above the depth
+        return score
+
+
+# --- building ----------------------------------------------------------------------------------
+def _layers(spec: GameSpec, depth: int) -> list[dict[int, Position]]:
+    """For each ply up to ``depth``: key -> a live position with that many stones."""
+    layers: list[dict[int, Position]] = [{position_key(Position.empty(spec)): Position.empty(spec)}]
+    for _ in range(depth):
+        nxt: dict[int, Position] = {}
+        for pos in layers[-1].values():
+            for move in pos.legal_moves():
+                child = pos.play(move)
+                if not child.is_over():
+                    nxt.setdefault(position_key(child), child)
+        layers.append(nxt)
+    return layers
+
+
+def _solve_chunk(game: dict, texts: list[str]) -> list[int]:
+    """Exact scores of positions given by their text (one task; a fresh searcher)."""
+    from fastttt.search.alphabeta import Searcher
+
+    spec = GameSpec(**game)
+    searcher = Searcher(spec)
+    return [searcher.solve(Position.from_text(spec, text)).score for text in texts]
+
+
+def build(
+    spec: GameSpec | str,
+    depth: int,
+    path: str | os.PathLike,
+    *,
+    resume: bool = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> Book:
+    """Build the book of ``spec`` to ``depth`` plies and write it to ``path`` (atomically; a file
+    there that is not a book is refused unless ``force``). The depth-``depth`` positions are
+    searched in chunks of :data:`CHUNK`, each saved in ``<path>.parts/`` as it finishes;
+    ``resume`` keeps the chunks found there (their game and depth must match). ``workers``:
+    that many processes; ``scheduler``: the address of a Dask scheduler (the chunks as tasks;
+    ``pip install 'fastttt[distributed]'``). ``progress(phase, done, total)`` after each chunk."""
+    spec = as_spec(spec)
+    _check_spec(spec)
+    depth = require_int(depth, "depth", 0, min(MAX_DEPTH, spec.cells - 1))
+    target = check_target(path, _is_book, "a fastttt book", TableFileError, force=force)
+    layers = _layers(spec, depth)
+    leaves = sorted(layers[depth].items())
+    parts = Path(f"{target}.parts")
+    plan = {"game": game_fields(spec), "depth": depth, "leaves": len(leaves), "chunk": CHUNK}
+    _prepare_parts(parts, plan, resume)
+    chunks = [leaves[i : i + CHUNK] for i in range(0, len(leaves), CHUNK)]
+    todo = [i for i in range(len(chunks)) if not (parts / f"{i}.npy").is_file()]
+    done = len(chunks) - len(todo)
+    if progress:
+        progress("search", done, len(chunks))
+    tasks = [(i, [str(pos) for _, pos in chunks[i]]) for i in todo]
+    for index, scores in _run_tasks(spec, tasks, workers, scheduler):
+        _save_part(parts / f"{index}.npy", np.array(scores, dtype=np.int8))
+        done += 1
+        if progress:
+            progress("search", done, len(chunks))
+    known: dict[int, int] = {}
+    for i, chunk in enumerate(chunks):
+        scores = np.load(parts / f"{i}.npy")
+        if scores.shape != (len(chunk),):
+            raise TableFileError(
+                f"{parts}/{i}.npy: {scores.shape[0]} scores, expected {len(chunk)}"
+            )
+        known.update(zip((key for key, _ in chunk), scores.tolist(), strict=True))
+    for ply in range(depth - 1, -1, -1):
+        for key, pos in layers[ply].items():
+            moves = scores_of_moves(pos, lambda child: known[position_key(child)])
+            known[key] = max(moves.values())
+    keys = np.array(sorted(known), dtype=np.uint64)
+    book = Book(spec, depth, keys, np.array([known[int(k)] for k in keys], dtype=np.int8))
+    save(book, target, force=True)
+    for part in parts.glob("*"):
+        part.unlink()
+    parts.rmdir()
+    return book
+
+
+def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[int]]]:
+    game = game_fields(spec)
+    if scheduler is not None:
+        from fastttt.tables.distributed import require_distributed
+
+        distributed = require_distributed()
+        with distributed.Client(scheduler) as client:
+            futures = {
+                client.submit(_solve_chunk, game, texts, pure=False): i for i, texts in tasks
+            }
+            for future in distributed.as_completed(futures):
+                yield futures[future], future.result()
+        return
+    if workers is not None and workers > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(workers) as pool:
+            pending = {pool.submit(_solve_chunk, game, texts): i for i, texts in tasks}
+            for future in as_completed(pending):
+                yield pending[future], future.result()
+        return
+    for i, texts in tasks:
+        yield i, _solve_chunk(game, texts)
+
+
+def _prepare_parts(parts: Path, plan: dict, resume: bool) -> None:
+    plan_file = parts / "plan.json"
+    if parts.exists():
+        if not resume:
+            raise TableFileError(f"{parts} holds an earlier build: --resume it, or remove it")
+        try:
+            found = json.loads(plan_file.read_text())
+        except (OSError, ValueError):
+            found = None
+        if found != plan:
+            raise TableFileError(f"{parts} holds another build ({found}), not {plan}")
+        return
+    parts.mkdir()
+    write_atomic(plan_file, lambda f: f.write(json.dumps(plan).encode()), TableFileError)
+
+
+def _save_part(path: Path, scores: np.ndarray) -> None:
+    write_atomic(path, lambda f: np.save(f, scores), TableFileError)
+
+
+# --- the file ----------------------------------------------------------------------------------
+def _is_book(path: Path) -> bool:
+    return file_head(path, len(MAGIC)) == MAGIC
+
+
+def save(book: Book, path: str | os.PathLike, *, force: bool = False) -> Path:
+    """Write ``book`` atomically (a file there that is not a book is refused unless ``force``)."""
+    target = check_target(path, _is_book, "a fastttt book", TableFileError, force=force)
+    header = {
+        "format": "fastttt-book",
+        "version": VERSION,
+        "game": game_fields(book.spec),
+        "depth": book.depth,
+        "count": len(book),
+    }
+    parts = [book.keys.astype("<u8"), book.scores.astype(np.int8)]
+    return write_framed(target, MAGIC, header, parts, TableFileError)
+
+
+def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Book:
+    """Read a book written by :func:`save`; ``game`` (optional) must be the book's. Refuses
+    (TableFileError) a file that is not a book, damaged (CRC-32), truncated, of another version
+    or game, or whose keys are not increasing."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise TableFileError(f"{path}: cannot read the book ({err.strerror})") from None
+    if not data.startswith(MAGIC):
+        raise TableFileError(f"{path}: not a fastttt book (bad magic bytes)")
+    if len(data) < len(MAGIC) + 8 or zlib.crc32(data[:-4]) != struct.unpack("<I", data[-4:])[0]:
+        raise TableFileError(f"{path}: the book is damaged (checksum mismatch or truncated)")
+    (length,) = struct.unpack("<I", data[len(MAGIC) : len(MAGIC) + 4])
+    start = len(MAGIC) + 4
+    try:
+        header = json.loads(data[start : start + length])
+        spec = GameSpec(**header["game"])
+        depth, count = int(header["depth"]), int(header["count"])
+    except (ValueError, KeyError, TypeError, GameSpecError):
+        raise TableFileError(f"{path}: the book's header is damaged") from None
+    if header.get("format") != "fastttt-book" or header.get("version") != VERSION:
+        raise TableFileError(f"{path}: book format {header.get('version')!r}, this reads {VERSION}")
+    body = data[start + length : -4]
+    if len(body) != 9 * count:
+        raise TableFileError(f"{path}: {len(body)} bytes of entries, {count} need {9 * count}")
+    keys = np.frombuffer(body[: 8 * count], dtype="<u8").astype(np.uint64)
+    scores = np.frombuffer(body[8 * count :], dtype=np.int8).copy()
+    if count and not (keys[1:] > keys[:-1]).all():
+        raise TableFileError(f"{path}: the book's keys are not in increasing order")
+    if game is not None and as_spec(game) != spec:
+        raise TableFileError(f"{path}: a book of {spec.name}, expected {as_spec(game).name}")
+    return Book(spec, depth, keys, scores)
+
+
+@cache
+def shipped(spec: GameSpec) -> Book | None:
+    """The book shipped with fastttt for ``spec`` (``fastttt/data/books/<name>.book``), if any
+    (None for boards that take no book: :func:`can_have_book`)."""
+    if not can_have_book(spec) or not spec.name.isidentifier():
+        return None
+    name = f"{spec.name}.book"
+    resource = resources.files("fastttt") / "data" / "books" / name
+    if not resource.is_file():
+        return None
+    with resources.as_file(resource) as path:
+        return load(path, spec)

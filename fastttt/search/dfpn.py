@@ -1,0 +1,346 @@
+"""Depth-first proof-number search (df-pn): does a player win, proven or disproven.
+
+:class:`ProofSearch` asks binary questions of a position: "does the ``attacker`` win?"
+(``attacker`` 0 is the first player, 1 the second, whoever is to move). The answer is proven
+(True), disproven (False) or unknown within the budget (None), with the nodes searched, the
+size of the proof (positions in the proof graph, transpositions counted once) and, for a
+proven win, a principal line ending on the completed line. Win, draw or loss of a position is
+two questions (:func:`fastttt.search.portfolio.prove` asks them): the mover wins; else the opponent
+wins; else a draw.
+
+Two modes share one table (their entries carry different tags): ``"full"`` searches every
+move (:mod:`fastttt.kernels.dfpn` lists the sound prunings), ``"threats"`` is the threat-space
+search of :mod:`fastttt.search.threats` (free boards). The table persists between calls, so a
+question asked again with a larger budget resumes where the last one stopped.
+
+Boards: any m,n,k board free or with gravity held as line counts
+(:mod:`fastttt.search.lineboard`), with no 64-bit limit. Kernels:
+:func:`fastttt.kernels.dfpn.search`, :func:`~fastttt.kernels.dfpn.walk`,
+:func:`~fastttt.kernels.dfpn.principal_line`. Compiling them takes about a minute from a cold
+Numba cache (55 s measured at load 2: the small helpers are inlined, which makes a move about
+6 times faster), 0.4 s to load from a warm one (:func:`warmup`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_int
+from fastttt.interrupt import new_stop, run
+from fastttt.kernels import dfpn as K
+from fastttt.kernels.threats import pairing_holds
+from fastttt.memory import require_memory
+from fastttt.search.lineboard import LineBoard, geometry_of
+
+MODES = {"full": K.MODE_FULL, "threats": K.MODE_THREATS}
+DEFAULT_TT_BITS = 22  # 4 Mi rows of 32 bytes: 128 MiB
+DEFAULT_EPSILON = 0.25
+DEFAULT_PAIRING_NODES = 200  # the pairing search's nodes at each position, after the greedy
+# The first threat probe's nodes at an attacker's node (free boards; 0: no probes). Off by
+# default: measured (2-core Xeon, load 2-3) 4x9 k=4 "X wins" 12.9 CPU-s without, 13.6 with 16,
+# 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
+DEFAULT_THREAT_NODES = 0
+SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
+_TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
+_BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-C writes 1)
+
+
+@dataclass(frozen=True)
+class DfpnResult:
+    """One question's answer.
+
+    ``proven``: True (the attacker wins), False (it does not: a draw or a loss for it; in
+    threat mode only "no winning threat sequence"), None (unknown: the budget ran out).
+    ``attacker``: 0 first player, 1 second. ``nodes``: positions expanded by this call,
+    ``seconds``: wall time. ``proof_size``: positions in the proof graph of a proven or
+    disproven answer (None when not asked, or when over :data:`SIZE_CAP`: then
+    ``proof_size_at_least`` holds the count reached). ``line``: for a proven win, moves (cells,
+    or columns with gravity, 0-based) from the position to the attacker's completed line,
+    the defender resisting longest by the search's measure. ``phi``, ``delta``: the root's
+    proof and disproof numbers from the side to move (``INF`` of
+    :mod:`fastttt.kernels.dfpn` for infinite). ``deepest``: the deepest ply reached below the
+    root; ``root_moves``, ``root_solved``: the root's moves searched and how many of them are
+    solved (how far an unfinished search got; transposed moves count separately).
+    """
+
+    proven: bool | None
+    attacker: int
+    mode: str
+    nodes: int
+    seconds: float
+    proof_size: int | None = None
+    proof_size_at_least: int | None = None
+    line: tuple[int, ...] | None = None
+    phi: int = 1
+    delta: int = 1
+    deepest: int = 0
+    root_moves: int = 0
+    root_solved: int = 0
+
+
+class ProofSearch:
+    """df-pn over one board geometry, with a transposition table kept between questions.
+
+    ``tt_bits``: 2**bits table rows of 32 bytes (default 22: 128 MiB); ``epsilon``: the
+    threshold growth of the 1 + epsilon trick (0.25); ``pairing``: leaves where a pairing
+    blocks every open line of the attacker (free boards), found by a greedy pass then a search
+    of ``pairing_nodes`` nodes (:func:`fastttt.kernels.threats.pairing_holds`);
+    ``threat_nodes``: in full mode on free boards, each attacker's node is first probed by a
+    threat-space search of that many nodes (0: never), and again with 4 times more each time
+    its df-pn work passes 8 times the last probe's budget (up to 6 probes); a threat win
+    proves the node (:func:`fastttt.kernels.dfpn.threat_probe`). ``threat_probe_nodes`` and
+    ``threat_probe_wins`` count the probes' nodes (part of ``nodes``) and wins.
+    """
+
+    def __init__(
+        self,
+        spec,
+        *,
+        tt_bits: int | None = None,
+        epsilon: float = DEFAULT_EPSILON,
+        pairing: bool = True,
+        pairing_nodes: int = DEFAULT_PAIRING_NODES,
+        threat_nodes: int = DEFAULT_THREAT_NODES,
+    ):
+        self.board = LineBoard(spec)
+        self.geometry = self.board.geometry
+        bits = DEFAULT_TT_BITS if tt_bits is None else require_int(tt_bits, "tt_bits", 4, 32)
+        self.tt_bits = bits
+        require_memory(32 << bits, f"a df-pn table of 2**{bits} rows (32 bytes each)")
+        self.tt = np.zeros((1 << bits, 4), dtype=np.int64)
+        n = self.geometry.cells
+        self.stk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)
+        self.wstk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)
+        self.covered = np.zeros(self.board.lines, dtype=np.int8)
+        self.used = np.zeros(n, dtype=np.int8)
+        self.ctl = np.zeros(K.CTL_SIZE, dtype=np.int64)
+        if not 0 <= epsilon <= 16:
+            raise InvalidArgumentError(f"epsilon must be in 0..16, got {epsilon!r}")
+        self.ctl[K.C_EPS_NUM] = round(epsilon * 1024)
+        self.ctl[K.C_EPS_DEN] = 1024
+        self.ctl[K.C_TTBITS] = bits
+        self.ctl[K.C_PAIRING] = int(pairing)
+        self.ctl[K.C_PAIR_BUDGET] = require_int(pairing_nodes, "pairing_nodes", 0, 1 << 30)
+        self.ctl[K.C_TSS_BUDGET] = require_int(threat_nodes, "threat_nodes", 0, 1 << 30)
+        self.stop = new_stop()
+        self._lock = threading.Lock()
+        self._armed = False
+        self.nodes = 0  # every node expanded by this searcher
+
+    @property
+    def threat_probe_nodes(self) -> int:
+        """Nodes of the threat probes at attacker's nodes, over every question so far."""
+        return int(self.ctl[K.C_TSS_NODES])
+
+    @property
+    def threat_probe_wins(self) -> int:
+        """Attacker's nodes proven by a threat probe, over every question so far."""
+        return int(self.ctl[K.C_TSS_WINS])
+
+    # --- positions -------------------------------------------------------------------------
+    def _load(self, pos) -> None:
+        geo = self.geometry
+        spec = getattr(pos, "spec", None)
+        if spec is None:
+            raise InvalidArgumentError(f"expected a position, got {pos!r}")
+        if geometry_of(spec) != geo:
+            raise InvalidPositionError(f"a position of {spec}, a searcher of {geo.name}")
+        if pos.is_over():
+            raise InvalidPositionError(f"the game is already over in {pos!r}")
+        self.board.load(int(pos.first), int(pos.second))
+
+    def pairing_blocks(self, pos, attacker: int) -> bool:
+        """True when a pairing of the empty cells blocks every open line of ``attacker``
+        in ``pos`` (free boards): then ``attacker`` cannot win, whoever moves (the greedy
+        of :func:`fastttt.kernels.threats.pairing_holds`: False is "not found")."""
+        if self.geometry.gravity:
+            return False
+        attacker = require_int(attacker, "attacker", 0, 1)
+        self._load(pos)
+        return bool(
+            pairing_holds(
+                self.board.B, attacker, self.covered, self.used, self.ctl[K.C_PAIR_BUDGET]
+            )
+        )
+
+    def _move_of(self, cell: int) -> int:
+        return cell % self.geometry.cols if self.geometry.gravity else cell
+
+    # --- budget ----------------------------------------------------------------------------
+    def _arm(self, seconds: float | None):
+        """A timer that writes the stop word when ``seconds`` have passed (None: no timer)."""
+        self.stop[0] = 0
+        if seconds is None:
+            return None
+        self._armed = True
+
+        def fire():
+            with self._lock:
+                if self._armed:
+                    self.stop[0] = _BUDGET_WORD
+
+        timer = threading.Timer(max(0.0, seconds), fire)
+        timer.daemon = True
+        timer.start()
+        return timer
+
+    def _disarm(self, timer) -> None:
+        if timer is not None:
+            timer.cancel()
+        with self._lock:
+            self._armed = False
+        self.stop[0] = 0
+
+    def _kernel(self, kernel, *args):
+        return run(kernel, *args, stop=self.stop, slot=0)
+
+    # --- the question ----------------------------------------------------------------------
+    def prove(
+        self,
+        pos,
+        attacker: int,
+        *,
+        mode: str = "full",
+        max_nodes: int | None = None,
+        seconds: float | None = None,
+        proof_size: bool = False,
+        line: bool = True,
+        after_seconds: float | None = None,
+    ) -> DfpnResult:
+        """Does ``attacker`` win from ``pos`` (a live position: no line, not full)? Within
+        ``max_nodes`` expanded positions and ``seconds`` of wall time (None: no limit; Ctrl-C
+        raises KeyboardInterrupt, the table kept). ``proof_size``: also count the proof
+        graph; ``line``: the principal line of a proven win; both walk the proof once it is
+        found, within ``after_seconds`` more (None: no limit) and ``max_nodes`` more nodes for
+        their searches again of entries the table lost. Kernel:
+        :func:`fastttt.kernels.dfpn.search`."""
+        if mode not in MODES:
+            raise InvalidArgumentError(f"mode must be one of {sorted(MODES)}, got {mode!r}")
+        if mode == "threats" and self.geometry.gravity:
+            raise InvalidArgumentError("threat-space search needs a free board (no gravity)")
+        attacker = require_int(attacker, "attacker", 0, 1)
+        limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
+        self._load(pos)
+        ctl = self.ctl
+        ctl[K.C_ATTACKER] = attacker
+        ctl[K.C_MODE] = MODES[mode]
+        ctl[K.C_TAG] = np.int64(_TAGS[attacker + 2 * MODES[mode]].view(np.int64))
+        ctl[K.C_TSS_TAG] = np.int64(_TAGS[attacker + 2 * K.MODE_THREATS].view(np.int64))
+        ctl[K.C_THPHI] = ctl[K.C_THDELTA] = K.INF
+        ctl[K.C_DEEPEST] = 0
+        start_nodes = int(ctl[K.C_NODES])
+        ctl[K.C_MAXNODES] = start_nodes + limit
+        t0 = time.perf_counter()
+        timer = self._arm(seconds)
+        try:
+            status = self._kernel(
+                K.search,
+                self.board.B,
+                self.board.Z,
+                self.tt,
+                ctl,
+                self.stop,
+                self.stk,
+                self.covered,
+                self.used,
+            )
+            phi, delta = int(ctl[K.C_PHI]), int(ctl[K.C_DELTA])
+            reach = (int(ctl[K.C_DEEPEST]), int(ctl[K.C_ROOT_MOVES]), int(ctl[K.C_ROOT_SOLVED]))
+            proven = None
+            if status == K.ST_DONE:  # phi and delta are the mover's: its goal is the
+                won, lost = (phi, delta) if pos.to_move == attacker else (delta, phi)
+                proven = True if won == 0 else False if lost == 0 else None  # attacker's
+            size = at_least = None
+            moves = None
+            if proven is not None and (proof_size or proven and line):
+                self._disarm(timer)
+                timer = self._arm(after_seconds)
+                ctl[K.C_MAXNODES] = min(int(ctl[K.C_NODES]) + limit, 1 << 62)
+            if proven is not None and proof_size:
+                size, at_least = self._proof_size()
+            if proven and line:
+                out = np.zeros(self.geometry.cells + 1, dtype=np.int64)
+                got = self._kernel(
+                    K.principal_line,
+                    self.board.B,
+                    self.board.Z,
+                    self.tt,
+                    ctl,
+                    self.stop,
+                    self.stk,
+                    self.wstk,
+                    self.covered,
+                    self.used,
+                    out,
+                )
+                if got == K.ST_DONE:
+                    moves = tuple(self._move_of(int(c)) for c in out[: ctl[K.C_LINE_LEN]])
+        finally:
+            self._disarm(timer)
+        nodes = int(ctl[K.C_NODES]) - start_nodes
+        self.nodes += nodes
+        return DfpnResult(
+            proven,
+            attacker,
+            mode,
+            nodes,
+            time.perf_counter() - t0,
+            size,
+            at_least,
+            moves,
+            phi,
+            delta,
+            *reach,
+        )
+
+    def _proof_size(self) -> tuple[int | None, int | None]:
+        """``(size, None)``, or ``(None, at_least)`` over :data:`SIZE_CAP` or when a search
+        again of a lost entry ran out of budget. Kernel: :func:`fastttt.kernels.dfpn.walk`,
+        with a set of seen positions 4 times bigger on each try."""
+        cap = 1 << 10
+        while True:
+            self.ctl[K.C_SIZE_CAP] = cap
+            seen = np.zeros(2 * cap, dtype=np.uint64)
+            walked = self._kernel(
+                K.walk,
+                self.board.B,
+                self.board.Z,
+                self.tt,
+                self.ctl,
+                self.stop,
+                self.stk,
+                self.wstk,
+                self.covered,
+                self.used,
+                seen,
+            )
+            count = int(self.ctl[K.C_SIZE])
+            if walked == K.ST_DONE:
+                return count, None
+            if walked != K.ST_CAP or cap >= SIZE_CAP:
+                return None, count
+            cap *= 4
+
+    def reset(self) -> None:
+        """Empty the transposition table."""
+        self.tt[:] = 0
+
+
+def warmup() -> float:
+    """Compile (or load from Numba's cache) the df-pn kernels; returns the seconds taken."""
+    from fastttt.games.mnk.board import Position
+    from fastttt.games.mnk.spec import mnk
+
+    t0 = time.perf_counter()
+    for spec, moves in ((mnk(3, 3, 3), [4]), (mnk(3, 4, 3, gravity=True), [1])):
+        search = ProofSearch(spec, tt_bits=10)
+        pos = Position.from_moves(spec, moves)
+        search.prove(pos, 0, proof_size=True)
+        search.prove(pos, 1, proof_size=True)
+        if not spec.gravity:
+            search.prove(pos, 0, mode="threats", proof_size=True)
+    return time.perf_counter() - t0

@@ -1,0 +1,563 @@
+"""The portfolio prover: win, draw or loss of one position, by whichever method proves it
+first under one budget, and which method that was.
+
+Value scheme (draw-aware, from the side to move: +1 win, 0 draw, -1 loss, the weak search
+scores of :mod:`fastttt.values`): the value lies in ``bounds = (low, high)``,
+starting at (-1, +1) (loss .. win). Two binary questions narrow it: "does the mover win?"
+(proven: +1; disproven: high = 0) and, once the mover cannot win, "does the opponent win?"
+(proven: -1; disproven: low = 0). Other arguments close a bound at no search cost: on the
+empty free board the first player cannot lose (strategy stealing: low = 0), and a pairing
+that blocks every line of a player proves that player cannot win (:mod:`fastttt.search.pairing` on
+the empty board, :func:`fastttt.kernels.threats.pairing_holds` elsewhere; df-pn also ends its
+lines at such positions). The value is known when ``low == high``.
+
+Methods, in order (``methods`` restricts them):
+
+1. ``strategy-stealing`` and ``pairing`` (free boards): instant bounds;
+2. ``threats``: threat-space search for a win of the mover (:mod:`fastttt.search.threats`), with a
+   tenth of the budget (at least 100,000 nodes or 0.2 s when the budget allows);
+3. ``dfpn`` (:mod:`fastttt.search.dfpn`) and ``alphabeta`` (:mod:`fastttt.search.alphabeta`, weak
+mode) in
+   rounds: each gets a slice of the budget in turn, the slices doubling from 20,000 nodes or
+   0.25 s (at most 30 s each, so that progress is reported); both keep their tables from one
+   slice to the next, so a slice resumes the last. Whatever the better method on a position,
+   the portfolio spends at most about three times its effort. Gravity boards that the 64-bit
+   Connect Four engine holds skip df-pn (it settles next to nothing there): alpha-beta gets
+   the whole budget at once.
+
+The value is returned as soon as it is proven; a principal line (for a win or a loss) is
+extra work with its own bound, :data:`LINE_SHARE` of the nodes the value took (at least
+:data:`LINE_MIN_NODES`): df-pn's own line when df-pn proved the value, else a walk that asks
+alpha-beta, move by move, for a winning move of the winner (df-pn on boards alpha-beta cannot
+hold). ``line_note`` says why no line was given.
+
+The answer names the method of each bound (``lower_by``, ``upper_by``) and ``method`` the one
+(or the two) that proved the value. Nodes are counted across methods (df-pn: positions
+expanded; alpha-beta: nodes searched; pairing: search nodes). A budget that runs out gives
+``value None`` ("unknown within budget") with the bounds proven so far; Ctrl-C raises
+KeyboardInterrupt within a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from fastttt.errors import InvalidArgumentError, InvalidPositionError, SearchBudgetError
+from fastttt.search.dfpn import ProofSearch
+from fastttt.values import RESULT_WORDS, relative, value_name
+
+METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "alphabeta")
+PAIRING_NODES = 20_000  # the empty board's pairing search (a fraction of a second)
+THREAT_SHARE = 0.1
+THREAT_MIN_NODES, THREAT_MIN_SECONDS = 100_000, 0.2
+FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
+MAX_SLICE_SECONDS = 30.0
+LINE_SHARE, LINE_MIN_NODES = 0.1, 20_000
+HEARTBEAT_SECONDS = 5.0  # a long alpha-beta search reports its nodes after this, then less often
+VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fastttt.values)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One piece of the portfolio's work: ``method``, the ``question`` it took, its
+    ``answer`` (``"proven"``, ``"disproven"``, ``"unknown"`` within its slice, or the value
+    found), ``nodes`` and ``seconds`` spent."""
+
+    method: str
+    question: str
+    answer: str
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """The value of a position from its side to move: ``value`` +1 win, 0 draw, -1 loss (the
+    weak search scores of :mod:`fastttt.values`), or None (unknown within the budget);
+    ``bounds``: the least and greatest values still possible (equal when the value is
+    known); ``lower_by``, ``upper_by``: the methods that proved each bound (None while open);
+    ``method``: the method that proved the value (two, joined by " + ", when the bounds came
+    from two); ``nodes`` and ``seconds`` of all the work; ``proof_size``: positions in the
+    df-pn or threat-space proof graphs that closed the bounds (0 for arguments: pairing,
+    strategy stealing; None when alpha-beta closed one, or when not counted); ``line``: for a
+    win (or a loss), the principal line, moves in API form (cells, or 0-based columns with
+    gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
+    line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
+    when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
+    order."""
+
+    value: int | None
+    bounds: tuple[int, int]
+    method: str | None
+    lower_by: str | None
+    upper_by: str | None
+    nodes: int
+    seconds: float
+    to_move: int
+    proof_size: int | None = None
+    line: tuple[int, ...] | None = None
+    pairs: tuple[tuple[int, int], ...] | None = None
+    steps: tuple[Step, ...] = field(default_factory=tuple)
+    line_note: str | None = None
+
+    @property
+    def winner(self) -> str | None:
+        """``"first"``, ``"second"`` or ``"draw"`` (table words), None when unknown."""
+        if self.value is None:
+            return None
+        return value_name(relative(self.value, self.to_move))
+
+    def verdict(self) -> str:
+        """One line: the value from the side to move, or the bounds when unknown."""
+        if self.value is not None:
+            return VALUE_WORDS[self.value]
+        low, high = (VALUE_WORDS[b] for b in self.bounds)
+        return f"unknown within budget ({low} .. {high})"
+
+
+class _Budget:
+    """Nodes and seconds left of one budget (None: unlimited)."""
+
+    def __init__(self, nodes: int | None, seconds: float | None):
+        self.nodes, self.seconds = nodes, seconds
+        self.start = time.perf_counter()
+        self.spent = 0
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def left(self) -> tuple[int | None, float | None]:
+        nodes = None if self.nodes is None else self.nodes - self.spent
+        seconds = None if self.seconds is None else self.seconds - self.elapsed()
+        return nodes, seconds
+
+    def spent_all(self) -> bool:
+        nodes, seconds = self.left()
+        return (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0)
+
+    def slice(self, nodes: int | None, seconds: float | None) -> tuple[int | None, float | None]:
+        """A slice of at most ``nodes`` and ``seconds`` (None: no cap) within what is left."""
+        left_nodes, left_seconds = self.left()
+        if nodes is None:
+            nodes = left_nodes
+        elif left_nodes is not None:
+            nodes = min(nodes, left_nodes)
+        if seconds is None:
+            seconds = left_seconds
+        elif left_seconds is not None:
+            seconds = min(seconds, left_seconds)
+        return nodes, seconds
+
+
+def _check_budget(nodes, seconds) -> tuple[int | None, float | None]:
+    if nodes is not None:
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
+            raise InvalidArgumentError(f"budget_nodes must be a positive integer, got {nodes!r}")
+    if seconds is not None:
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not (0 < seconds < float("inf"))
+        ):
+            raise InvalidArgumentError(f"budget_seconds must be a positive number, got {seconds!r}")
+        seconds = float(seconds)
+    return nodes, seconds
+
+
+def _searcher_for(spec):
+    """The alpha-beta searcher of ``spec``, or None when no search kernel holds the board."""
+    from fastttt.errors import FastTTTError
+    from fastttt.search.alphabeta import searcher
+
+    try:
+        return searcher(spec)
+    except (FastTTTError, MemoryError):
+        return None
+
+
+def prove(
+    pos,
+    *,
+    budget_nodes: int | None = None,
+    budget_seconds: float | None = None,
+    methods: tuple[str, ...] | None = None,
+    proof_size: bool = True,
+    progress: Callable[[Step, tuple[int, int]], None] | None = None,
+    dfpn_tt_bits: int | None = None,
+) -> ProofResult:
+    """Win, draw or loss of the live position ``pos`` from its side to move (see the module
+    docstring: methods, schedule, value scheme), within ``budget_nodes`` nodes and
+    ``budget_seconds`` seconds (None: no limit). ``methods``: a subset of :data:`METHODS`
+    (default: all that apply to the board). ``proof_size``: count the proof graphs (a walk of
+    the proof, cheap next to the search). ``progress(step, bounds)`` is called after every
+    step. ``dfpn_tt_bits``: the df-pn table's size (2**bits rows of 32 bytes; default by
+    board size, at most 2**23: 256 MiB)."""
+    spec = getattr(pos, "spec", None)
+    if spec is None or not hasattr(pos, "first"):
+        raise InvalidArgumentError(f"expected an m,n,k position, got {pos!r}")
+    if pos.is_over():
+        raise InvalidPositionError(f"the game is already over in {pos!r}")
+    budget_nodes, budget_seconds = _check_budget(budget_nodes, budget_seconds)
+    chosen = METHODS if methods is None else tuple(methods)
+    unknown = [m for m in chosen if m not in METHODS]
+    if unknown:
+        raise InvalidArgumentError(f"unknown method {unknown[0]!r}; methods: {', '.join(METHODS)}")
+    free = not spec.gravity
+    budget = _Budget(budget_nodes, budget_seconds)
+    state = _State(pos, budget, progress)
+
+    if "strategy-stealing" in chosen and free and pos.ply == 0:
+        state.bound(0, None, "strategy-stealing", "first player cannot lose", 0, 0.0)
+    if "pairing" in chosen and free and not state.known():
+        _pairing_bounds(state, chosen)
+    ab = _searcher_for(spec) if "alphabeta" in chosen else None
+    engine = spec.gravity and ab is not None and not ab.wide
+    if engine:  # the Connect Four engine, df-pn's slices would only slow it: the whole budget
+        chosen = tuple(m for m in chosen if m != "dfpn")
+        if not state.known() and not budget.spent_all():
+            _alphabeta_step(state, ab, *budget.left())
+    dfpn = None
+    if not state.known() and any(m in chosen for m in ("threats", "dfpn")):
+        if dfpn_tt_bits is None:
+            dfpn_tt_bits = min(23, max(16, spec.cells // 2 + 10))
+        dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
+    if dfpn is not None and "threats" in chosen and free and not budget.spent_all():
+        _threat_step(state, dfpn, proof_size)
+    rounds = [m for m in ("dfpn", "alphabeta") if m in chosen and not engine]
+    if ab is None and "alphabeta" in rounds:
+        rounds.remove("alphabeta")
+    slice_nodes, slice_seconds = FIRST_SLICE_NODES, FIRST_SLICE_SECONDS
+    while rounds and not state.known() and not budget.spent_all():
+        for method in rounds:
+            if state.known() or budget.spent_all():
+                break
+            nodes, seconds = budget.slice(
+                slice_nodes if budget.nodes is not None else None,
+                slice_seconds if budget.nodes is None else None,
+            )
+            if method == "dfpn":
+                assert dfpn is not None  # made above: df-pn chosen, the value unknown
+                _dfpn_step(state, dfpn, nodes, seconds, proof_size)
+            else:
+                _alphabeta_step(state, ab, nodes, seconds)
+        slice_nodes *= 2
+        slice_seconds = min(2 * slice_seconds, MAX_SLICE_SECONDS)
+    if state.value() in (1, -1) and state.line is None:
+        _principal_line(state, ab, dfpn)
+    return state.result()
+
+
+class _State:
+    """The bounds proven so far, who proved them, and the steps taken."""
+
+    def __init__(self, pos, budget: _Budget, progress):
+        self.pos, self.budget, self.progress = pos, budget, progress
+        self.low, self.high = -1, 1
+        self.lower_by: str | None = None
+        self.upper_by: str | None = None
+        self.steps: list[Step] = []
+        self.low_size: int | None = None
+        self.high_size: int | None = None
+        self.line: tuple[int, ...] | None = None
+        self.line_note: str | None = None
+        self.pairs: tuple[tuple[int, int], ...] | None = None
+
+    def known(self) -> bool:
+        return self.low == self.high
+
+    def value(self) -> int | None:
+        return self.low if self.known() else None
+
+    def bound(
+        self,
+        low: int | None,
+        high: int | None,
+        method: str,
+        question: str,
+        nodes: int,
+        seconds: float,
+        answer: str = "proven",
+        size: int | None = 0,
+    ) -> None:
+        """Record a step; raise the lower bound to ``low`` and lower the upper one to
+        ``high`` (None: unchanged) when they narrow the value. ``size``: the positions of the
+        proof graph behind it (0 for an argument, None when unknown)."""
+        if low is not None and low > self.low:
+            self.low, self.lower_by, self.low_size = low, method, size
+        if high is not None and high < self.high:
+            self.high, self.upper_by, self.high_size = high, method, size
+        if self.low > self.high:  # two methods disagree: a bug, never a silent answer
+            raise AssertionError(f"{method} contradicts the bounds proven before: {self.steps}")
+        self.note(Step(method, question, answer, nodes, seconds))
+
+    def note(self, step: Step) -> None:
+        self.steps.append(step)
+        self.budget.spent += step.nodes
+        if self.progress is not None:
+            self.progress(step, (self.low, self.high))
+
+    def result(self) -> ProofResult:
+        value = self.value()
+        method = None
+        if value is not None:
+            by = (
+                [self.lower_by]
+                if value == 1
+                else [self.upper_by]
+                if value == -1
+                else [self.upper_by, self.lower_by]
+            )
+            method = " + ".join(dict.fromkeys(m for m in by if m))
+        by_value: dict[int | None, list[int | None]] = {
+            1: [self.low_size],
+            -1: [self.high_size],
+            0: [self.low_size, self.high_size],
+            None: [None],
+        }
+        sizes = by_value[value]
+        size = None if None in sizes else sum(s for s in sizes if s is not None)
+        return ProofResult(
+            value,
+            (self.low, self.high),
+            method,
+            self.lower_by,
+            self.upper_by,
+            sum(s.nodes for s in self.steps),
+            self.budget.elapsed(),
+            self.pos.to_move,
+            size,
+            self.line if value in (1, -1) else None,
+            self.pairs,
+            tuple(self.steps),
+            self.line_note if value in (1, -1) else None,
+        )
+
+
+def _pairing_bounds(state: _State, chosen) -> None:
+    """A pairing blocking a player's every line: that player cannot win."""
+    pos = state.pos
+    t0 = time.perf_counter()
+    if pos.ply == 0:
+        from fastttt.search.pairing import find_pairing
+
+        nodes, _ = state.budget.slice(PAIRING_NODES, None)
+        proof = find_pairing(pos.spec, node_budget=max(1, min(PAIRING_NODES, nodes or 1)))
+        seconds = time.perf_counter() - t0
+        if proof.found:
+            state.pairs = proof.pairs
+            state.bound(None, 0, "pairing", "first player cannot win", proof.nodes, seconds)
+        else:
+            state.note(
+                Step(
+                    "pairing",
+                    "first player cannot win",
+                    "disproven" if proof.complete else "unknown",
+                    proof.nodes,
+                    seconds,
+                )
+            )
+        return
+    search = ProofSearch(pos.spec, tt_bits=4)
+    for attacker in (pos.to_move, 1 - pos.to_move):
+        holds = search.pairing_blocks(pos, attacker)
+        question = f"{'first' if attacker == 0 else 'second'} player cannot win"
+        seconds = time.perf_counter() - t0
+        if not holds:
+            state.note(Step("pairing", question, "not found", 0, seconds))
+        elif attacker == pos.to_move:
+            state.bound(None, 0, "pairing", question, 0, seconds)
+        else:
+            state.bound(0, None, "pairing", question, 0, seconds)
+
+
+def _threat_step(state: _State, dfpn: ProofSearch, proof_size: bool) -> None:
+    budget = state.budget
+    nodes = seconds = None
+    if budget.nodes is not None:
+        nodes = max(THREAT_MIN_NODES, int(budget.nodes * THREAT_SHARE))
+    if budget.seconds is not None:
+        seconds = max(THREAT_MIN_SECONDS, budget.seconds * THREAT_SHARE)
+    if budget.nodes is None and budget.seconds is None:
+        nodes = None  # unbounded: the threat space is finite, let it finish
+    nodes, seconds = budget.slice(nodes, seconds)
+    r = dfpn.prove(
+        state.pos,
+        state.pos.to_move,
+        mode="threats",
+        max_nodes=nodes,
+        seconds=seconds,
+        proof_size=proof_size,
+        after_seconds=budget.left()[1],
+    )
+    answer = "proven" if r.proven else "unknown" if r.proven is None else "no threat win"
+    question = "mover wins by threats"
+    if r.proven:
+        state.line = r.line
+        state.bound(1, None, "threats", question, r.nodes, r.seconds, size=r.proof_size)
+    else:
+        state.note(Step("threats", question, answer, r.nodes, r.seconds))
+
+
+def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: bool) -> None:
+    pos = state.pos
+    if state.high == 1:
+        attacker, question = pos.to_move, "mover wins"
+    else:
+        attacker, question = 1 - pos.to_move, "opponent wins"
+    r = dfpn.prove(
+        pos,
+        attacker,
+        max_nodes=nodes,
+        seconds=seconds,
+        proof_size=proof_size,
+        after_seconds=state.budget.left()[1],
+    )
+    if r.proven is None:
+        state.note(Step("dfpn", question, "unknown", r.nodes, r.seconds))
+        return
+    if r.proven:
+        state.line = r.line
+    mover = attacker == pos.to_move
+    low, high = {
+        (True, True): (1, None),
+        (True, False): (None, -1),
+        (False, True): (None, 0),
+        (False, False): (0, None),
+    }[(r.proven, mover)]
+    state.bound(
+        low,
+        high,
+        "dfpn",
+        question,
+        r.nodes,
+        r.seconds,
+        "proven" if r.proven else "disproven",
+        r.proof_size,
+    )
+
+
+def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
+    """Alpha-beta (weak) under ``nodes`` and ``seconds``; a search longer than
+    :data:`HEARTBEAT_SECONDS` reports its node count then, and again at doubling intervals up
+    to a minute (a progress step with the answer ``"searching"``, not in the result)."""
+    before = ab.nodes
+    t0 = time.perf_counter()
+    done = threading.Event()
+
+    def heartbeat() -> None:
+        wait = HEARTBEAT_SECONDS
+        while not done.wait(wait):
+            wait = min(2 * wait, 60.0)
+            if state.progress is not None:
+                elapsed = time.perf_counter() - t0
+                step = Step("alphabeta", "value", "searching", ab.nodes - before, elapsed)
+                state.progress(step, (state.low, state.high))
+
+    watcher = threading.Thread(target=heartbeat, daemon=True)
+    if state.progress is not None:
+        watcher.start()
+    try:
+        score = ab.solve(state.pos, weak=True, max_nodes=nodes, seconds=seconds).score
+    except SearchBudgetError:
+        state.note(
+            Step("alphabeta", "value", "unknown", ab.nodes - before, time.perf_counter() - t0)
+        )
+        return
+    finally:
+        done.set()
+        if watcher.is_alive():
+            watcher.join()
+    state.bound(
+        score,
+        score,
+        "alphabeta",
+        "value",
+        ab.nodes - before,
+        time.perf_counter() - t0,
+        VALUE_WORDS[score],
+        None,
+    )
+
+
+def _principal_line(state: _State, ab, dfpn: ProofSearch | None) -> None:
+    """A principal line for the win or loss just proven, within its own bound (module
+    docstring); sets ``state.line`` or ``state.line_note``."""
+    cap = max(LINE_MIN_NODES, int(LINE_SHARE * sum(st.nodes for st in state.steps)))
+    nodes, seconds = state.budget.slice(cap, None)
+    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+        state.line_note = "the budget ran out before a line could be searched"
+        return
+    t0 = time.perf_counter()
+    if ab is not None:
+        line, spent = _line_by_alphabeta(state.pos, state.value() == 1, ab, nodes, seconds)
+        method = "alphabeta"
+    elif dfpn is not None:
+        pos = state.pos
+        attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
+        r = dfpn.prove(pos, attacker, max_nodes=nodes, seconds=seconds, proof_size=False)
+        line, spent, method = (r.line if r.proven else None), r.nodes, "dfpn"
+    else:
+        state.line_note = "no method that gives lines was chosen"
+        return
+    found = line is not None
+    seconds_spent = time.perf_counter() - t0
+    state.note(
+        Step(method, "principal line", "found" if found else "unknown", spent, seconds_spent)
+    )
+    if found:
+        state.line = line
+    else:
+        state.line_note = f"no line within {nodes:,} nodes (its bound: a tenth of the value's)"
+
+
+def _line_by_alphabeta(pos, mover_wins: bool, ab, nodes: int | None, seconds: float | None):
+    """``(line, nodes)``: a line from ``pos`` to the winner's completed line, the winner
+    taking a move that alpha-beta (weak) proves still wins, the loser one that does not lose
+    at once when it has one; ``line`` None when ``nodes``/``seconds`` ran out first."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    spent = 0
+    line: list[int] = []
+    winner = pos.to_move if mover_wins else 1 - pos.to_move
+    while pos.winner() is None:
+        moves = pos.legal_moves()
+        hint = ab.table_move(pos)
+        if hint in moves:  # the table's best move: most often the winning one
+            moves = [hint] + [m for m in moves if m != hint]
+        children = [(m, pos.play(m)) for m in moves]
+        if not children:
+            return None, spent  # a full board: the proven value was not a win (a bug)
+        if pos.to_move != winner:
+            safe = [m for m, c in children if not _wins_at_once(c)]
+            choice: int | None = (safe or [children[0][0]])[0]
+        else:
+            choice = next((m for m, c in children if c.winner() is not None), None)
+            for m, child in children:
+                if choice is not None:
+                    break
+                if child.is_over():
+                    continue
+                left = None if nodes is None else nodes - spent
+                wait = None if deadline is None else deadline - time.perf_counter()
+                if (left is not None and left <= 0) or (wait is not None and wait <= 0):
+                    return None, spent
+                before = ab.nodes
+                try:
+                    r = ab.solve(child, weak=True, max_nodes=left, seconds=wait)
+                except SearchBudgetError:
+                    return None, spent + ab.nodes - before
+                spent += r.nodes
+                if r.score == -1:
+                    choice = m
+        if choice is None:
+            return None, spent  # no winning move found: the proven value was wrong (a bug)
+        line.append(choice)
+        pos = pos.play(choice)
+    return tuple(line), spent
+
+
+def _wins_at_once(pos) -> bool:
+    """True when the side to move in ``pos`` completes a line with one move."""
+    return any(pos.play(m).winner() is not None for m in pos.legal_moves())

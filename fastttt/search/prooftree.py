@@ -1,0 +1,277 @@
+"""Proofs that anyone can check: a position's value proven by df-pn, written as strategies.
+
+A :class:`Proof` holds the game, the root position (its text,
+:class:`fastttt.games.mnk.board.Position`), the value for the side to move (1 win, 0 draw, -1 loss)
+and the claims that make it: a win is "the mover wins", a loss "the opponent wins", a draw "the
+first player does not win" and "the second player does not win". Each :class:`Claim` carries a
+strategy for its prover (the attacker when it wins, else the attacker's opponent): one move for
+every position, reachable from the root with the prover playing the strategy, where the prover is to
+move. Strategies are read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's
+positions, the first move whose child df-pn proves the same claim of.
+
+:func:`check` replays every claim with :mod:`fastttt.reference.proofcheck`, which knows only the
+plain rules. A proof file (:func:`save`, :func:`load`) is JSON with a SHA-256 of its content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastttt.errors import (
+    InvalidPositionError,
+    SearchBudgetError,
+    TableFileError,
+    require_int,
+    require_type,
+)
+from fastttt.files import check_target, file_head, write_atomic
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import GameSpec
+from fastttt.reference.proofcheck import (
+    CheckReport,
+    ProofCheckError,
+    Rules,
+    attacker_is_blocked,
+    check_claim,
+    read_position,
+)
+from fastttt.search.dfpn import ProofSearch
+
+FORMAT = "fastttt-proof"
+VERSION = 1
+DEFAULT_MAX_POSITIONS = 1_000_000  # positions of one strategy at most
+PROGRESS_EVERY = 1000  # strategy moves between progress calls
+
+
+@dataclass(frozen=True)
+class Claim:
+    """``attacker`` (0 first player, 1 second) wins (``attacker_wins``) or does not win;
+    ``strategy``: position text -> move (a cell, or a 0-based column with gravity) for the
+    prover, the attacker when it wins, else its opponent."""
+
+    attacker: int
+    attacker_wins: bool
+    strategy: dict[str, int]
+
+    @property
+    def prover(self) -> int:
+        return self.attacker if self.attacker_wins else 1 - self.attacker
+
+
+@dataclass(frozen=True)
+class Proof:
+    """The value (1 win, 0 draw, -1 loss for the side to move of ``root``) and its claims."""
+
+    spec: GameSpec
+    root: str
+    value: int
+    claims: tuple[Claim, ...]
+
+    @property
+    def positions(self) -> int:
+        """Moves held by the strategies, all claims together."""
+        return sum(len(c.strategy) for c in self.claims)
+
+
+def _question(search: ProofSearch, pos: Position, attacker: int, budget: list[int]) -> bool:
+    """Does ``attacker`` win from ``pos`` (live)? df-pn within what is left of ``budget``."""
+    result = search.prove(pos, attacker, max_nodes=budget[0], line=False)
+    budget[0] -= result.nodes
+    if result.proven is None:
+        raise SearchBudgetError(f"the node budget ran out while proving {pos}")
+    return result.proven
+
+
+def _holds(search: ProofSearch, pos: Position, claim: Claim, budget: list[int]) -> bool:
+    """Does ``claim`` hold in ``pos`` (finished or live)?"""
+    if pos.is_over():
+        return (pos.winner() == claim.attacker) == claim.attacker_wins
+    return _question(search, pos, claim.attacker, budget) == claim.attacker_wins
+
+
+def _fill_strategy(
+    search: ProofSearch,
+    root: Position,
+    claim: Claim,
+    budget: list[int],
+    max_positions: int,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Give ``claim.strategy`` a move at every position of the prover reachable from ``root``
+    (where the claim holds) with the prover following it, but past positions where the
+    attacker's every line is blocked when it is claimed not to win."""
+    spec = root.spec
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    lines = rules.lines()
+    stack = [root]
+    seen: set[str] = set()
+    while stack:
+        pos = stack.pop()
+        text = str(pos)
+        if text in seen or pos.is_over():
+            continue
+        seen.add(text)
+        if not claim.attacker_wins:
+            board, _ = read_position(rules, text)
+            if attacker_is_blocked(board, lines, claim.attacker):
+                continue
+        if pos.to_move != claim.prover:
+            stack.extend(pos.play(m) for m in pos.legal_moves())
+            continue
+        if len(claim.strategy) >= max_positions:
+            raise SearchBudgetError(f"the strategy needs more than {max_positions:,} positions")
+        children = [(m, pos.play(m)) for m in pos.legal_moves()]
+        if claim.attacker_wins:  # games that end now first
+            children.sort(key=lambda mc: not mc[1].is_over())
+        else:  # then the moves that leave the attacker the fewest open lines: smaller trees
+            children.sort(
+                key=lambda mc: (not mc[1].is_over(), _open_lines(mc[1], claim.prover, lines))
+            )
+        for move, child in children:
+            if _holds(search, child, claim, budget):
+                claim.strategy[text] = move
+                stack.append(child)
+                break
+        else:
+            raise SearchBudgetError(f"no move of {text} keeps the claim (a search disagreed)")
+        if progress is not None and len(claim.strategy) % PROGRESS_EVERY == 0:
+            progress(len(claim.strategy))
+
+
+def _open_lines(pos: Position, prover: int, lines: list[tuple[int, ...]]) -> int:
+    """The lines of ``pos`` that hold no stone of ``prover``."""
+    stones = pos.second if prover == 1 else pos.first
+    return sum(all(not stones >> c & 1 for c in line) for line in lines)
+
+
+def prove_with_strategies(
+    pos: Position,
+    *,
+    max_nodes: int | None = None,
+    tt_bits: int | None = None,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    progress: Callable[[int], None] | None = None,
+) -> Proof:
+    """The value of ``pos`` (live, an m,n,k board) for the side to move, proven by df-pn, with
+    the strategies that make it checkable. ``max_nodes``: df-pn nodes for everything (None:
+    no limit); ``max_positions``: the most moves one strategy may hold; ``progress(moves)``
+    is called every :data:`PROGRESS_EVERY` strategy moves. Raises
+    :class:`SearchBudgetError` when a budget runs out."""
+    require_type(pos, Position, "pos")
+    if pos.is_over():
+        raise InvalidPositionError(f"the game is already over in {pos!r}")
+    limit = 1 << 62 if max_nodes is None else require_int(max_nodes, "max_nodes", 1, 1 << 62)
+    max_positions = require_int(max_positions, "max_positions", 1, 1 << 40)
+    search = ProofSearch(pos.spec, tt_bits=tt_bits)
+    budget = [limit]
+    mover = pos.to_move
+    if _question(search, pos, mover, budget):
+        value, claims = 1, [Claim(mover, True, {})]
+    elif _question(search, pos, 1 - mover, budget):
+        value, claims = -1, [Claim(1 - mover, True, {})]
+    else:
+        value, claims = 0, [Claim(0, False, {}), Claim(1, False, {})]
+    for claim in claims:
+        _fill_strategy(search, pos, claim, budget, max_positions, progress)
+    return Proof(pos.spec, str(pos), value, tuple(claims))
+
+
+def check(proof: Proof) -> list[CheckReport]:
+    """Replay every claim of ``proof`` on the plain rules
+    (:func:`fastttt.reference.proofcheck.check_claim`) and check that the claims make the value;
+    raises :class:`~fastttt.reference.proofcheck.ProofCheckError` otherwise."""
+    spec = proof.spec
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    stones = sum(ch != "." for ch in proof.root.replace("/", ""))
+    mover = stones % 2
+    wanted = {
+        1: {(mover, True)},
+        -1: {(1 - mover, True)},
+        0: {(0, False), (1, False)},
+    }.get(proof.value)
+    if wanted is None or {(c.attacker, c.attacker_wins) for c in proof.claims} != wanted:
+        raise ProofCheckError(f"the claims do not make the value {proof.value}")
+    return [
+        check_claim(rules, proof.root, c.attacker, c.attacker_wins, c.strategy)
+        for c in proof.claims
+    ]
+
+
+# --- the file ----------------------------------------------------------------------------
+def _content(proof: Proof) -> dict[str, Any]:
+    spec = proof.spec
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity},
+        "root": proof.root,
+        "value": proof.value,
+        "claims": [
+            {"attacker": c.attacker, "attacker_wins": c.attacker_wins, "strategy": c.strategy}
+            for c in proof.claims
+        ],
+    }
+
+
+def _digest(content: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+def is_proof(path: Path) -> bool:
+    """Whether ``path`` starts as a proof file does (one this module may replace)."""
+    return file_head(path).startswith(b'{"format": "' + FORMAT.encode())
+
+
+def save(proof: Proof, path: str | os.PathLike, *, force: bool = False) -> Path:
+    """Write ``proof`` atomically as JSON with its SHA-256 (a file there that is not a proof
+    is refused unless ``force``)."""
+    require_type(proof, Proof, "proof")
+    target = check_target(path, is_proof, "a fastttt proof", TableFileError, force=force)
+    content = _content(proof)
+    blob = json.dumps({**content, "sha256": _digest(content)}, sort_keys=False).encode()
+    return write_atomic(target, lambda f: f.write(blob), TableFileError)
+
+
+def load(path: str | os.PathLike) -> Proof:
+    """Read a proof written by :func:`save`; refuses (TableFileError) a file that is not one,
+    of another version, or whose SHA-256 does not match."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_bytes())
+    except OSError as err:
+        raise TableFileError(f"{path}: cannot read the proof ({err.strerror})") from None
+    except ValueError:
+        raise TableFileError(f"{path}: not a fastttt proof (not JSON)") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TableFileError(f"{path}: not a fastttt proof")
+    if data.get("version") != VERSION:
+        raise TableFileError(f"{path}: proof format {data.get('version')!r}, this reads {VERSION}")
+    digest = data.pop("sha256", None)
+    if digest != _digest(data):
+        raise TableFileError(f"{path}: the proof is damaged (SHA-256 mismatch)")
+    try:
+        spec = GameSpec(**data["game"])
+        claims = tuple(
+            Claim(int(c["attacker"]), bool(c["attacker_wins"]), dict(c["strategy"]))
+            for c in data["claims"]
+        )
+        return Proof(spec, str(data["root"]), int(data["value"]), claims)
+    except (KeyError, TypeError, ValueError) as err:
+        raise TableFileError(f"{path}: the proof's fields are damaged ({err})") from None
+
+
+__all__ = [
+    "Claim",
+    "Proof",
+    "ProofCheckError",
+    "check",
+    "load",
+    "prove_with_strategies",
+    "save",
+]

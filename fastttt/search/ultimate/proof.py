@@ -1,0 +1,419 @@
+"""Proofs for Ultimate tic-tac-toe: proof-number search, proof trees that can be saved, and a
+replay checker.
+
+:func:`prove` answers "does ``attacker`` win from ``state``?" by df-pn
+(:mod:`fastttt.kernels.ultimate_dfpn`) within a node budget: ``"proven"`` (it wins),
+``"disproven"`` (it does not: the other side wins or the game is drawn) or ``"unknown"`` (the
+budget ran out; the root's proof and disproof numbers say how far it got). :func:`solve` runs it
+for both sides and gives the game value. :func:`proof_tree` turns a result into a
+:class:`ProofTree`, a strategy for the side the result favours that :func:`verify` replays
+against the rules, and that :meth:`ProofTree.save` / :func:`load` keep in a checksummed file.
+
+Tree encoding (``ProofTree.moves``, preorder): at a node where the strategy's side moves, its
+chosen move then that child's encoding; at a node where the other side moves, the encodings of
+every legal child, moves in increasing order; a finished game, nothing. Moves are 0..80
+(``board * 9 + cell``). ``"proven"`` trees follow the attacker (every leaf an attacker win);
+``"disproven"`` trees follow the defender (no leaf an attacker win).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fastttt.errors import InvalidArgumentError, TableFileError, require_int
+from fastttt.games.ultimate.state import UltimateState
+from fastttt.interrupt import new_stop, run
+from fastttt.kernels import ultimate as K
+from fastttt.kernels import ultimate_dfpn as D
+from fastttt.memory import require_memory
+
+FORMAT = "fastttt-ultimate-proof"
+FORMAT_VERSION = 1
+DEFAULT_NODES = 2_000_000
+MAX_NODES = 10**12
+ZOBRIST = K.zobrist_keys()
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """The answer to "does ``attacker`` win from ``state``?" and what it cost."""
+
+    state: UltimateState
+    attacker: int
+    status: str  # "proven", "disproven" or "unknown"
+    pn: int  # the root's proof number (0 when proven)
+    dn: int  # the root's disproof number (0 when disproven)
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class GameValue:
+    """Value of a position: ``winner`` 0 (X) or 1 (O), None for a draw or when ``proved`` is
+    False (the budget ran out: ``results`` say how far each question got)."""
+
+    winner: int | None
+    proved: bool
+    results: tuple[ProofResult, ...]
+
+    @property
+    def verdict(self) -> str:
+        if not self.proved:
+            return "unknown within budget"
+        return "draw" if self.winner is None else f"{'XO'[self.winner]} wins"
+
+    @property
+    def nodes(self) -> int:
+        return sum(r.nodes for r in self.results)
+
+
+class Prover:
+    """df-pn with a transposition table of ``2**tt_bits`` entries (24 bytes each), kept
+    between questions for the same attacker (a proof tree re-reads it), cleared when the
+    attacker changes."""
+
+    def __init__(self, tt_bits: int = 22):
+        size = 1 << require_int(tt_bits, "tt_bits", 4, 32)
+        require_memory(24 * size, f"a proof table of 2**{tt_bits} entries (24 bytes each)")
+        self.tt_keys = np.zeros(size, dtype=np.uint64)
+        self.tt_pn = np.zeros(size, dtype=np.int64)
+        self.tt_dn = np.zeros(size, dtype=np.int64)
+        self.ctl = np.zeros(D.NCTL, dtype=np.int64)
+        self.stop = new_stop()
+        self.attacker = -1  # whose question the table's numbers answer
+
+    def prove(
+        self, state: UltimateState, attacker: int | None = None, max_nodes: int = DEFAULT_NODES
+    ) -> ProofResult:
+        """Does ``attacker`` (default: the side to move) win from ``state``? Within
+        ``max_nodes`` nodes; Ctrl-C raises KeyboardInterrupt within milliseconds."""
+        if not isinstance(state, UltimateState):
+            raise InvalidArgumentError(f"expected an UltimateState, got {state!r}")
+        attacker = state.to_move if attacker is None else require_int(attacker, "attacker", 0, 1)
+        max_nodes = require_int(max_nodes, "max_nodes", 1, MAX_NODES)
+        t0 = time.perf_counter()
+        if state.is_over():
+            won = state.winner() == attacker
+            return ProofResult(
+                state,
+                attacker,
+                "proven" if won else "disproven",
+                0 if won else int(D.INF),
+                int(D.INF) if won else 0,
+                0,
+                0.0,
+            )
+        if attacker != self.attacker:  # the table's numbers answer one side's question
+            self.tt_keys[:] = 0
+            self.attacker = attacker
+        self.ctl[:] = 0
+        self.ctl[D.D_LIMIT] = max_nodes
+        self.ctl[D.D_ATTACKER] = attacker
+        pn, dn = run(
+            D.dfpn_root,
+            state.array(),
+            self.tt_keys,
+            self.tt_pn,
+            self.tt_dn,
+            ZOBRIST,
+            self.ctl,
+            self.stop,
+            stop=self.stop,
+        )
+        status = "proven" if pn == 0 else "disproven" if dn == 0 else "unknown"
+        return ProofResult(
+            state,
+            attacker,
+            status,
+            int(pn),
+            int(dn),
+            int(self.ctl[D.D_NODES]),
+            time.perf_counter() - t0,
+        )
+
+    def stored(self, state: UltimateState) -> tuple[int, int] | None:
+        """(pn, dn) of ``state`` in the table, for the attacker of the last question."""
+        pn, dn, found = D.tt_lookup(
+            self.tt_keys, self.tt_pn, self.tt_dn, K.state_hash(state.array(), ZOBRIST)
+        )
+        return (int(pn), int(dn)) if found else None
+
+
+def prove(
+    state: UltimateState,
+    attacker: int | None = None,
+    max_nodes: int = DEFAULT_NODES,
+    tt_bits: int = 22,
+) -> ProofResult:
+    """Does ``attacker`` (default: the side to move) win from ``state``? See :class:`Prover`."""
+    return Prover(tt_bits).prove(state, attacker, max_nodes)
+
+
+def solve(state: UltimateState, max_nodes: int = DEFAULT_NODES, tt_bits: int = 22) -> GameValue:
+    """The value of ``state`` by df-pn: first "does the side to move win?", then, when it does
+    not, "does the other side win?" (no: a draw); each question gets ``max_nodes``."""
+    prover = Prover(tt_bits)
+    mover = prover.prove(state, None, max_nodes)
+    if mover.status == "proven":
+        return GameValue(state.to_move, True, (mover,))
+    other = prover.prove(state, 1 - state.to_move, max_nodes)
+    if other.status == "proven":
+        return GameValue(other.attacker, True, (mover, other))
+    proved = mover.status == "disproven" and other.status == "disproven"
+    return GameValue(None, proved, (mover, other))
+
+
+# --- proof trees ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProofTree:
+    """A strategy that settles "does ``attacker`` win from ``position``?" (see the module
+    docstring for the encoding); ``claim`` is ``"proven"`` or ``"disproven"``."""
+
+    position: str  # UltimateState text
+    attacker: int
+    claim: str
+    moves: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        """Moves the strategy's side chooses (the tree's decision nodes)."""
+        return len(self.moves)
+
+    def to_json(self) -> dict[str, Any]:
+        body = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "game": "ultimate",
+            "position": self.position,
+            "attacker": "XO"[self.attacker],
+            "claim": self.claim,
+            "moves": list(self.moves),
+        }
+        body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
+        return body
+
+    def save(self, path: str | Path, *, force: bool = False) -> Path:
+        """Write the tree as JSON with a CRC-32, atomically (complete or absent); an existing
+        file that is not a proof is replaced only with ``force``."""
+        from fastttt.files import check_target, write_atomic
+
+        target = check_target(
+            path,
+            is_proof_file,
+            "a fastttt Ultimate proof",
+            TableFileError,
+            force=force,
+            force_hint=" (force=True overwrites)",
+        )
+        data = json.dumps(self.to_json()).encode() + b"\n"
+        return write_atomic(target, lambda f: f.write(data), TableFileError)
+
+
+def is_proof_file(path: Path) -> bool:
+    """Whether ``path`` starts like a file :meth:`ProofTree.save` wrote."""
+    from fastttt.files import file_head
+
+    return FORMAT.encode() in file_head(path, 200)
+
+
+def load(path: str | Path) -> ProofTree:
+    """Read a tree written by :meth:`ProofTree.save`; TableFileError when it is not one or is
+    damaged. Loading does not check the proof: :func:`verify` does."""
+    try:
+        body = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise TableFileError(f"{path}: not a proof file ({err})") from None
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
+        raise TableFileError(f"{path}: not a fastttt Ultimate proof")
+    if body.get("version") != FORMAT_VERSION:
+        raise TableFileError(
+            f"{path}: proof format {body.get('version')!r}, this fastttt reads {FORMAT_VERSION}"
+        )
+    crc = body.pop("crc32", None)
+    if crc != zlib.crc32(json.dumps(body, sort_keys=True).encode()):
+        raise TableFileError(f"{path}: checksum mismatch (the proof was changed or damaged)")
+    moves = body["moves"]
+    if (
+        body["attacker"] not in ("X", "O")
+        or body["claim"] not in ("proven", "disproven")
+        or not all(isinstance(m, int) and 0 <= m < 81 for m in moves)
+    ):
+        raise TableFileError(f"{path}: malformed proof")
+    return ProofTree(body["position"], "XO".index(body["attacker"]), body["claim"], tuple(moves))
+
+
+def proof_tree(
+    result: ProofResult, prover: Prover | None = None, max_nodes: int = DEFAULT_NODES
+) -> ProofTree:
+    """The strategy behind a settled ``result``: read from ``prover``'s table (the one that
+    answered; None: a fresh one), sub-positions the table lost proven again within
+    ``max_nodes`` each."""
+    if result.status == "unknown":
+        raise InvalidArgumentError("the question was not settled: there is no proof tree")
+    prover = prover if prover is not None else Prover()
+    want_win = result.status == "proven"
+    attacker = result.attacker
+    out: list[int] = []
+
+    def settled(state: UltimateState) -> bool:
+        """Whether ``state`` is known to go the strategy's way, proving it again if needed."""
+        if state.is_over():
+            return (state.winner() == attacker) == want_win
+        got = prover.stored(state)
+        if got is not None and got[0 if want_win else 1] == 0:
+            return True
+        again = prover.prove(state, attacker, max_nodes)
+        return again.status == ("proven" if want_win else "disproven")
+
+    # the strategy's side: the attacker for a proof, the defender for a disproof
+    chooser = attacker if want_win else 1 - attacker
+    stack: list[UltimateState] = [result.state]
+    while stack:
+        state = stack.pop()
+        if state.is_over():
+            continue
+        if state.to_move == chooser:
+            move = next((m for m in state.legal_moves() if settled(state.play(m))), None)
+            if move is None:
+                raise RuntimeError(f"no settled move in {state}: the search's answer was wrong")
+            out.append(move)
+            stack.append(state.play(move))
+        else:
+            children = [state.play(m) for m in state.legal_moves()]
+            for child in children:
+                if not settled(child):
+                    raise RuntimeError(f"{child} is not settled: the search's answer was wrong")
+            stack.extend(reversed(children))  # preorder: the smallest move first
+    return ProofTree(str(result.state), attacker, result.status, tuple(out))
+
+
+class Rules:
+    """What :func:`verify` needs of the rules; :class:`UltimateState` by default, any other
+    implementation (the tests' plain reference) to check independently."""
+
+    def __init__(
+        self,
+        initial: Callable[[str], Any],
+        legal: Callable[[Any], list[int]],
+        play: Callable[[Any, int], Any],
+        winner: Callable[[Any], int | None],
+        to_move: Callable[[Any], int],
+    ):
+        self.initial, self.legal, self.play, self.winner, self.to_move = (
+            initial,
+            legal,
+            play,
+            winner,
+            to_move,
+        )
+
+
+STATE_RULES = Rules(
+    UltimateState.from_text,
+    lambda s: s.legal_moves(),
+    lambda s, m: s.play(m),
+    lambda s: s.winner(),
+    lambda s: s.to_move,
+)
+
+
+def verify(tree: ProofTree, rules: Rules = STATE_RULES) -> int:
+    """Replay ``tree`` against ``rules``; returns the number of leaves (finished games), or
+    raises InvalidArgumentError saying where the strategy fails."""
+    want_win = tree.claim == "proven"
+    chooser = tree.attacker if want_win else 1 - tree.attacker
+    moves: Iterator[int] = iter(tree.moves)
+    leaves = 0
+    stack = [rules.initial(tree.position)]
+    while stack:
+        state = stack.pop()
+        legal = rules.legal(state)
+        if not legal:
+            if (rules.winner(state) == tree.attacker) != want_win:
+                raise InvalidArgumentError(f"a leaf of the tree goes the other way: {state}")
+            leaves += 1
+            continue
+        if rules.to_move(state) == chooser:
+            move = next(moves, None)
+            if move not in legal:
+                raise InvalidArgumentError(f"move {move} is not legal in {state}")
+            stack.append(rules.play(state, move))
+        else:
+            stack.extend(rules.play(state, m) for m in reversed(legal))
+    if next(moves, None) is not None:
+        raise InvalidArgumentError("the tree has moves left over after its last leaf")
+    return leaves
+
+
+# --- a fixed suite: how far from the end proofs reach --------------------------------------
+
+SUITE_PLIES = (60, 50, 40, 30, 20)
+SUITE_PER_PLY = 4
+SUITE_SEED = 2020
+
+
+def suite_positions(
+    open_won_boards: bool = False,
+    plies: tuple[int, ...] = SUITE_PLIES,
+    per_ply: int = SUITE_PER_PLY,
+    seed: int = SUITE_SEED,
+) -> list[UltimateState]:
+    """``per_ply`` live positions after each number of ``plies`` of random play, the same on
+    every machine (``random.Random(f"{seed}/{ply}/{i}")``, redrawn when the game ended)."""
+    import random
+
+    out = []
+    for ply in plies:
+        made = tries = 0
+        while made < per_ply:
+            rng = random.Random(f"{seed}/{ply}/{tries}")
+            tries += 1
+            state = UltimateState(open_won_boards)
+            while state.ply < ply and not state.is_over():
+                state = state.play(rng.choice(state.legal_moves()))
+            if not state.is_over():
+                out.append(state)
+                made += 1
+    return out
+
+
+def run_suite(
+    max_nodes: int,
+    open_won_boards: bool = False,
+    tt_bits: int = 22,
+    progress: Callable[[int, GameValue], None] | None = None,
+) -> dict[str, Any]:
+    """Solve every :func:`suite_positions` position within ``max_nodes`` a question; returns
+    rows (ply, position, verdict, nodes, seconds) and the totals. The node total is the suite's
+    signature: it changes only when the search does."""
+    rows = []
+    for i, state in enumerate(suite_positions(open_won_boards)):
+        value = solve(state, max_nodes, tt_bits)
+        rows.append(
+            {
+                "ply": state.ply,
+                "position": str(state),
+                "verdict": value.verdict,
+                "nodes": value.nodes,
+                "seconds": round(sum(r.seconds for r in value.results), 4),
+            }
+        )
+        if progress is not None:
+            progress(i, value)
+    return {
+        "max_nodes": max_nodes,
+        "open_won_boards": open_won_boards,
+        "positions": rows,
+        "nodes": sum(r["nodes"] for r in rows),
+        "proved": sum(r["verdict"] != "unknown within budget" for r in rows),
+    }

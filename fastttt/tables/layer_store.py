@@ -1,0 +1,679 @@
+"""Layer stores: the reach and value arrays of a layered solve, chunked, checksummed, resumable.
+
+Layer ``n`` holds the positions with ``n`` stones; each (kind, layer) is a 1-D ``uint8`` array
+of ``layer_sizes[n]`` slots cut into chunks of ``chunk`` slots (the last one shorter, a layer of
+0 slots has 0 chunks). :class:`LayerStore` keeps them on disk, :class:`MemoryLayerStore` in RAM
+with the same methods, so that the solver has one code path.
+
+On-disk layout::
+
+    <path>/
+        manifest.json          what the folder holds and which layers are complete
+        reach/<layer>/         one zarr v3 array per layer (forward pass)
+            zarr.json          shape, chunk shape, codecs: bytes -> zstd(3) -> crc32c
+            c/<chunk>          one file per chunk
+            sums/<chunk>       the chunk's CRC-32 bound to its place (below)
+        value/<layer>/         same, final values
+
+``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3), ``game`` (the game's
+description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
+(slots per chunk), ``complete`` (``{"reach": [layers], "value": [layers]}``), ``info`` (free
+JSON fields: timings, counts, ...), ``table`` (a random id made with the folder) and ``crc32``,
+the CRC-32 of every other field (canonical JSON: sorted keys, no spaces), so that an edited
+manifest (another k) is refused rather than read as another game.
+
+Each layer's array metadata names the table id, kind and layer (a manifest from another folder
+is refused), and each chunk's ``sums`` file holds the CRC-32 of its decoded bytes seeded with
+``table/kind/layer/chunk``: a chunk copied from another layer, place or folder is refused even
+when its bytes are valid (version 2 folders are refused: solve them again).
+
+Guarantees:
+
+* the manifest is complete or absent: written to a temporary file in the same folder, flushed,
+  fsynced, renamed over the old one; only the driver process writes it, workers write chunks;
+* a layer is listed in ``complete`` only once every chunk file of it exists and is fsynced;
+* each chunk carries a crc32c of its compressed bytes; a flipped byte or a truncated file is
+  refused with a :class:`~fastttt.errors.TableFileError` naming layer, kind and chunk;
+* every chunk is written, all-zero ones included, and a missing chunk file is refused (zarr would
+  otherwise read it back as zeros);
+* chunk files are written to a temporary name and renamed (zarr's ``LocalStore``), so that
+  workers writing different chunks of one array at once never see each other's halves.
+
+Why zarr: chunked arrays with a standard, checksummed codec pipeline that other tools can read
+(``zarr.open_array(<path>/value/5)`` in any zarr v3 reader), and a store abstraction that maps
+to object stores. An object store plugs in by swapping ``LocalStore`` for
+``zarr.storage.FsspecStore.from_url("s3://bucket/table", storage_options=...)`` in
+``_open_array``, writing the manifest with one ``fsspec`` put (atomic per object), and testing
+for missing chunks with the store's ``exists`` instead of the file system.
+
+zarr is optional: this module imports without it, and the first :class:`LayerStore` call raises
+:class:`~fastttt.errors.MissingDependencyError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import uuid
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fastttt.errors import MissingDependencyError, TableFileError
+from fastttt.files import sync_folder, write_atomic
+
+FORMAT = "fastttt-layered"
+FORMAT_VERSION = 3  # 2: the manifest carries its own CRC-32; 3: a table id binds its chunks
+KINDS = ("reach", "value")
+DEFAULT_CHUNK = 1 << 20  # slots (bytes) a chunk: a task of a fraction of a second
+ZSTD_LEVEL = 3
+MANIFEST = "manifest.json"
+SUMS = "sums"  # per layer: one file per chunk, its CRC-32 bound to its place
+
+_MATCHED_FIELDS = ("game", "index", "symmetry", "layer_sizes", "chunk")
+
+
+def require_zarr():
+    """The zarr module, or MissingDependencyError."""
+    try:
+        import zarr
+        import zarr.codecs
+        import zarr.storage
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "the on-disk layered store needs zarr: pip install 'fastttt[store]'"
+        ) from exc
+    return zarr
+
+
+def _new_manifest(game, index, symmetry, layer_sizes, chunk) -> dict:
+    if not isinstance(game, dict):
+        raise ValueError(f"game must be a dict, got {type(game).__name__}")
+    if not isinstance(index, str) or not isinstance(symmetry, str):
+        raise ValueError("index and symmetry must be strings")
+    sizes = list(layer_sizes)
+    if not all(isinstance(s, (int, np.integer)) and s >= 0 for s in sizes):
+        raise ValueError(f"layer_sizes must be integers >= 0, got {sizes!r}")
+    if not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ValueError(f"chunk must be an integer >= 1, got {chunk!r}")
+    manifest = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "game": game,
+        "index": index,
+        "symmetry": symmetry,
+        "layer_sizes": [int(s) for s in sizes],
+        "chunk": int(chunk),
+        "complete": {kind: [] for kind in KINDS},
+        "info": {},
+        "table": uuid.uuid4().hex,
+    }
+    return json.loads(json.dumps(manifest))  # JSON types only (tuples become lists)
+
+
+def _manifest_crc(manifest: dict) -> int:
+    """CRC-32 of the manifest's fields other than ``crc32``, as canonical JSON."""
+    fields = {key: value for key, value in manifest.items() if key != "crc32"}
+    return zlib.crc32(json.dumps(fields, sort_keys=True, separators=(",", ":")).encode())
+
+
+def _manifest_bytes(manifest: dict) -> bytes:
+    """The manifest file: ``manifest`` and its CRC-32."""
+    return json.dumps({**manifest, "crc32": _manifest_crc(manifest)}, indent=1).encode()
+
+
+def _check_manifest(manifest: Any, where: str) -> dict:
+    """Raise TableFileError unless ``manifest`` is one of ours, of this version, well formed."""
+    if not isinstance(manifest, dict):
+        raise TableFileError(f"{where}: manifest.json is damaged (not a JSON object)")
+    if manifest.get("format") != FORMAT:
+        raise TableFileError(
+            f"{where}: manifest.json is of format {manifest.get('format')!r}, expected {FORMAT!r}"
+        )
+    if manifest.get("version") != FORMAT_VERSION:
+        raise TableFileError(
+            f"{where}: layered table version {manifest.get('version')!r}, this fastttt reads "
+            f"version {FORMAT_VERSION}; solve the game again"
+        )
+    if manifest.get("crc32") != _manifest_crc(manifest):
+        raise TableFileError(f"{where}: manifest.json is damaged (checksum mismatch)")
+    manifest = {key: value for key, value in manifest.items() if key != "crc32"}
+    sizes, chunk, complete = (manifest.get(k) for k in ("layer_sizes", "chunk", "complete"))
+    ok = (
+        isinstance(manifest.get("game"), dict)
+        and isinstance(manifest.get("index"), str)
+        and isinstance(manifest.get("symmetry"), str)
+        and isinstance(manifest.get("info"), dict)
+        and isinstance(manifest.get("table"), str)
+        and isinstance(sizes, list)
+        and all(type(s) is int and s >= 0 for s in sizes)
+        and type(chunk) is int
+        and chunk >= 1
+        and isinstance(complete, dict)
+        and set(complete) == set(KINDS)
+        and all(
+            isinstance(done, list) and all(type(n) is int and 0 <= n < len(sizes) for n in done)
+            for done in complete.values()
+        )
+    )
+    if not ok:
+        raise TableFileError(f"{where}: manifest.json is damaged (missing or malformed fields)")
+    return manifest
+
+
+def _require_uint8(data, size: int, what: str) -> None:
+    if not isinstance(data, np.ndarray) or data.dtype != np.uint8 or data.shape != (size,):
+        got = f"{data.dtype} {data.shape}" if isinstance(data, np.ndarray) else type(data).__name__
+        raise ValueError(f"{what} takes a uint8 array of shape ({size},), got {got}")
+
+
+class _Layers:
+    """Geometry, argument checks and completion marks shared by both stores."""
+
+    manifest: dict
+
+    def _where(self) -> str:
+        raise NotImplementedError
+
+    def prepare(self, kind: str, layer: int) -> None:
+        raise NotImplementedError
+
+    def write_chunk(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def read_chunk(self, kind: str, layer: int, chunk_index: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _save_manifest(self) -> None:
+        raise NotImplementedError
+
+    def _chunks_present(self, kind: str, layer: int) -> list[bool]:
+        raise NotImplementedError
+
+    def _check(self, kind: str, layer: int) -> int:
+        """The size of ``layer``, after checking ``kind`` and ``layer``."""
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+        sizes = self.manifest["layer_sizes"]
+        if not isinstance(layer, (int, np.integer)) or not 0 <= layer < len(sizes):
+            raise IndexError(f"layer {layer!r} out of range 0..{len(sizes) - 1}")
+        return sizes[layer]
+
+    def _check_data(self, kind, layer, chunk_index, data) -> tuple[int, int]:
+        start, stop = self.chunk_bounds(layer, chunk_index)
+        self._check(kind, layer)
+        _require_uint8(data, stop - start, f"layer {layer} chunk {chunk_index} of {kind}")
+        return start, stop
+
+    def chunk_count(self, layer: int) -> int:
+        """Number of chunks of ``layer`` (0 for an empty layer)."""
+        size = self._check(KINDS[0], layer)
+        return -(-size // self.manifest["chunk"])
+
+    def chunk_bounds(self, layer: int, chunk_index: int) -> tuple[int, int]:
+        """Slots ``[start, stop)`` of chunk ``chunk_index`` of ``layer``."""
+        count = self.chunk_count(layer)
+        if not isinstance(chunk_index, (int, np.integer)) or not 0 <= chunk_index < count:
+            raise IndexError(f"chunk {chunk_index!r} out of range for layer {layer} ({count})")
+        chunk = self.manifest["chunk"]
+        start = int(chunk_index) * chunk
+        return start, min(start + chunk, self.manifest["layer_sizes"][layer])
+
+    def _missing(self, kind: str, layer: int, chunk_index: int) -> TableFileError:
+        return TableFileError(
+            f"{self._where()}: layer {layer} chunk {chunk_index} of {kind} is missing"
+        )
+
+    def is_complete(self, kind: str, layer: int) -> bool:
+        """Whether ``mark_complete(kind, layer)`` was called (and the layer not deleted since)."""
+        self._check(kind, layer)
+        return layer in self.manifest["complete"][kind]
+
+    def mark_complete(self, kind: str, layer: int) -> None:
+        """Record that every chunk of the layer is written; refused while one is missing."""
+        self._check(kind, layer)
+        for index, present in enumerate(self._chunks_present(kind, layer)):
+            if not present:
+                raise self._missing(kind, layer, index)
+        done = self.manifest["complete"][kind]
+        if layer not in done:
+            done.append(int(layer))
+            done.sort()
+            self._save_manifest()
+
+    def _unmark(self, kind: str, layer: int) -> None:
+        if layer in self.manifest["complete"][kind]:
+            self.manifest["complete"][kind].remove(layer)
+            self._save_manifest()
+
+    def set_info(self, **fields) -> None:
+        """Merge JSON-able ``fields`` into ``manifest["info"]`` (one atomic manifest write)."""
+        json.dumps(fields)  # TypeError here, before anything changes
+        self.manifest["info"].update(json.loads(json.dumps(fields)))
+        self._save_manifest()
+
+    def write_layer(self, kind: str, layer: int, data: np.ndarray) -> None:
+        """Prepare the array and write all its chunks from ``data`` (one process); does not mark
+        the layer complete."""
+        _require_uint8(data, self._check(kind, layer), f"layer {layer} of {kind}")
+        self.prepare(kind, layer)
+        for index in range(self.chunk_count(layer)):
+            start, stop = self.chunk_bounds(layer, index)
+            self.write_chunk(kind, layer, index, data[start:stop])
+
+    def verify(self) -> None:
+        """Read every chunk of every complete layer; TableFileError on the first damage."""
+        for kind in KINDS:
+            for layer in self.manifest["complete"][kind]:
+                for index in range(self.chunk_count(layer)):
+                    self.read_chunk(kind, layer, index)
+
+
+class LayerStore(_Layers):
+    """Layers on disk (see the module docstring). Arrays returned by ``read_*`` are read-only.
+
+    The driver process calls :meth:`create` or :meth:`open`, :meth:`prepare`,
+    :meth:`mark_complete`, :meth:`delete` and :meth:`set_info` (they write the manifest or the
+    array metadata); workers get the store pickled or call ``LayerStore.open(path, "r+")`` and
+    call only :meth:`write_chunk` and :meth:`read_chunk`.
+    """
+
+    def __init__(self, path: Path, manifest: dict, mode: str):
+        self.path = path
+        self.manifest = manifest
+        self.mode = mode
+        self._arrays: dict[tuple[str, int], Any] = {}  # zarr.Array handles of this process
+
+    def __getstate__(self):
+        return {"path": self.path, "manifest": self.manifest, "mode": self.mode}
+
+    def __setstate__(self, state):
+        self.__init__(state["path"], state["manifest"], state["mode"])
+
+    def __repr__(self) -> str:
+        return f"LayerStore({str(self.path)!r}, mode={self.mode!r})"
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        path,
+        *,
+        game: dict,
+        index: str,
+        symmetry: str,
+        layer_sizes: list[int],
+        chunk: int = DEFAULT_CHUNK,
+        resume: bool = False,
+    ) -> LayerStore:
+        """A new store at ``path`` (absent or an empty folder), or with ``resume`` the store
+        already there, reopened "r+" when its game, index, symmetry, layer sizes and chunk
+        match. Anything else at ``path`` is refused and left untouched."""
+        require_zarr()
+        path = Path(path)
+        manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk)
+        parent = path.absolute().parent
+        if not parent.exists():
+            raise TableFileError(f"{path}: parent folder {parent} does not exist")
+        if not parent.is_dir():
+            raise TableFileError(f"{path}: parent {parent} is not a folder")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise TableFileError(f"{path}: parent folder {parent} is not writable")
+        if os.path.lexists(path):
+            if not path.is_dir():  # follows symlinks: a link to a folder is that folder
+                raise TableFileError(f"{path}: exists and is not a folder; choose another folder")
+            if os.path.lexists(path / MANIFEST):
+                store = cls.open(path, "r+" if resume else "r")
+                if not resume:
+                    raise TableFileError(
+                        f"{path}: already holds a layered table; pass resume=True (--resume) "
+                        "or choose another folder"
+                    )
+                for field in _MATCHED_FIELDS:
+                    if store.manifest[field] != manifest[field]:
+                        raise TableFileError(
+                            f"{path}: the table there has {field} {store.manifest[field]!r}, "
+                            f"asked for {manifest[field]!r}; cannot resume"
+                        )
+                return store
+            leftovers = [f for f in path.iterdir() if re.fullmatch(rf"{MANIFEST}\.tmp\d+", f.name)]
+            if leftovers and len(leftovers) == len(list(path.iterdir())):
+                for f in leftovers:  # a solve killed while writing its first manifest
+                    f.unlink()
+            if any(path.iterdir()):
+                raise TableFileError(
+                    f"{path}: folder is not empty and holds no layered table; choose another folder"
+                )
+        else:
+            try:
+                path.mkdir()
+            except OSError as exc:
+                raise TableFileError(f"{path}: cannot create the folder ({exc})") from None
+        store = cls(path, manifest, "r+")
+        store._save_manifest()
+        return store
+
+    @classmethod
+    def open(cls, path, mode: str = "r") -> LayerStore:
+        """The store at ``path``; ``mode`` "r" (read only) or "r+" (read and write)."""
+        if mode not in ("r", "r+"):
+            raise ValueError(f"mode must be 'r' or 'r+', got {mode!r}")
+        require_zarr()
+        path = Path(path)
+        if not path.exists():
+            raise TableFileError(f"{path}: no such folder")
+        if not path.is_dir():
+            raise TableFileError(f"{path}: is not a folder")
+        try:
+            text = (path / MANIFEST).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise TableFileError(f"{path}: no manifest.json (not a layered table)") from None
+        except IsADirectoryError:
+            raise TableFileError(f"{path}: manifest.json is damaged (a folder)") from None
+        except UnicodeDecodeError:
+            raise TableFileError(f"{path}: manifest.json is damaged (not UTF-8)") from None
+        try:
+            manifest = json.loads(text)
+        except json.JSONDecodeError:
+            raise TableFileError(f"{path}: manifest.json is damaged (not valid JSON)") from None
+        return cls(path, _check_manifest(manifest, str(path)), mode)
+
+    # -- manifest ----------------------------------------------------------------------------
+
+    def _where(self) -> str:
+        return str(self.path)
+
+    def _writable(self) -> None:
+        if self.mode != "r+":
+            raise TableFileError(f"{self.path}: opened read-only (mode 'r')")
+
+    def _save_manifest(self) -> None:
+        self._writable()
+        blob = _manifest_bytes(self.manifest)
+        write_atomic(self.path / MANIFEST, lambda f: f.write(blob), TableFileError)
+
+    # -- arrays ------------------------------------------------------------------------------
+
+    def _dir(self, kind: str, layer: int) -> Path:
+        return self.path / kind / str(int(layer))
+
+    def _open_array(self, kind: str, layer: int):
+        """This process's zarr handle on the array, after checking the array is there."""
+        size = self._check(kind, layer)
+        folder = self._dir(kind, layer)
+        # checked on every call: zarr would create the folder of a deleted array on write
+        if not (folder / "zarr.json").is_file():
+            raise TableFileError(
+                f"{self.path}: layer {layer} of {kind} is absent (not prepared, or deleted)"
+            )
+        key = (kind, int(layer))
+        array = self._arrays.get(key)
+        if array is None:
+            zarr = require_zarr()
+            read_only = self.mode == "r"
+            try:
+                array = zarr.open_array(
+                    zarr.storage.LocalStore(folder, read_only=read_only),
+                    mode="r" if read_only else "r+",
+                    zarr_format=3,
+                ).with_config({"write_empty_chunks": True})
+            except Exception as exc:
+                raise TableFileError(
+                    f"{self.path}: layer {layer} of {kind}: damaged array metadata ({exc})"
+                ) from None
+            if array.attrs.get("fastttt") != self._identity(kind, layer):
+                raise TableFileError(
+                    f"{self.path}: layer {layer} of {kind} is not this table's (its array "
+                    f"metadata names {array.attrs.get('fastttt')!r}): a layer or manifest from "
+                    "another folder"
+                )
+            chunks = (_zarr_chunk(self.manifest["chunk"], size),)
+            if array.shape != (size,) or array.dtype != np.uint8 or array.chunks != chunks:
+                raise TableFileError(
+                    f"{self.path}: layer {layer} of {kind} holds {array.dtype} {array.shape} in "
+                    f"chunks of {array.chunks}, the manifest says uint8 ({size},) in {chunks}"
+                )
+            self._arrays[key] = array
+        return array
+
+    def _identity(self, kind: str, layer: int) -> dict:
+        """What a layer's array metadata names: the table, the kind and the layer."""
+        return {"kind": kind, "layer": int(layer), "table": self.manifest["table"]}
+
+    def _chunk_file(self, array, kind: str, layer: int, chunk_index: int) -> Path:
+        return self._dir(kind, layer) / array.metadata.encode_chunk_key((chunk_index,))
+
+    def _sum_file(self, kind: str, layer: int, chunk_index: int) -> Path:
+        return self._dir(kind, layer) / SUMS / str(int(chunk_index))
+
+    def _bound_crc(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> str:
+        """CRC-32 of the chunk's bytes seeded with its place: the table id, the kind, the layer
+        and the chunk's index, so that a chunk copied from another place does not match."""
+        place = f"{self.manifest['table']}/{kind}/{int(layer)}/{int(chunk_index)}".encode()
+        return f"{zlib.crc32(np.ascontiguousarray(data).data, zlib.crc32(place)):08x}"
+
+    def _check_bound(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> None:
+        try:
+            stored = self._sum_file(kind, layer, chunk_index).read_text()
+        except (FileNotFoundError, UnicodeDecodeError):
+            raise self._missing(kind, layer, chunk_index) from None
+        if stored != self._bound_crc(kind, layer, chunk_index, data):
+            raise TableFileError(
+                f"{self.path}: layer {layer} chunk {chunk_index} of {kind} does not belong here "
+                "(its checksum binds the table, layer and place: copied from elsewhere, or damaged)"
+            )
+
+    def _chunks_present(self, kind: str, layer: int) -> list[bool]:
+        array = self._open_array(kind, layer)
+        return [
+            self._chunk_file(array, kind, layer, index).is_file()
+            and self._sum_file(kind, layer, index).is_file()
+            for index in range(self.chunk_count(layer))
+        ]
+
+    def prepare(self, kind: str, layer: int) -> None:
+        """Create the array of ``layer`` empty, replacing any earlier one and its complete mark
+        (driver only, before any :meth:`write_chunk`)."""
+        self._writable()
+        size = self._check(kind, layer)
+        self.delete(kind, layer)
+        zarr = require_zarr()
+        zarr.create_array(
+            zarr.storage.LocalStore(self._dir(kind, layer)),
+            shape=(size,),
+            chunks=(_zarr_chunk(self.manifest["chunk"], size),),
+            dtype="uint8",
+            fill_value=0,
+            compressors=[zarr.codecs.ZstdCodec(level=ZSTD_LEVEL), zarr.codecs.Crc32cCodec()],
+            attributes={"fastttt": self._identity(kind, layer)},
+            zarr_format=3,
+        )
+
+    def write_chunk(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> None:
+        """Write one chunk (safe from several processes at once, on different chunks)."""
+        self._writable()
+        start, stop = self._check_data(kind, layer, chunk_index, data)
+        self._sum_file(kind, layer, chunk_index).unlink(missing_ok=True)  # stale until rewritten
+        self._open_array(kind, layer)[start:stop] = data
+        crc = self._bound_crc(kind, layer, chunk_index, data).encode()
+        target = self._sum_file(kind, layer, chunk_index)
+        target.parent.mkdir(exist_ok=True)
+        write_atomic(target, lambda f: f.write(crc), TableFileError)
+
+    def _read(self, kind: str, layer: int, chunk_index: int, array) -> np.ndarray:
+        start, stop = self.chunk_bounds(layer, chunk_index)
+        if not self._chunk_file(array, kind, layer, chunk_index).is_file():
+            raise self._missing(kind, layer, chunk_index)
+        try:
+            # crc32c mismatch (flipped byte, truncated file): ValueError; a crc-valid frame zstd
+            # cannot decode: RuntimeError; an unreadable file: OSError
+            data = array[start:stop]
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise TableFileError(
+                f"{self.path}: layer {layer} chunk {chunk_index} of {kind} is damaged ({exc})"
+            ) from None
+        self._check_bound(kind, layer, chunk_index, data)
+        return data
+
+    def read_chunk(self, kind: str, layer: int, chunk_index: int) -> np.ndarray:
+        """One chunk, checksum verified."""
+        data = self._read(kind, layer, chunk_index, self._open_array(kind, layer))
+        data.flags.writeable = False
+        return data
+
+    def read_layer(self, kind: str, layer: int) -> np.ndarray:
+        """The whole layer, every chunk present and checksum verified."""
+        array = self._open_array(kind, layer)
+        for index, present in enumerate(self._chunks_present(kind, layer)):
+            if not present:
+                raise self._missing(kind, layer, index)
+        try:
+            data = array[:]  # zarr reads and decodes the chunks concurrently
+        except (ValueError, RuntimeError, OSError):
+            for index in range(self.chunk_count(layer)):  # name the damaged chunk
+                self._read(kind, layer, index, array)
+            raise TableFileError(f"{self.path}: layer {layer} of {kind} is damaged") from None
+        for index in range(self.chunk_count(layer)):
+            start, stop = self.chunk_bounds(layer, index)
+            self._check_bound(kind, layer, index, data[start:stop])
+        data.flags.writeable = False
+        return data
+
+    def delete(self, kind: str, layer: int) -> None:
+        """Remove the layer's complete mark, then its array files."""
+        self._writable()
+        self._check(kind, layer)
+        self._unmark(kind, layer)
+        self._arrays.pop((kind, int(layer)), None)
+        folder = self._dir(kind, layer)
+        if os.path.lexists(folder):
+            shutil.rmtree(folder)  # refuses a symlink, so nothing outside the store goes
+
+    def disk_bytes(self) -> int:
+        """Bytes of all files of the store (symlinks not followed)."""
+        total = 0
+        for root, _dirs, files in os.walk(self.path):
+            for name in files:
+                info = os.lstat(os.path.join(root, name))
+                if stat.S_ISREG(info.st_mode):
+                    total += info.st_size
+        return total
+
+    def mark_complete(self, kind: str, layer: int) -> None:
+        """Fsync the layer's chunk files, then record it complete (refused while one is
+        missing)."""
+        self._writable()
+        array = self._open_array(kind, layer)
+        for index in range(self.chunk_count(layer)):
+            chunk_file = self._chunk_file(array, kind, layer, index)
+            try:
+                fd = os.open(chunk_file, os.O_RDONLY)
+            except FileNotFoundError:
+                raise self._missing(kind, layer, index) from None
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        if self.chunk_count(layer):
+            sync_folder(self._chunk_file(array, kind, layer, 0).parent, strict=True)
+            # the sums: written atomically
+            sync_folder(self._sum_file(kind, layer, 0).parent, strict=True)
+        super().mark_complete(kind, layer)
+
+
+def _zarr_chunk(chunk: int, size: int) -> int:
+    """The zarr chunk shape of a layer: ``chunk``, but no larger than the layer, and >= 1."""
+    return max(1, min(chunk, size))
+
+
+class MemoryLayerStore(_Layers):
+    """Layers in RAM with the methods of :class:`LayerStore` (``path`` is None, nothing is
+    written to disk, ``disk_bytes()`` is 0). Arrays returned by ``read_*`` are read-only views;
+    written data is copied in."""
+
+    path = None
+    mode = "r+"
+
+    def __init__(
+        self,
+        *,
+        game: dict,
+        index: str,
+        symmetry: str,
+        layer_sizes: list[int],
+        chunk: int = DEFAULT_CHUNK,
+    ):
+        self.manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk)
+        self._data: dict[tuple[str, int], np.ndarray] = {}
+        self._written: dict[tuple[str, int], np.ndarray] = {}
+
+    @classmethod
+    def create(cls, **fields) -> MemoryLayerStore:
+        """Same as the constructor (there is no path, so nothing to resume)."""
+        return cls(**fields)
+
+    def __repr__(self) -> str:
+        return f"MemoryLayerStore({len(self.manifest['layer_sizes'])} layers)"
+
+    def _where(self) -> str:
+        return "in-memory layer store"
+
+    def _save_manifest(self) -> None:
+        pass
+
+    def _get(self, kind: str, layer: int) -> tuple[np.ndarray, np.ndarray]:
+        self._check(kind, layer)
+        key = (kind, int(layer))
+        if key not in self._data:
+            raise TableFileError(
+                f"{self._where()}: layer {layer} of {kind} is absent (not prepared, or deleted)"
+            )
+        return self._data[key], self._written[key]
+
+    def _chunks_present(self, kind: str, layer: int) -> list[bool]:
+        return self._get(kind, layer)[1].tolist()
+
+    def prepare(self, kind: str, layer: int) -> None:
+        """Allocate the layer, zeroed, with no chunk written; drops any earlier one."""
+        size = self._check(kind, layer)
+        self.delete(kind, layer)
+        self._data[(kind, int(layer))] = np.zeros(size, dtype=np.uint8)
+        self._written[(kind, int(layer))] = np.zeros(self.chunk_count(layer), dtype=bool)
+
+    def write_chunk(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> None:
+        start, stop = self._check_data(kind, layer, chunk_index, data)
+        table, written = self._get(kind, layer)
+        table[start:stop] = data
+        written[chunk_index] = True
+
+    def read_chunk(self, kind: str, layer: int, chunk_index: int) -> np.ndarray:
+        start, stop = self.chunk_bounds(layer, chunk_index)
+        table, written = self._get(kind, layer)
+        if not written[chunk_index]:
+            raise self._missing(kind, layer, chunk_index)
+        view = table[start:stop]
+        view.flags.writeable = False
+        return view
+
+    def read_layer(self, kind: str, layer: int) -> np.ndarray:
+        table, written = self._get(kind, layer)
+        if not written.all():
+            raise self._missing(kind, layer, int(np.argmin(written)))
+        view = table.view()
+        view.flags.writeable = False
+        return view
+
+    def delete(self, kind: str, layer: int) -> None:
+        self._check(kind, layer)
+        self._unmark(kind, layer)
+        self._data.pop((kind, int(layer)), None)
+        self._written.pop((kind, int(layer)), None)
+
+    def disk_bytes(self) -> int:
+        return 0
