@@ -146,10 +146,11 @@ def test_cli_heuristic_match_interrupted(tmp_path):
 
 
 def test_cli_play_interrupted_while_the_engine_thinks(tmp_path):
-    """Ctrl-C while ``perfect`` searches Connect Four's first move: the game is abandoned."""
+    """Ctrl-C while ``perfect`` searches the first move of Connect Four on 8 columns (no book
+    there, minutes of search): the game is abandoned."""
     warm(["solve", "4x4k4g", "--search"])
     rc, out, err, seconds = interrupt_cli(
-        ["play", "connect4", "--x", "perfect", "--o", "perfect"], tmp_path
+        ["play", "connect4", "--cols", "8", "--x", "perfect", "--o", "perfect"], tmp_path
     )
     assert rc == 130 and seconds < PROMPT
     assert "Traceback" not in err

@@ -27,6 +27,13 @@ from fastttt.views.web.app import create_app  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
+    # Jobs have wall-clock limits of seconds: compile the search and Ultimate kernels first, so
+    # that a cold Numba cache (a fresh clone, another test worker) does not spend them.
+    from fastttt.play.ultimate_players import warmup as warm_ultimate
+    from fastttt.search.alphabeta import warmup as warm_search
+
+    warm_search()
+    warm_ultimate()
     with TestClient(create_app(), raise_server_exceptions=False) as c:
         yield c
 
