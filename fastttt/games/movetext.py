@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from fastttt.errors import FastTTTError, InvalidPositionError
+from fastttt.errors import FastTTTError, IllegalMoveError, InvalidPositionError
 from fastttt.games.registry import as_game, load_game
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def parse_moves(game: Any, text: str | None) -> tuple[Any, list[int]]:
     for i, word in enumerate(split_moves(game, text)):
         try:
             if state.is_over():
-                raise ValueError("the game is already over")
+                raise IllegalMoveError("the game is already over")
             move = game.parse_move(state, word)
             state = state.play(move)
         except (FastTTTError, ValueError, IndexError) as err:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from fastttt.errors import FastTTTError, IllegalMoveError
+from fastttt.errors import FastTTTError, IllegalMoveError, InvalidArgumentError
 from fastttt.games.mnk.board import SYMBOLS, Position
 from fastttt.games.registry import as_game, game_of
 
@@ -176,7 +176,7 @@ def play_game(
     rng = rng if rng is not None else random.Random()
     ui = ui if ui is not None else game_ui(game_of(state))
     if hints and not ui.supports_hints:
-        raise ValueError(f"hints are not available on {state.spec.name}")
+        raise InvalidArgumentError(f"hints are not available on {state.spec.name}")
     record = GameRecord(final=state)
     last = None
     if status is None and show and sys.stdout.isatty():

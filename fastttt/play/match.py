@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from fastttt.errors import InvalidArgumentError
 from fastttt.games.registry import as_game
 from fastttt.play.loop import play_game
 
@@ -132,12 +133,12 @@ def run_match(
     ``games`` or a human player, :class:`~fastttt.play.players.UnknownPlayerError` for a bad name.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"the number of games must be a positive integer, got {games!r}")
+        raise InvalidArgumentError(f"the number of games must be a positive integer, got {games!r}")
     game = as_game(game)
     pa, pb = game.make_player(a), game.make_player(b)
     for p in (pa, pb):
         if getattr(p, "is_human", False):
-            raise ValueError("a match is between engines: 'human' cannot play one")
+            raise InvalidArgumentError("a match is between engines: 'human' cannot play one")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     name = game.name

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastttt.errors import InvalidArgumentError
 from fastttt.games.mnk.board import BITBOARD_CELLS
 from fastttt.games.mnk.spec import GameSpec, as_spec
 
@@ -41,9 +42,9 @@ def choose_engine(
     from fastttt.tables.dense import fits_in_memory
 
     if engine not in ("auto", *ENGINES):
-        raise ValueError(f"engine must be auto, dense or layered, got {engine!r}")
+        raise InvalidArgumentError(f"engine must be auto, dense or layered, got {engine!r}")
     if engine == "dense" and (out is not None or distributed):
-        raise ValueError(
+        raise InvalidArgumentError(
             "the dense engine keeps its table in RAM: --out, --workers and "
             "--scheduler go with the layered engine"
         )
@@ -72,7 +73,7 @@ def solved(spec: GameSpec | str, engine: str = "dense") -> Any:
 
             _SOLVED[key] = solve_layered(key[1])
         else:
-            raise ValueError(f"engine must be dense or layered, got {engine!r}")
+            raise InvalidArgumentError(f"engine must be dense or layered, got {engine!r}")
     return _SOLVED[key]
 
 

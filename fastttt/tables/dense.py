@@ -26,7 +26,12 @@ from typing import NamedTuple
 import numpy as np
 
 from fastttt.codes import code_count, codes_of_bitboards
-from fastttt.errors import InvalidPositionError, MemoryBudgetError, require_int
+from fastttt.errors import (
+    InvalidArgumentError,
+    InvalidPositionError,
+    MemoryBudgetError,
+    require_int,
+)
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.interrupt import new_stop, run
@@ -156,7 +161,7 @@ class Solution(PositionQueries):
         = plies to the win under the winner's fastest play.
         """
         if player not in (0, 1):
-            raise ValueError(f"player must be 0 (first) or 1 (second), got {player!r}")
+            raise InvalidArgumentError(f"player must be 0 (first) or 1 (second), got {player!r}")
         need = self.table.shape[0] * (1 + 2 + 8)
         if need > 0.9 * available_memory():
             raise MemoryBudgetError(

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from fastttt.errors import MissingDependencyError
+from fastttt.errors import InvalidArgumentError, MissingDependencyError
 from fastttt.games.mnk.spec import mnk
 from fastttt.tables.index import LayerIndex
 
@@ -68,7 +68,9 @@ class DaskRunner:
 
     def __init__(self, work, client):
         if work.store.path is None:
-            raise ValueError("a Dask solve needs a store folder every worker can read (--out)")
+            raise InvalidArgumentError(
+                "a Dask solve needs a store folder every worker can read (--out)"
+            )
         self.client = client
         spec = work.index.spec
         # workers may run elsewhere: an absolute path, and an id so that no worker reuses

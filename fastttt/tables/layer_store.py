@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from fastttt.errors import MissingDependencyError, TableFileError
+from fastttt.errors import InvalidArgumentError, MissingDependencyError, TableFileError
 from fastttt.files import sync_folder, write_atomic
 
 FORMAT = "fastttt-layered"
@@ -93,14 +93,14 @@ def require_zarr():
 
 def _new_manifest(game, index, symmetry, layer_sizes, chunk) -> dict:
     if not isinstance(game, dict):
-        raise ValueError(f"game must be a dict, got {type(game).__name__}")
+        raise InvalidArgumentError(f"game must be a dict, got {type(game).__name__}")
     if not isinstance(index, str) or not isinstance(symmetry, str):
-        raise ValueError("index and symmetry must be strings")
+        raise InvalidArgumentError("index and symmetry must be strings")
     sizes = list(layer_sizes)
     if not all(isinstance(s, (int, np.integer)) and s >= 0 for s in sizes):
-        raise ValueError(f"layer_sizes must be integers >= 0, got {sizes!r}")
+        raise InvalidArgumentError(f"layer_sizes must be integers >= 0, got {sizes!r}")
     if not isinstance(chunk, (int, np.integer)) or chunk < 1:
-        raise ValueError(f"chunk must be an integer >= 1, got {chunk!r}")
+        raise InvalidArgumentError(f"chunk must be an integer >= 1, got {chunk!r}")
     manifest = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -169,7 +169,7 @@ def _check_manifest(manifest: Any, where: str) -> dict:
 def _require_uint8(data, size: int, what: str) -> None:
     if not isinstance(data, np.ndarray) or data.dtype != np.uint8 or data.shape != (size,):
         got = f"{data.dtype} {data.shape}" if isinstance(data, np.ndarray) else type(data).__name__
-        raise ValueError(f"{what} takes a uint8 array of shape ({size},), got {got}")
+        raise InvalidArgumentError(f"{what} takes a uint8 array of shape ({size},), got {got}")
 
 
 class _Layers:
@@ -198,7 +198,7 @@ class _Layers:
     def _check(self, kind: str, layer: int) -> int:
         """The size of ``layer``, after checking ``kind`` and ``layer``."""
         if kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+            raise InvalidArgumentError(f"kind must be one of {KINDS}, got {kind!r}")
         sizes = self.manifest["layer_sizes"]
         if not isinstance(layer, (int, np.integer)) or not 0 <= layer < len(sizes):
             raise IndexError(f"layer {layer!r} out of range 0..{len(sizes) - 1}")
@@ -363,7 +363,7 @@ class LayerStore(_Layers):
     def open(cls, path, mode: str = "r") -> LayerStore:
         """The store at ``path``; ``mode`` "r" (read only) or "r+" (read and write)."""
         if mode not in ("r", "r+"):
-            raise ValueError(f"mode must be 'r' or 'r+', got {mode!r}")
+            raise InvalidArgumentError(f"mode must be 'r' or 'r+', got {mode!r}")
         require_zarr()
         path = Path(path)
         if not path.exists():

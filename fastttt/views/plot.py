@@ -24,7 +24,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fastttt.errors import MissingDependencyError, OutputFileError
+from fastttt.errors import InvalidArgumentError, MissingDependencyError, OutputFileError
 from fastttt.files import check_picture_target, write_atomic
 
 PLOT_EXTRA = "plots need the plot extra: pip install 'fastttt[plot]' (matplotlib)"
@@ -51,7 +51,9 @@ def load_benchmarks(path: str | Path) -> list[dict]:
     """The ``benchmarks`` list of a pytest-benchmark JSON file."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
-        raise ValueError(f"{path}: not a pytest-benchmark JSON file (no 'benchmarks' list)")
+        raise InvalidArgumentError(
+            f"{path}: not a pytest-benchmark JSON file (no 'benchmarks' list)"
+        )
     return data["benchmarks"]
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from fastttt.errors import IllegalMoveError
+from fastttt.errors import IllegalMoveError, InvalidArgumentError
 from fastttt.games.mnk.board import FIRST, SYMBOLS, Position
 
 _COLORS = ("31", "34")  # ANSI: red X, blue O
@@ -65,7 +65,7 @@ def parse_move(pos: Position, text: str) -> int:
     example = "a column number such as 4" if spec.gravity else "row,col such as 2,3"
     found = re.fullmatch(pattern, text, re.ASCII)
     if found is None:
-        raise ValueError(f"{text.strip()!r} is not a move: type {example}")
+        raise InvalidArgumentError(f"{text.strip()!r} is not a move: type {example}")
     numbers = [int(p) for p in found.groups()]
     if spec.gravity:
         (col,) = numbers

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from fastttt.errors import IllegalMoveError
+from fastttt.errors import IllegalMoveError, InvalidArgumentError
 from fastttt.games.ultimate.state import SYMBOLS, UltimateState
 
 MOVE_HELP = "board,cell (1-9 each, row by row), rRcC on the 9x9 grid, or the cell in a forced board"
@@ -128,13 +128,15 @@ def parse_move(state: UltimateState, text: str) -> int:
         move = (b - 1) * 9 + c - 1
     elif re.fullmatch(r"\d+", t):
         if state.forced_board is None:
-            raise ValueError(f"{text.strip()!r}: no board is forced; type board,cell (e.g. 5,1)")
+            raise InvalidArgumentError(
+                f"{text.strip()!r}: no board is forced; type board,cell (e.g. 5,1)"
+            )
         c = int(t)
         if not 1 <= c <= 9:
             raise IndexError(f"{text.strip()!r}: a cell goes from 1 to 9")
         move = state.forced_board * 9 + c - 1
     else:
-        raise ValueError(f"{text.strip()!r} is not a move; type {MOVE_HELP}")
+        raise InvalidArgumentError(f"{text.strip()!r} is not a move; type {MOVE_HELP}")
     if state.is_over():
         raise IllegalMoveError("the game is already over")
     reason = state.why_illegal(move)
