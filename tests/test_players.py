@@ -10,7 +10,7 @@ import pytest
 
 from fastttt.errors import InvalidArgumentError
 from fastttt.games.mnk.board import Position
-from fastttt.games.mnk.spec import mnk, tictactoe
+from fastttt.games.mnk.spec import connect4, mnk, tictactoe
 from fastttt.games.registry import load_game
 from fastttt.play.players import (
     HeuristicPlayer,
@@ -26,9 +26,11 @@ from fastttt.play.players import (
     move_outcomes,
     perfect_moves,
     perfect_play_cost,
+    search_order,
     solution_for,
 )
 from fastttt.search.alphabeta import Searcher
+from fastttt.search.connect4 import from_move_string
 from fastttt.values import relative
 
 BOARDS = ["tictactoe", "4x4k3", "4x4k4g"]
@@ -214,7 +216,6 @@ def test_perfect_player_picks_among_best_moves():
 
 
 def test_perfect_play_on_connect4_names_the_shipped_book():
-    from fastttt.games.mnk.spec import connect4
     from fastttt.search.book import shipped
 
     book = shipped(connect4)
@@ -236,9 +237,9 @@ def test_perfect_moves_past_the_table_equal_the_best_outcomes(spec, monkeypatch)
 
 
 @pytest.mark.parametrize("spec", [mnk(3, 4, 3, gravity=True), mnk(4, 4, 3)])
-def test_perfect_move_past_the_table_is_a_random_best_move(spec, monkeypatch):
-    """Past a table, perfect play stops at the first best move of a shuffled order: always one
-    of the table's best moves, and over seeds each of them."""
+def test_perfect_move_past_the_table_is_the_search_orders_first_best_move(spec, monkeypatch):
+    """Past a table, perfect play stops at the first best move in the search's root order:
+    always one of the table's best moves, whatever the seed."""
     import fastttt.play.players as players
 
     sol = solution_for(spec)
@@ -246,8 +247,18 @@ def test_perfect_move_past_the_table_is_a_random_best_move(spec, monkeypatch):
     p = PerfectPlayer()
     for pos in random_positions(spec, 25, seed=6, min_ply=1):
         best = sol.best_moves(pos)
-        picks = {p.choose(pos, random.Random(seed)) for seed in range(12 * len(best))}
-        assert picks == set(best), str(pos)
+        picks = {p.choose(pos, random.Random(seed)) for seed in range(8)}
+        assert len(picks) == 1 and picks <= set(best), str(pos)
+
+
+def test_search_order_starts_with_the_remembered_move_then_the_centre():
+    s = Searcher(connect4)
+    pos = from_move_string(connect4, "32164625")  # first player wins in 11 (Begin-Easy)
+    assert search_order(s, pos) == [3, 2, 4, 1, 5, 0, 6]  # nothing remembered yet
+    s.solve(pos)
+    remembered = s.table_move(pos)
+    assert remembered is not None and search_order(s, pos)[0] == remembered
+    assert sorted(search_order(s, pos)) == list(range(7))
 
 
 def test_first_best_move_follows_the_order():
