@@ -31,6 +31,27 @@ def test_every_entry_is_exact(tmp_path):
     assert book.score(deep) is None and book.move_scores(deep) is None  # past the depth
 
 
+def test_the_deepest_positions_keep_a_best_move_in_either_orientation(tmp_path):
+    spec = as_spec("4x4k3g")
+    book = B.build(spec, 4, tmp_path / "b.book")
+    mirror = [spec.cols - 1 - c for c in range(spec.cols)]
+    memo: dict[int, int] = {}
+    kept = 0
+    for layer in B._layers(spec, 4):
+        for pos in layer.values():
+            move = book.best_move(pos)
+            if pos.ply < book.depth:
+                assert move is None, pos  # shallower positions have their children's scores
+                continue
+            kept += 1
+            scores = B.scores_of_moves(pos, lambda child: benchmark_score_naive(child, memo))
+            assert scores[move] == book.score(pos), (pos, move)
+            image = Position.from_text(spec, "/".join(row[::-1] for row in str(pos).split("/")))
+            if str(image) != str(pos):  # a symmetric position may keep either twin move
+                assert book.best_move(image) == mirror[move], pos
+    assert kept == len(B._layers(spec, 4)[4])
+
+
 def test_mirrored_positions_share_an_entry():
     spec = as_spec("4x5k4g")
     left, right = Position.from_moves(spec, [0, 1]), Position.from_moves(spec, [4, 3])
@@ -43,12 +64,15 @@ def test_a_saved_book_loads_and_damage_is_refused(tmp_path):
     book = B.build("4x5k4g", 3, path)
     loaded = B.load(path, "4x5k4g")
     assert loaded.depth == 3 and (loaded.keys == book.keys).all()
-    assert (loaded.scores == book.scores).all()
+    assert (loaded.scores == book.scores).all() and (loaded.moves == book.moves).all()
     data = path.read_bytes()
+    off_board = bytearray(data[:-5] + bytes([9]))  # the last entry's move: column 10 of 5
+    off_board += B.zlib.crc32(bytes(off_board)).to_bytes(4, "little")
     cases = {
         "flip": data[:-20] + bytes([data[-20] ^ 1]) + data[-19:],
         "short": data[:-9],
         "other": b"not a book at all",
+        "off-board": bytes(off_board),
     }
     for name, blob in cases.items():
         (tmp_path / name).write_bytes(blob)
@@ -106,6 +130,30 @@ def test_perfect_play_reads_the_book(tmp_path, monkeypatch):
     monkeypatch.setattr(B, "shipped", lambda s: book if s == spec else None)
     monkeypatch.setattr("fastttt.search.alphabeta.move_scores", _no_search)
     assert P.move_outcomes(Position.from_moves(spec, [2])) == table
+
+
+def test_a_version_1_book_still_loads_without_moves(tmp_path):
+    book = B.build("4x5k4g", 2, tmp_path / "b.book")
+    old = B.Book(book.spec, book.depth, book.keys, book.scores)  # written as version 1 was:
+    header = {"format": "fastttt-book", "version": 1, "game": B.game_fields(book.spec)}
+    header |= {"depth": book.depth, "count": len(book)}
+    parts = [book.keys.astype("<u8"), book.scores]
+    B.write_framed(tmp_path / "v1.book", B.MAGIC, header, parts, TableFileError)
+    loaded = B.load(tmp_path / "v1.book")
+    assert loaded.moves is None and (loaded.scores == old.scores).all()
+    assert loaded.best_move(Position.from_moves(book.spec, [2, 2])) is None
+
+
+def test_perfect_play_takes_the_books_move_at_its_depth(tmp_path, monkeypatch):
+    import fastttt.play.players as P
+
+    spec = as_spec("4x5k4g")
+    book = B.build(spec, 3, tmp_path / "b.book")
+    pos = Position.from_moves(spec, [2, 2, 1])
+    monkeypatch.setattr(P, "uses_table", lambda spec: False)
+    monkeypatch.setattr(B, "shipped", lambda s: book if s == spec else None)
+    monkeypatch.setattr(Searcher, "first_best_move", _no_search)
+    assert P.PerfectPlayer().choose(pos, __import__("random").Random(0)) == book.best_move(pos)
 
 
 def _no_search(pos, **kw):

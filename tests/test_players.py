@@ -26,7 +26,6 @@ from fastttt.play.players import (
     move_outcomes,
     perfect_moves,
     perfect_play_cost,
-    search_order,
     solution_for,
 )
 from fastttt.search.alphabeta import Searcher
@@ -251,14 +250,14 @@ def test_perfect_move_past_the_table_is_the_search_orders_first_best_move(spec, 
         assert len(picks) == 1 and picks <= set(best), str(pos)
 
 
-def test_search_order_starts_with_the_remembered_move_then_the_centre():
+def test_root_order_starts_with_the_remembered_move_then_the_centre():
     s = Searcher(connect4)
     pos = from_move_string(connect4, "32164625")  # first player wins in 11 (Begin-Easy)
-    assert search_order(s, pos) == [3, 2, 4, 1, 5, 0, 6]  # nothing remembered yet
+    assert s.root_order(pos) == [3, 2, 4, 1, 5, 0, 6]  # nothing remembered yet
     s.solve(pos)
     remembered = s.table_move(pos)
-    assert remembered is not None and search_order(s, pos)[0] == remembered
-    assert sorted(search_order(s, pos)) == list(range(7))
+    assert remembered is not None and s.root_order(pos)[0] == remembered
+    assert sorted(s.root_order(pos)) == list(range(7))
 
 
 def test_first_best_move_follows_the_order():

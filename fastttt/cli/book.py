@@ -76,7 +76,8 @@ def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> 
 @click.argument("path", type=NonEmptyPath(dir_okay=False, exists=True))
 @click.option("--moves", default="", help="The position, as the play screen writes moves.")
 def probe(path, moves) -> None:
-    """The exact score of the position after --moves and of each of its moves, from a book."""
+    """The exact score of the position after --moves and of each of its moves (at the book's
+    depth: the best move it keeps), from a book."""
     from fastttt.cli.moves import query_state
     from fastttt.search.book import load
 
@@ -86,6 +87,7 @@ def probe(path, moves) -> None:
         pos, _ = query_state(game, None, moves or None)
         score = opened.score(pos)
         moves_scores = opened.move_scores(pos)
+        kept = opened.best_move(pos)
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
     if score is None:
@@ -94,4 +96,6 @@ def probe(path, moves) -> None:
     if moves_scores:
         fields = (f"{game.format_move(pos, m)}:{v}" for m, v in moves_scores.items())
         click.echo(" ".join(fields))
+    elif kept is not None:
+        click.echo(f"best move {game.format_move(pos, kept)}")
     sys.stdout.flush()

@@ -134,29 +134,23 @@ def perfect_moves(pos: Position) -> list[int]:
 
 def perfect_move(pos: Position, rng: random.Random) -> int:
     """A uniformly random move of :func:`perfect_moves` from a table or the book's move scores;
-    past them, the first best move in the search's own order (the table's best move, then
-    centre first: :meth:`~fastttt.search.alphabeta.Searcher.first_best_move`), which the
-    search usually proves first and cheapest (Connect Four just past the book: 1.3-1.6 CPU-s
-    where a shuffled order took 3.2-4.1), so the choice there does not depend on ``rng``."""
+    at the book's deepest positions the best move it keeps; past them, the first best move in
+    the search's root order (:meth:`~fastttt.search.alphabeta.Searcher.root_order`: the table's
+    move, then centre first; :meth:`~fastttt.search.alphabeta.Searcher.first_best_move`),
+    which the search usually proves first and cheapest (Connect Four just past the book:
+    1.3-1.6 CPU-s where a shuffled order took 3.2-4.1), so the choice there does not depend on
+    ``rng``."""
     search = _search_past_the_book(pos)
     if search is None:
         return rng.choice(best_outcome_moves(move_outcomes(pos)))
     searcher, score = search
-    return searcher.first_best_move(pos, search_order(searcher, pos), score)
+    from fastttt.search.book import shipped
 
-
-def search_order(searcher: Searcher, pos: Position) -> list[int]:
-    """The legal moves of ``pos`` in the order the search tries them at its root: the move
-    the transposition table remembers, then centre first."""
-    from fastttt.search.alphabeta import centre_first
-
-    legal = set(pos.legal_moves())
-    order = [m for m in centre_first(pos.spec) if m in legal]
-    remembered = searcher.table_move(pos)
-    if remembered in legal:
-        order.remove(remembered)
-        order.insert(0, remembered)
-    return order
+    book = shipped(pos.spec)
+    kept = book.best_move(pos) if book is not None else None
+    if kept is not None:
+        return kept
+    return searcher.first_best_move(pos, searcher.root_order(pos), score)
 
 
 def _search_past_the_book(pos: Position) -> tuple[Searcher, int | None] | None:

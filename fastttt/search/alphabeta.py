@@ -379,6 +379,17 @@ class Searcher:
         :func:`~fastttt.kernels.negamax.at_least_kernel`."""
         return sorted(self._moves_keeping(pos, score, pos.legal_moves()))
 
+    def root_order(self, pos: Position) -> list[int]:
+        """The legal moves of ``pos`` in the order the search tries them at its root: the move
+        the table remembers (:meth:`table_move`), then centre first (:func:`centre_first`)."""
+        legal = set(pos.legal_moves())
+        order = [m for m in centre_first(pos.spec) if m in legal]
+        remembered = self.table_move(pos)
+        if remembered in legal:
+            order.remove(remembered)
+            order.insert(0, remembered)
+        return order
+
     def first_best_move(self, pos: Position, order: Iterable[int], score: int | None = None) -> int:
         """The first move of ``order`` (the legal moves of ``pos``, in any order) among
         :meth:`best_moves`, stopping there: in a uniformly shuffled order, a uniformly random

@@ -7,12 +7,16 @@ exact search score from the side to move (:mod:`fastttt.values`: ``score_base - 
 with the winner's ``s``-th stone). :func:`build` searches the positions of depth ``D`` exactly
 (:class:`fastttt.search.alphabeta.Searcher`, in chunks that are checkpointed, so a killed build
 resumes), then scores the shallower ones by negamax over their children, which are all in the book
-or end the game.
+or end the game. Each depth-``D`` position also keeps a best move (the first that keeps its score
+in the search's root order, :meth:`~fastttt.search.alphabeta.Searcher.root_order`), so that
+perfect play answers there without a search; shallower positions have their children's scores.
 
 File layout (little-endian): ``MAGIC``, a uint32 header length, the header (JSON: ``format``,
 ``version``, ``game`` as rows/cols/k/gravity, ``depth``, ``count``), ``count`` uint64 keys in
-increasing order, ``count`` int8 scores, and the CRC-32 of everything before it. A damaged,
-truncated or foreign file is refused with :class:`~fastttt.errors.TableFileError`.
+increasing order, ``count`` int8 scores, (version 2) ``count`` int8 best moves, the column in the
+orientation whose ``cur + mask`` code is the key or -1 (none kept), and the CRC-32 of everything
+before it. Version 1 files (no moves) still load. A damaged, truncated or foreign file is refused
+with :class:`~fastttt.errors.TableFileError`.
 """
 
 from __future__ import annotations
@@ -37,7 +41,9 @@ from fastttt.games.mnk.spec import GameSpec, as_spec, game_fields
 from fastttt.search.alphabeta import scores_of_moves
 
 MAGIC = b"FTTTBOOK"
-VERSION = 1
+VERSION = 2  # 2: a best move for each deepest position
+READS = (1, 2)
+NO_MOVE = -1
 CHUNK = 64  # depth-D positions per search task (one checkpoint file each)
 MAX_DEPTH = 16
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -61,12 +67,24 @@ def position_key(pos: Position) -> int:
     """The key of a position of a gravity board, the same for its left-right mirror: the
     smaller of the two ``cur + mask`` codes (stones of the side to move plus all stones, column
     by column with a free bit on top: unique per position)."""
+    return min(_codes(pos))
+
+
+def _codes(pos: Position) -> tuple[int, int]:
+    """The ``cur + mask`` codes of ``pos`` as is and left-right mirrored."""
     column_bits, mirrored_bits = _layouts(pos.spec)
-    keys = []
+    codes = []
     for cell_bit in (column_bits, mirrored_bits):
         cur = to_layout(pos.first if pos.to_move == 0 else pos.second, cell_bit)
-        keys.append(cur + to_layout(pos.first | pos.second, cell_bit))
-    return min(keys)
+        codes.append(cur + to_layout(pos.first | pos.second, cell_bit))
+    return codes[0], codes[1]
+
+
+def _key_move(pos: Position, move: int) -> int:
+    """A column of ``pos`` in the orientation of its key, and back (a mirror is its own
+    inverse)."""
+    as_is, mirrored = _codes(pos)
+    return move if as_is <= mirrored else pos.spec.cols - 1 - move
 
 
 @cache
@@ -84,12 +102,15 @@ def _layouts(spec: GameSpec) -> tuple[list[int], list[int]]:
 @dataclass(frozen=True)
 class Book:
     """Exact scores of every position up to ``depth`` stones of ``spec``: ``keys`` (uint64,
-    increasing, :func:`position_key`) and ``scores`` (int8, side to move)."""
+    increasing, :func:`position_key`), ``scores`` (int8, side to move) and ``moves`` (int8: a
+    best move in the key's orientation, :data:`NO_MOVE` where none is kept; None for a version 1
+    book)."""
 
     spec: GameSpec
     depth: int
     keys: np.ndarray
     scores: np.ndarray
+    moves: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.keys.size)
@@ -99,11 +120,22 @@ class Book:
         more than :attr:`depth` stones."""
         if pos.spec != self.spec or pos.ply > self.depth or pos.is_over():
             return None
+        return int(self.scores[self._entry(pos)])
+
+    def best_move(self, pos: Position) -> int | None:
+        """A best move of ``pos`` (a column) kept by the book, or None: the book keeps one for its
+        deepest positions (version 2); shallower ones have :meth:`move_scores`."""
+        if self.moves is None or pos.spec != self.spec or pos.ply > self.depth or pos.is_over():
+            return None
+        move = int(self.moves[self._entry(pos)])
+        return None if move == NO_MOVE else _key_move(pos, move)
+
+    def _entry(self, pos: Position) -> int:
         key = np.uint64(position_key(pos))
         at = int(np.searchsorted(self.keys, key))
         if at == self.keys.size or self.keys[at] != key:
             raise TableFileError(f"the book of {self.spec.name} lacks {pos} (a damaged book?)")
-        return int(self.scores[at])
+        return at
 
     def move_scores(self, pos: Position) -> dict[int, int] | None:
         """The exact score of each legal move of ``pos`` from the mover's side (as
@@ -134,13 +166,21 @@ def _layers(spec: GameSpec, depth: int) -> list[dict[int, Position]]:
     return layers
 
 
-def _solve_chunk(game: dict, texts: list[str]) -> list[int]:
-    """Exact scores of positions given by their text (one task; a fresh searcher)."""
+def _solve_chunk(game: dict, texts: list[str]) -> list[tuple[int, int]]:
+    """(exact score, a best move in the key's orientation) of positions given by their text
+    (one task; a fresh searcher). The move is the first in the search's root order that keeps
+    the score: the table of the solve just done usually proves it at once."""
     from fastttt.search.alphabeta import Searcher
 
     spec = GameSpec(**game)
     searcher = Searcher(spec)
-    return [searcher.solve(Position.from_text(spec, text)).score for text in texts]
+    answers = []
+    for text in texts:
+        pos = Position.from_text(spec, text)
+        score = searcher.solve(pos).score
+        move = searcher.first_best_move(pos, searcher.root_order(pos), score)
+        answers.append((score, _key_move(pos, move)))
+    return answers
 
 
 def build(
@@ -167,7 +207,13 @@ def build(
     layers = _layers(spec, depth)
     leaves = sorted(layers[depth].items())
     parts = Path(f"{target}.parts")
-    plan = {"game": game_fields(spec), "depth": depth, "leaves": len(leaves), "chunk": CHUNK}
+    plan = {
+        "game": game_fields(spec),
+        "depth": depth,
+        "leaves": len(leaves),
+        "chunk": CHUNK,
+        "version": VERSION,
+    }
     _prepare_parts(parts, plan, resume)
     chunks = [leaves[i : i + CHUNK] for i in range(0, len(leaves), CHUNK)]
     todo = [i for i in range(len(chunks)) if not (parts / f"{i}.npy").is_file()]
@@ -175,25 +221,30 @@ def build(
     if progress:
         progress("search", done, len(chunks))
     tasks = [(i, [str(pos) for _, pos in chunks[i]]) for i in todo]
-    for index, scores in _run_tasks(spec, tasks, workers, scheduler):
-        _save_part(parts / f"{index}.npy", np.array(scores, dtype=np.int8))
+    for index, answers in _run_tasks(spec, tasks, workers, scheduler):
+        _save_part(parts / f"{index}.npy", np.array(answers, dtype=np.int8).reshape(-1, 2))
         done += 1
         if progress:
             progress("search", done, len(chunks))
     known: dict[int, int] = {}
+    best: dict[int, int] = {}
     for i, chunk in enumerate(chunks):
-        scores = np.load(parts / f"{i}.npy")
-        if scores.shape != (len(chunk),):
+        answers = np.load(parts / f"{i}.npy")
+        if answers.shape != (len(chunk), 2):
             raise TableFileError(
-                f"{parts}/{i}.npy: {scores.shape[0]} scores, expected {len(chunk)}"
+                f"{parts}/{i}.npy: {answers.shape} answers, expected ({len(chunk)}, 2)"
             )
-        known.update(zip((key for key, _ in chunk), scores.tolist(), strict=True))
+        keys_of_chunk = [key for key, _ in chunk]
+        known.update(zip(keys_of_chunk, answers[:, 0].tolist(), strict=True))
+        best.update(zip(keys_of_chunk, answers[:, 1].tolist(), strict=True))
     for ply in range(depth - 1, -1, -1):
         for key, pos in layers[ply].items():
-            moves = scores_of_moves(pos, lambda child: known[position_key(child)])
-            known[key] = max(moves.values())
+            children = scores_of_moves(pos, lambda child: known[position_key(child)])
+            known[key] = max(children.values())
     keys = np.array(sorted(known), dtype=np.uint64)
-    book = Book(spec, depth, keys, np.array([known[int(k)] for k in keys], dtype=np.int8))
+    scores = np.array([known[int(k)] for k in keys], dtype=np.int8)
+    moves = np.array([best.get(int(k), NO_MOVE) for k in keys], dtype=np.int8)
+    book = Book(spec, depth, keys, scores, moves)
     save(book, target, force=True)
     for part in parts.glob("*"):
         part.unlink()
@@ -201,7 +252,7 @@ def build(
     return book
 
 
-def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[int]]]:
+def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[tuple[int, int]]]]:
     game = game_fields(spec)
     if scheduler is not None:
         from fastttt.tables.distributed import require_distributed
@@ -261,7 +312,8 @@ def save(book: Book, path: str | os.PathLike, *, force: bool = False) -> Path:
         "depth": book.depth,
         "count": len(book),
     }
-    parts = [book.keys.astype("<u8"), book.scores.astype(np.int8)]
+    moves = book.moves if book.moves is not None else np.full(len(book), NO_MOVE, np.int8)
+    parts = [book.keys.astype("<u8"), book.scores.astype(np.int8), moves.astype(np.int8)]
     return write_framed(target, MAGIC, header, parts, TableFileError)
 
 
@@ -286,18 +338,23 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Book:
         depth, count = int(header["depth"]), int(header["count"])
     except (ValueError, KeyError, TypeError, GameSpecError):
         raise TableFileError(f"{path}: the book's header is damaged") from None
-    if header.get("format") != "fastttt-book" or header.get("version") != VERSION:
-        raise TableFileError(f"{path}: book format {header.get('version')!r}, this reads {VERSION}")
+    version = header.get("version")
+    if header.get("format") != "fastttt-book" or version not in READS:
+        raise TableFileError(f"{path}: book format {version!r}, this reads {READS}")
     body = data[start + length : -4]
-    if len(body) != 9 * count:
-        raise TableFileError(f"{path}: {len(body)} bytes of entries, {count} need {9 * count}")
+    width = 9 if version == 1 else 10
+    if len(body) != width * count:
+        raise TableFileError(f"{path}: {len(body)} bytes of entries, {count} need {width * count}")
     keys = np.frombuffer(body[: 8 * count], dtype="<u8").astype(np.uint64)
-    scores = np.frombuffer(body[8 * count :], dtype=np.int8).copy()
+    scores = np.frombuffer(body[8 * count : 9 * count], dtype=np.int8).copy()
+    moves = None if version == 1 else np.frombuffer(body[9 * count :], dtype=np.int8).copy()
     if count and not (keys[1:] > keys[:-1]).all():
         raise TableFileError(f"{path}: the book's keys are not in increasing order")
+    if moves is not None and not ((moves == NO_MOVE) | ((moves >= 0) & (moves < spec.cols))).all():
+        raise TableFileError(f"{path}: the book holds a move off the board")
     if game is not None and as_spec(game) != spec:
         raise TableFileError(f"{path}: a book of {spec.name}, expected {as_spec(game).name}")
-    return Book(spec, depth, keys, scores)
+    return Book(spec, depth, keys, scores, moves)
 
 
 @cache
