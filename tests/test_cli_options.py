@@ -47,6 +47,7 @@ OPTION_ARGS = {
     "scheduler": ["--scheduler", "tcp://127.0.0.1:1"],
     "budget": ["--budget", "1s"],
     "method": ["--method", "dfpn"],
+    "checkpoint": ["--checkpoint", "{tmp}/split.json"],
 }
 
 

@@ -64,6 +64,7 @@ class SolveArgs:
     scheduler: str | None
     budget: str | None
     method: str
+    checkpoint: str | None
 
     @property
     def game_given(self) -> bool:
@@ -82,7 +83,9 @@ MODE_OPTIONS = {
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},
     "--load --stdin": _GAME | {"load_path", "stdin", "as_json"},
     "--all-moves": _GAME | {"all_moves", "position", "moves", "weak", "nodes", "as_json"},
-    "--search": _GAME | {"search", "position", "moves", "as_json", "budget", "method"},
+    "--search": _GAME
+    | {"search", "position", "moves", "as_json", "budget", "method"}
+    | {"workers", "scheduler", "checkpoint"},
     "--load": _GAME | {"load_path", "save_path", "force", "position", "moves", "as_json"},
     "a table solve": _GAME
     | _LAYERED
@@ -269,12 +272,19 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
 @click.option(
     "--workers",
     type=click.IntRange(min=1, max=1024),
-    help="Layered: run the chunks on a local Dask cluster of N processes (needs --out).",
+    help="Layered: run the chunks on a local Dask cluster of N processes (needs --out). "
+    "With --search: df-pn's questions split at the root on N processes.",
 )
 @click.option(
     "--scheduler",
     help="Layered: run the chunks on the Dask cluster at this address "
-    "(needs --out on a folder every worker sees).",
+    "(needs --out on a folder every worker sees). With --search: the root split's tasks.",
+)
+@click.option(
+    "--checkpoint",
+    type=NonEmptyPath(dir_okay=False),
+    help="With --search --workers/--scheduler: keep the root split's answers in this JSON "
+    "file, and go on from the answers already in it.",
 )
 def solve(**params) -> None:
     """Solve GAME (default tictactoe): value and depth of every reachable position.
@@ -288,6 +298,8 @@ def solve(**params) -> None:
     _refuse_unread_options(click.get_current_context(), mode)
     if args.force and not args.save_path:
         raise click.UsageError("--force goes with --save FILE")
+    if args.checkpoint and not (args.workers or args.scheduler):
+        raise click.UsageError("--checkpoint keeps a root split's answers: give --workers N")
     if exact_game is not None:
         from fastttt.cli.solve_exact import solve_exact
 
@@ -314,7 +326,13 @@ def solve(**params) -> None:
         from fastttt.cli.solve_search import solve_by_search
 
         return solve_by_search(
-            game, args.position, args.moves, args.as_json, args.budget, args.method
+            game,
+            args.position,
+            args.moves,
+            args.as_json,
+            args.budget,
+            args.method,
+            split=(args.workers or 1, args.scheduler, args.checkpoint),
         )
     from fastttt.cli.solve_table import solve_table
 

@@ -80,9 +80,10 @@ class _SearchProgress:
         )
 
 
-def solve_by_search(spec, position, moves, as_json, budget, method):
+def solve_by_search(spec, position, moves, as_json, budget, method, split=(1, None, None)):
     """``solve --search``: the value of one position by the portfolio of
-    :func:`fastttt.search.portfolio.prove` (or one of its methods), within ``--budget``."""
+    :func:`fastttt.search.portfolio.prove` (or one of its methods), within ``--budget``;
+    ``split``: ``(workers, scheduler, checkpoint)`` of df-pn's root split."""
     from fastttt.play.players import QUICK_SEARCH_CELLS
     from fastttt.search.portfolio import VALUE_WORDS, prove
 
@@ -125,6 +126,9 @@ def solve_by_search(spec, position, moves, as_json, budget, method):
             budget_seconds=budget_seconds,
             methods=methods,
             progress=_SearchProgress(f"{player} to move"),
+            workers=split[0],
+            scheduler=split[1],
+            checkpoint=split[2],
         )
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None

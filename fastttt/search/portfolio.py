@@ -40,6 +40,7 @@ KeyboardInterrupt within a fraction of a second.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -50,6 +51,7 @@ from fastttt.search.dfpn import ProofSearch
 from fastttt.values import RESULT_WORDS, relative, value_name
 
 METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "alphabeta")
+# dfpn-split: df-pn's questions split at the root on workers (prove(workers=N)); not a choice
 PAIRING_NODES = 20_000  # the empty board's pairing search (a fraction of a second)
 THREAT_SHARE = 0.1
 THREAT_MIN_NODES, THREAT_MIN_SECONDS = 100_000, 0.2
@@ -187,6 +189,9 @@ def prove(
     proof_size: bool = True,
     progress: Callable[[Step, tuple[int, int]], None] | None = None,
     dfpn_tt_bits: int | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> ProofResult:
     """Win, draw or loss of the live position ``pos`` from its side to move (see the module
     docstring: methods, schedule, value scheme), within ``budget_nodes`` nodes and
@@ -194,7 +199,9 @@ def prove(
     (default: all that apply to the board). ``proof_size``: count the proof graphs (a walk of
     the proof, cheap next to the search). ``progress(step, bounds)`` is called after every
     step. ``dfpn_tt_bits``: the df-pn table's size (2**bits rows of 32 bytes; default by
-    board size, at most 2**23: 256 MiB)."""
+    board size, at most 2**23: 256 MiB). ``workers`` above 1, or a Dask ``scheduler``: df-pn's
+    questions are split at the root, one task a root move (:mod:`fastttt.search.split`, method
+    ``dfpn-split``), with their answers kept in ``checkpoint`` (a JSON file) when given."""
     spec = getattr(pos, "spec", None)
     if spec is None or not hasattr(pos, "first"):
         raise InvalidArgumentError(f"expected an m,n,k position, got {pos!r}")
@@ -226,6 +233,12 @@ def prove(
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
     if dfpn is not None and "threats" in chosen and free and not budget.spent_all():
         _threat_step(state, dfpn, proof_size)
+    split = workers != 1 or scheduler is not None
+    if split and "dfpn" in chosen and not engine:
+        while not state.known() and not budget.spent_all():
+            if not _split_step(state, workers, scheduler, checkpoint, dfpn_tt_bits):
+                break
+        chosen = tuple(m for m in chosen if m != "dfpn")
     rounds = [m for m in ("dfpn", "alphabeta") if m in chosen and not engine]
     if ab is None and "alphabeta" in rounds:
         rounds.remove("alphabeta")
@@ -437,6 +450,41 @@ def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: boo
         "proven" if r.proven else "disproven",
         r.proof_size,
     )
+
+
+def _split_step(state: _State, workers, scheduler, checkpoint, tt_bits) -> bool:
+    """The current question asked by the root split; False when it stays unknown."""
+    from fastttt.search.split import ask_split
+
+    pos = state.pos
+    if state.high == 1:
+        attacker, question = pos.to_move, "mover wins"
+    else:
+        attacker, question = 1 - pos.to_move, "opponent wins"
+    nodes, seconds = state.budget.left()
+    r = ask_split(
+        pos,
+        attacker,
+        workers=workers,
+        scheduler=scheduler,
+        seconds=seconds,
+        max_nodes=nodes,
+        checkpoint=checkpoint,
+        tt_bits=tt_bits,
+    )
+    if r.proven is None:
+        state.note(Step("dfpn-split", question, "unknown", r.nodes, r.seconds))
+        return False
+    mover = attacker == pos.to_move
+    low, high = {
+        (True, True): (1, None),
+        (True, False): (None, -1),
+        (False, True): (None, 0),
+        (False, False): (0, None),
+    }[(r.proven, mover)]
+    answer = "proven" if r.proven else "disproven"
+    state.bound(low, high, "dfpn-split", question, r.nodes, r.seconds, answer, None)
+    return True
 
 
 def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:

@@ -1,0 +1,214 @@
+"""The root split of a proof: one df-pn question a root move, on worker processes or Dask tasks,
+each with a table of its own, so that a proof uses every core.
+
+"Does ``attacker`` win from ``pos``?" with the mover M to move: when the attacker is M, it wins
+when it wins after one of M's moves (the first move proven ends the split); when it is M's
+opponent, it wins when it wins after every move of M (the first move disproven ends it). Moves
+that a symmetry of ``pos`` maps onto each other are asked once (:func:`root_moves`); a move
+that completes M's line wins for M at once, one that fills the board is a draw. The children
+are searched apart, so transpositions between them are searched twice: the split pays when
+the root's moves are many and their proofs long.
+
+Answers go to a checkpoint file (JSON, written atomically) as they come, both questions' in one
+file: a split given the same file again asks only the moves it lacks (same game and position,
+else :class:`~fastttt.errors.TableFileError`).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastttt.errors import InvalidArgumentError, TableFileError, require_int
+from fastttt.files import write_atomic
+from fastttt.games.mnk.board import Position, symmetry_maps
+from fastttt.games.mnk.spec import GameSpec, game_fields
+
+Answer = bool | None  # proven (the attacker wins), disproven, unknown within the budget
+
+
+@dataclass(frozen=True)
+class SplitAnswer:
+    """``proven``: the attacker wins (True), does not (False), unknown (None); ``answers``:
+    each root move asked (one per symmetry class) with "the attacker wins after it";
+    ``nodes``: df-pn positions expanded by every task of this call; ``seconds``: wall time."""
+
+    proven: Answer
+    answers: dict[int, Answer]
+    nodes: int
+    seconds: float
+
+
+def root_moves(pos: Position) -> list[int]:
+    """The legal moves of ``pos``, one for each class of moves that a symmetry of ``pos``
+    (one that maps its stones onto themselves) maps onto each other: the smallest of each."""
+    spec = pos.spec
+    maps = symmetry_maps(spec.rows, spec.cols, spec.gravity)
+    fixing = [m for m in maps if _image(pos.first, m) == pos.first]
+    fixing = [m for m in fixing if _image(pos.second, m) == pos.second]
+    moves, seen = [], set()
+    for move in pos.legal_moves():
+        if move in seen:
+            continue
+        moves.append(move)
+        cell = pos.move_cell(move)
+        for m in fixing:
+            seen.add(_move_of(pos, m[cell]))
+    return moves
+
+
+def _image(stones: int, cell_map: list[int]) -> int:
+    out = 0
+    for cell, image in enumerate(cell_map):
+        if stones >> cell & 1:
+            out |= 1 << image
+    return out
+
+
+def _move_of(pos: Position, cell: int) -> int:
+    return cell % pos.spec.cols if pos.spec.gravity else cell
+
+
+def ask_split(
+    pos: Position,
+    attacker: int,
+    *,
+    workers: int = 2,
+    scheduler: str | None = None,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    checkpoint: str | Path | None = None,
+    tt_bits: int | None = None,
+    progress: Callable[[int, Answer, int], None] | None = None,
+) -> SplitAnswer:
+    """Does ``attacker`` (0 first player, 1 second) win from the live ``pos``? One df-pn
+    question a root move (:func:`root_moves`), on ``workers`` processes or as tasks on the Dask
+    ``scheduler``, each within ``seconds`` of wall time and ``max_nodes`` positions (None: no
+    limit); ``checkpoint``: a
+    JSON file of the answers so far (read, then rewritten after each answer); ``tt_bits``: each
+    task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
+    ``progress(move, answer, nodes)`` after each answer."""
+    if pos.is_over():
+        raise InvalidArgumentError(f"the game is already over in {pos}")
+    attacker = require_int(attacker, "attacker", 0, 1)
+    workers = require_int(workers, "workers", 1, 1024)
+    t0 = time.perf_counter()
+    question = {"game": game_fields(pos.spec), "position": str(pos)}
+    saved = _read_checkpoint(checkpoint, question)
+    answers = saved.setdefault(str(attacker), {})
+    moves = root_moves(pos)
+    any_move = attacker == pos.to_move  # an OR over the moves, else an AND
+    nodes = 0
+    todo = []
+    for move in moves:
+        if move in answers:
+            continue
+        child = pos.play(move)
+        if child.winner() is not None:
+            answers[move] = any_move  # the mover completed a line
+        elif child.is_full():
+            answers[move] = False  # a draw: nobody wins
+        else:
+            todo.append(move)
+    _write_checkpoint(checkpoint, question, saved)
+    if _decided(answers, moves, any_move) is None and todo:
+        game = game_fields(pos.spec)
+        tasks = [(game, str(pos), m, attacker, seconds, max_nodes, tt_bits) for m in todo]
+        for move, answer, spent in _run(tasks, workers, scheduler):
+            answers[move] = answer
+            nodes += spent
+            if answer is not None:
+                _write_checkpoint(checkpoint, question, saved)
+            if progress is not None:
+                progress(move, answer, spent)
+            if answer is any_move:  # one move decides: the others need no answer
+                break
+    ordered = {m: answers.get(m) for m in moves}
+    return SplitAnswer(_decided(ordered, moves, any_move), ordered, nodes, time.perf_counter() - t0)
+
+
+def _decided(answers: dict[int, Answer], moves: list[int], any_move: bool) -> Answer:
+    """The root's answer from its moves' answers: an OR when ``any_move``, else an AND."""
+    found = [answers.get(m) for m in moves]
+    if any_move:
+        return True if True in found else (False if all(a is False for a in found) else None)
+    return False if False in found else (True if all(a is True for a in found) else None)
+
+
+def _ask(game: dict, text: str, move: int, attacker: int, seconds, max_nodes, tt_bits) -> tuple:
+    """One task: does ``attacker`` win after ``move`` in the position ``text``?"""
+    from fastttt.search.dfpn import ProofSearch
+
+    spec = GameSpec(**game)
+    child = Position.from_text(spec, text).play(move)
+    search = ProofSearch(spec, tt_bits=tt_bits)
+    r = search.prove(child, attacker, seconds=seconds, max_nodes=max_nodes, line=False)
+    return move, r.proven, r.nodes
+
+
+def _ask_star(task: tuple) -> tuple:
+    return _ask(*task)
+
+
+def _run(tasks: list[tuple], workers: int, scheduler: str | None) -> Iterator[tuple]:
+    """The tasks' answers as they come; leaving early stops the tasks still running."""
+    if scheduler is not None:
+        from fastttt.tables.distributed import require_distributed
+
+        distributed = require_distributed()
+        with distributed.Client(scheduler) as client:
+            futures = [client.submit(_ask, *task, pure=False) for task in tasks]
+            try:
+                for future in distributed.as_completed(futures):
+                    yield future.result()
+            finally:
+                client.cancel(futures)
+        return
+    if workers == 1:
+        for task in tasks:
+            yield _ask(*task)
+        return
+    pool = multiprocessing.Pool(min(workers, len(tasks)))
+    try:
+        yield from pool.imap_unordered(_ask_star, tasks)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _read_checkpoint(path: str | Path | None, question: dict) -> dict[str, dict[int, Answer]]:
+    """Each attacker's answers so far (``{"0": {move: answer}, "1": ...}``) from ``path``."""
+    if path is None or not Path(path).exists():
+        return {}
+    try:
+        saved = json.loads(Path(path).read_text())
+        if saved.get("format") != "fastttt-split":
+            raise ValueError
+        found = {k: saved.get(k) for k in question}
+        answers: dict[str, dict[int, Answer]] = {
+            side: {int(m): bool(a) for m, a in moves.items()}
+            for side, moves in saved["answers"].items()
+            if side in ("0", "1")
+        }
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
+        raise TableFileError(f"{path}: not a split checkpoint (or a damaged one)") from None
+    if found != question:
+        raise TableFileError(
+            f"{path}: the checkpoint of another split ({found['game']}, {found['position']!r})"
+        )
+    return answers
+
+
+def _write_checkpoint(path: str | Path | None, question: dict, saved: dict) -> None:
+    if path is None:
+        return
+    known = {
+        side: {str(m): a for m, a in moves.items() if a is not None}
+        for side, moves in saved.items()
+    }
+    body = json.dumps(question | {"format": "fastttt-split", "answers": known}, indent=1)
+    write_atomic(Path(path), lambda f: f.write(body.encode()), TableFileError)

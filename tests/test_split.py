@@ -1,0 +1,87 @@
+"""The root split of a proof (fastttt.search.split): one df-pn question a root move, answers
+equal to the tables' values, moves asked once per symmetry class, a checkpoint that resumes
+and refuses another split's, and ``solve --search --workers``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from fastttt.cli import main
+from fastttt.errors import TableFileError
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.search import split as S
+from fastttt.search.portfolio import prove
+from fastttt.tables.dense import solve
+
+from proving import random_positions
+
+
+def test_root_moves_one_per_symmetry_class():
+    assert S.root_moves(Position.empty(as_spec("3x3k3"))) == [0, 1, 4]
+    assert S.root_moves(Position.empty(as_spec("4x4k3g"))) == [0, 1]  # the mirror only
+    assert len(S.root_moves(Position.empty(as_spec("7x7k5")))) == 10
+    lopsided = Position.from_text(as_spec("3x3k3"), "X../.../...")
+    assert S.root_moves(lopsided) == [1, 2, 4, 5, 8]  # the diagonal through X fixes it
+    broken = Position.from_text(as_spec("3x3k3"), "XO./.../...")
+    assert S.root_moves(broken) == broken.legal_moves()
+
+
+@pytest.mark.parametrize("game, count", [("4x4k3", 20), ("3x4k3g", 20), ("tictactoe", 30)])
+def test_split_values_match_the_tables(game, count):
+    spec = as_spec(game)
+    table = solve(spec)
+    for pos in random_positions(spec, count, seed=31):
+        result = prove(pos, methods=("dfpn",), workers=2)
+        expected = table.value(pos) * (1 if pos.to_move == 0 else -1)
+        assert result.value == expected, pos
+        assert "dfpn-split" in result.method
+
+
+def test_a_win_stops_at_the_first_winning_move():
+    pos = Position.empty(as_spec("4x4k3"))  # the first player wins
+    answer = S.ask_split(pos, 0, workers=1)
+    found = list(answer.answers.values())  # in order: one process asks them one by one
+    assert answer.proven is True and found.count(True) == 1
+    assert found[found.index(True) + 1 :] == [None] * (len(found) - found.index(True) - 1)
+    assert S.ask_split(pos, 1, workers=1).proven is False  # nor does the second player win
+
+
+def test_a_checkpoint_resumes_and_refuses_another_split(tmp_path, monkeypatch):
+    spec = as_spec("4x4k4")
+    pos = Position.empty(spec)
+    path = tmp_path / "split.json"
+    first = S.ask_split(pos, 0, workers=2, checkpoint=path)
+    assert first.proven is False
+    saved = json.loads(path.read_text())
+    assert saved["format"] == "fastttt-split" and saved["answers"]["0"] == {
+        str(m): False for m in S.root_moves(pos)
+    }
+
+    def no_tasks(*args):
+        raise AssertionError("a move answered in the checkpoint was asked again")
+        yield
+
+    monkeypatch.setattr(S, "_run", no_tasks)
+    again = S.ask_split(pos, 0, workers=2, checkpoint=path)
+    assert again.proven is False and again.answers == first.answers
+    with pytest.raises(TableFileError, match="another split"):
+        S.ask_split(pos.play(5), 0, workers=2, checkpoint=path)
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"mine": true}')
+    with pytest.raises(TableFileError, match="not a split checkpoint"):
+        S.ask_split(pos, 0, workers=2, checkpoint=notes)
+    assert notes.read_text() == '{"mine": true}'  # never replaced
+
+
+def test_solve_search_with_workers():
+    runner = CliRunner()
+    out = runner.invoke(main, ["solve", "4x4k4", "--search", "--workers", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert result["value"] == "draw" and "dfpn-split" in [s["method"] for s in result["steps"]]
+    out = runner.invoke(main, ["solve", "4x4k3", "--search", "--checkpoint", "c.json"])
+    assert out.exit_code == 2 and "--checkpoint keeps a root split's answers" in out.output
