@@ -416,10 +416,7 @@ def _threat_step(state: _State, dfpn: ProofSearch, proof_size: bool) -> None:
 
 def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: bool) -> None:
     pos = state.pos
-    if state.high == 1:
-        attacker, question = pos.to_move, "mover wins"
-    else:
-        attacker, question = 1 - pos.to_move, "opponent wins"
+    attacker, question = _question(state)
     r = dfpn.prove(
         pos,
         attacker,
@@ -433,23 +430,26 @@ def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: boo
         return
     if r.proven:
         state.line = r.line
-    mover = attacker == pos.to_move
+    _answered(state, "dfpn", question, attacker, r.proven, r.nodes, r.seconds, r.proof_size)
+
+
+def _question(state: _State) -> tuple[int, str]:
+    """The open question: "does the mover win?" until disproven, then "does the opponent?"."""
+    if state.high == 1:
+        return state.pos.to_move, "mover wins"
+    return 1 - state.pos.to_move, "opponent wins"
+
+
+def _answered(state, method, question, attacker, proven, nodes, seconds, size) -> None:
+    """Record the answer to "does ``attacker`` win?" as the bound it proves."""
     low, high = {
         (True, True): (1, None),
         (True, False): (None, -1),
         (False, True): (None, 0),
         (False, False): (0, None),
-    }[(r.proven, mover)]
-    state.bound(
-        low,
-        high,
-        "dfpn",
-        question,
-        r.nodes,
-        r.seconds,
-        "proven" if r.proven else "disproven",
-        r.proof_size,
-    )
+    }[(proven, attacker == state.pos.to_move)]
+    answer = "proven" if proven else "disproven"
+    state.bound(low, high, method, question, nodes, seconds, answer, size)
 
 
 def _split_step(state: _State, workers, scheduler, checkpoint, tt_bits) -> bool:
@@ -457,10 +457,7 @@ def _split_step(state: _State, workers, scheduler, checkpoint, tt_bits) -> bool:
     from fastttt.search.split import ask_split
 
     pos = state.pos
-    if state.high == 1:
-        attacker, question = pos.to_move, "mover wins"
-    else:
-        attacker, question = 1 - pos.to_move, "opponent wins"
+    attacker, question = _question(state)
     nodes, seconds = state.budget.left()
     r = ask_split(
         pos,
@@ -475,15 +472,7 @@ def _split_step(state: _State, workers, scheduler, checkpoint, tt_bits) -> bool:
     if r.proven is None:
         state.note(Step("dfpn-split", question, "unknown", r.nodes, r.seconds))
         return False
-    mover = attacker == pos.to_move
-    low, high = {
-        (True, True): (1, None),
-        (True, False): (None, -1),
-        (False, True): (None, 0),
-        (False, False): (0, None),
-    }[(r.proven, mover)]
-    answer = "proven" if r.proven else "disproven"
-    state.bound(low, high, "dfpn-split", question, r.nodes, r.seconds, answer, None)
+    _answered(state, "dfpn-split", question, attacker, r.proven, r.nodes, r.seconds, None)
     return True
 
 
