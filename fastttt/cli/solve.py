@@ -62,6 +62,7 @@ class SolveArgs:
     symmetry: bool
     workers: int | None
     scheduler: str | None
+    wdl: bool
     budget: str | None
     method: str
 
@@ -76,7 +77,7 @@ class SolveArgs:
 # what the mode does. An option given on the command line that its mode does not read is
 # refused with a one-line usage error, never ignored.
 _GAME = {"rows", "cols", "k", "gravity"}
-_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler"}
+_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler", "wdl"}
 MODE_OPTIONS = {
     "ultimate": {"moves", "as_json", "max_nodes"},
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},
@@ -275,6 +276,12 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     "--scheduler",
     help="Layered: run the chunks on the Dask cluster at this address "
     "(needs --out on a folder every worker sees).",
+)
+@click.option(
+    "--wdl",
+    is_flag=True,
+    help="Layered: keep win/draw/loss only, four positions a byte (no depths: a quarter of "
+    "the value layers).",
 )
 def solve(**params) -> None:
     """Solve GAME (default tictactoe): value and depth of every reachable position.
