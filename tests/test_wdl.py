@@ -315,3 +315,44 @@ def test_dask_wdl_solve_gives_the_same_bytes(clean, tmp_path):
     assert sol.counts() == clean["counts"]
     for n, (a, b) in enumerate(zip(packed_layers(sol), clean["packed"], strict=True)):
         assert np.array_equal(a, b), f"value layer {n}"
+
+
+# --- SIGKILL of a real `fastttt solve --wdl --out` process, then --resume --------------------
+def test_sigkill_in_the_value_phase_then_resume_gives_the_same_bytes(tmp_path):
+    """Killed once the first value layer is complete (polling the manifest); the resume
+    without --wdl is refused, with --wdl it ends on the bytes of an uninterrupted solve."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    game, out = "4x5k4g", tmp_path / "t"
+    reference = solve_layered(game, values="wdl")
+    command = [sys.executable, "-m", "fastttt", "solve", game, "--wdl", "--out", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                complete = json.loads((out / "manifest.json").read_text())["complete"]
+            except (OSError, ValueError, KeyError):
+                complete = {}
+            if complete.get("value"):
+                proc.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.02)
+    finally:
+        proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    done = json.loads((out / "manifest.json").read_text())["complete"]["value"]
+    assert 0 < len(done) < 21
+    other = subprocess.run(command[:-3] + ["--out", str(out), "--resume"], capture_output=True)
+    assert other.returncode == 1 and b"values 'wdl', asked for 'depth'" in other.stderr
+    resumed = subprocess.run([*command, "--resume", "--json"], capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout)
+    assert summary["reachable"] == 3_945_711 and summary["wdl"] is True
+    assert summary["values"] == reference.counts()["values"]
+    table = open_table(out)
+    for n, (a, b) in enumerate(zip(packed_layers(table), packed_layers(reference), strict=True)):
+        assert np.array_equal(a, b), f"value layer {n}"
