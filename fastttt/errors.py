@@ -34,6 +34,11 @@ class TableFileError(FastTTTError, OSError):
     """A saved table is missing, damaged, of another format version or of another game."""
 
 
+class NoDepthError(FastTTTError, LookupError):
+    """A depth (or anything made from depths) was asked of a table that holds win/draw/loss
+    only (``solve --wdl``); the message names the table."""
+
+
 class MissingDependencyError(FastTTTError, ImportError):
     """An optional dependency a feature needs is not installed; the message says what to
     install."""

@@ -137,6 +137,9 @@ def test_out_on_a_finished_table_needs_resume(table_dir):
             [GAME, "--out", "{tmp}/x", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
             "not both",
         ),
+        ([GAME, "--wdl", "--engine", "dense"], "--wdl goes with the layered engine"),
+        (["--load", "{table}", "--wdl"], "--load reads a solved table: drop --wdl"),
+        ([GAME, "--wdl", "--stdin"], "drop --wdl"),
     ],
 )
 def test_usage_errors_are_one_line_exit_2(tmp_path, table_dir, args, message):
@@ -273,3 +276,71 @@ def test_load_refuses_a_manifest_edited_to_another_game(table_dir, tmp_path):
     assert result.exit_code != 0
     assert "manifest.json is damaged (checksum mismatch)" in result.output
     assert "Traceback" not in result.output
+
+
+# --- win/draw/loss tables (--wdl) -------------------------------------------------------------
+WDL_COUNTS = ("reachable", "value", "terminal", "values", "by_ply")
+
+
+@pytest.fixture(scope="module")
+def wdl_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wdl") / "table"
+    summary = solve_json(GAME, "--wdl", "--out", str(out))
+    return out, summary
+
+
+def test_wdl_gives_the_same_counts_by_value_in_a_quarter_of_the_bytes(in_ram, wdl_dir):
+    out, on_disk = wdl_dir
+    ram = solve_json(GAME, "--wdl")
+    sizes = LayerIndex(GAME, True).layer_sizes
+    for summary in (ram, on_disk):
+        assert summary["engine"] == "layered" and summary["wdl"] is True
+        assert {k: summary[k] for k in WDL_COUNTS} == {k: in_ram[k] for k in WDL_COUNTS}
+        assert summary["depth"] is None
+        assert summary["table_bytes"] == sum(-(-s // 4) for s in sizes) == 28_219
+    assert in_ram["wdl"] is False
+    assert (
+        on_disk["disk_bytes"] > 0
+        and json.loads((out / "manifest.json").read_text())["values"] == "wdl"
+    )
+    free = solve_json("3x4k3", "--wdl")  # a free board: --wdl picks the layered engine
+    byte = solve_json("3x4k3", "--engine", "layered")
+    assert free["engine"] == "layered" and free["wdl"] is True
+    assert {k: free[k] for k in WDL_COUNTS} == {k: byte[k] for k in WDL_COUNTS}
+
+
+def test_wdl_text_summary_says_no_depths(tmp_path):
+    result = invoke(GAME, "--wdl")
+    assert result.exit_code == 0, result.output
+    assert "symmetry mirror, win/draw/loss" in result.stdout
+    assert "empty board  draw, win/draw/loss table: no depths" in result.stdout
+    assert "by value  first 36,499 · draw 90,120 · second 34,410" in result.stdout
+
+
+@pytest.mark.parametrize("moves", ["1", "44", "1234", "444411"])
+def test_load_of_a_wdl_table_answers_values_without_depth(wdl_dir, moves):
+    out, _ = wdl_dir
+    ram = solve_json(GAME, "--moves", moves)["query"]
+    loaded = solve_json("--load", str(out), "--moves", moves)["query"]
+    assert (loaded["value"], loaded["winner"], loaded["to_move"]) == (
+        ram["value"],
+        ram["winner"],
+        ram["to_move"],
+    )
+    assert loaded["depth"] is None and loaded["best_moves"] is None
+    text = invoke("--load", str(out), "--moves", moves)
+    assert text.exit_code == 0, text.output
+    assert f"{ram['value']} (win/draw/loss table: no depth or best moves)" in text.stdout
+
+
+def test_load_stdin_of_a_wdl_table_prints_no_depth(table_dir, wdl_dir):
+    lines = "1\n44\n1234\n444411\n"
+    byte = CliRunner().invoke(main, ["solve", "--load", str(table_dir[0]), "--stdin"], lines)
+    wdl = CliRunner().invoke(main, ["solve", "--load", str(wdl_dir[0]), "--stdin"], lines)
+    assert byte.exit_code == wdl.exit_code == 0, wdl.output
+    expected = [" ".join(line.split()[:2]) + " -" for line in byte.stdout.splitlines()]
+    assert wdl.stdout.splitlines() == expected
+    as_json = CliRunner().invoke(
+        main, ["solve", "--load", str(wdl_dir[0]), "--stdin", "--json"], lines
+    )
+    assert [json.loads(line)["depth"] for line in as_json.stdout.splitlines()] == [None] * 4

@@ -45,6 +45,7 @@ OPTION_ARGS = {
     "symmetry": ["--no-symmetry"],
     "workers": ["--workers", "2"],
     "scheduler": ["--scheduler", "tcp://127.0.0.1:1"],
+    "wdl": ["--wdl"],
     "budget": ["--budget", "1s"],
     "method": ["--method", "dfpn"],
     "checkpoint": ["--checkpoint", "{tmp}/split.json"],

@@ -41,6 +41,8 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
         (["solve", "--load", "{tmp}/t.fttt", "--position", "X../.O./...", "--json"], None),
         (["solve", "--load", "{tmp}/t.fttt", "--stdin", "--json"], "2,2 1,1\nXXX/OOO/...\n\n4,4\n"),
         (["solve", "3x3k3g", "--engine", "layered", "--moves", "2 2", "--json"], None),
+        (["solve", "3x3k3g", "--wdl", "--out", "{tmp}/w", "--moves", "2 2", "--json"], None),
+        (["solve", "--load", "{tmp}/w", "--stdin", "--json"], "2 2\n2 2 2 2 2 2 2\n"),
         (["solve", "4x4k3", "--search", "--json"], None),
         (["solve", "5x5k5", "--search", "--json"], None),  # pairs
         (["solve", "4x4k3g", "--search", "--moves", "1 2", "--budget", "50nodes", "--json"], None),

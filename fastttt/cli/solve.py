@@ -62,6 +62,7 @@ class SolveArgs:
     symmetry: bool
     workers: int | None
     scheduler: str | None
+    wdl: bool
     budget: str | None
     method: str
     checkpoint: str | None
@@ -77,7 +78,7 @@ class SolveArgs:
 # what the mode does. An option given on the command line that its mode does not read is
 # refused with a one-line usage error, never ignored.
 _GAME = {"rows", "cols", "k", "gravity"}
-_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler"}
+_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler", "wdl"}
 MODE_OPTIONS = {
     "ultimate": {"moves", "as_json", "max_nodes"},
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},
@@ -285,6 +286,12 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     type=NonEmptyPath(dir_okay=False),
     help="With --search --workers/--scheduler: keep the root split's answers in this JSON "
     "file, and go on from the answers already in it.",
+)
+@click.option(
+    "--wdl",
+    is_flag=True,
+    help="Layered: keep win/draw/loss only, four positions a byte (no depths: a quarter of "
+    "the value layers).",
 )
 def solve(**params) -> None:
     """Solve GAME (default tictactoe): value and depth of every reachable position.

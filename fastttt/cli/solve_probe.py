@@ -6,7 +6,8 @@ empty line is the empty board) or a position's text as ``--position`` reads it
 (``X.O/.X./..O``: a line holding X, O, ``.``, ``-``, ``_``, ``/`` or ``|``). One answer line
 per input line, in order: ``<position> <value> <depth>``, the position's text form, its value
 (+1 first player wins, 0 draw, -1 second player wins, :mod:`fastttt.values`) and its depth
-(plies to the end, winner hurrying, loser delaying); with ``--json`` one object per line
+(plies to the end, winner hurrying, loser delaying; ``-``, JSON null, from a win/draw/loss
+table); with ``--json`` one object per line
 (engine ``probe``: ``input_line``, ``position``, ``to_move``, ``value`` for the side to move,
 ``winner``, ``depth``). A refused line (bad move text, a position of another board, one that
 is not reachable) answers an empty line (JSON: ``position`` and ``value`` null and ``error``)
@@ -87,6 +88,8 @@ def _answerer(table: Any, as_json: bool):
         firsts, seconds = firsts[good], seconds[good]
         stored = table.bytes_of(firsts, seconds)
         values, depths = values_of_bytes(stored)
+        if not getattr(table, "has_depth", True):  # a win/draw/loss table
+            depths = np.full(depths.shape, -1, dtype=np.int8)
         movers = (np.bitwise_count(firsts) != np.bitwise_count(seconds)).astype(np.int8)
         texts = texts_of_bitboards(firsts, seconds, game.rows, game.cols)
         lines = [""] * len(chunk)
@@ -111,11 +114,11 @@ def _answerer(table: Any, as_json: bool):
                     "to_move": SIDES[mover],
                     "value": RESULT_WORDS[relative(value, mover)],
                     "winner": value_name(value),
-                    "depth": depth,
+                    "depth": None if depth < 0 else depth,
                 }
                 lines[i] = record(chunk.first + i, fields)
             else:
-                lines[i] = f"{text} {value} {depth}\n"
+                lines[i] = f"{text} {value} {'-' if depth < 0 else depth}\n"
         for i, reason in reasons.items():
             fields = {"position": None, "value": None, "error": reason}
             lines[i] = record(chunk.first + i, fields) if as_json else "\n"

@@ -71,7 +71,9 @@ def alternatives(spec) -> str:
     return ", ".join(ways)
 
 
-def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, workers, scheduler):
+def _run_layered(
+    spec, max_bytes, show_progress, out_dir, resume, symmetry, workers, scheduler, wdl=False
+):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
     from fastttt.tables.dense import format_bytes
     from fastttt.tables.layered import solve_layered
@@ -85,7 +87,8 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
             click.echo(
                 f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
                 f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
-                f"{plan.index.kind}, symmetry {plan.index.symmetry}; about "
+                f"{plan.index.kind}, symmetry {plan.index.symmetry}"
+                f"{', win/draw/loss only' if wdl else ''}; about "
                 f"{format_bytes(plan.memory_bytes)} of memory{disk}",
                 err=True,
             )
@@ -110,6 +113,7 @@ def _run_layered(spec, max_bytes, show_progress, out_dir, resume, symmetry, work
         max_bytes=max_bytes,
         runner_factory=runner_factory,
         on_plan=announce,
+        values="wdl" if wdl else "depth",
     )
     try:
         with _layer_progress(show_progress) as report:
@@ -177,9 +181,13 @@ def _print_summary(solution, summary: dict, saved) -> None:
         "second": "second player (O) wins",
         "draw": "draw",
     }[summary["value"]]
+    if summary["depth"] is None:
+        played = "win/draw/loss table: no depths"
+    else:
+        played = f"{summary['depth']} plies under perfect play"
     rows = [
         ("game", f"{summary['game']}  ({solution.spec.describe()})"),
-        ("empty board", f"{verdict}, {summary['depth']} plies under perfect play"),
+        ("empty board", f"{verdict}, {played}"),
         ("reachable", f"{summary['reachable']:,} positions"),
         (
             "by value",
@@ -201,7 +209,8 @@ def _print_summary(solution, summary: dict, saved) -> None:
             (
                 "engine",
                 f"layered: {summary['layers']} layers, index "
-                f"{summary['index']}, symmetry {summary['symmetry']}",
+                f"{summary['index']}, symmetry {summary['symmetry']}"
+                f"{', win/draw/loss' if summary.get('wdl') else ''}",
             ),
         )
         if summary["disk_bytes"]:
@@ -216,8 +225,12 @@ def _query(solution, spec, state, played) -> dict:
     """The fields of one position of a solved table (``--position`` / ``--moves``)."""
     from fastttt.values import relative, value_name
 
+    depth = best = None  # a win/draw/loss table has neither
     try:
-        value, depth = solution.value(state), solution.depth(state)
+        value = solution.value(state)
+        if getattr(solution, "has_depth", True):
+            depth = solution.depth(state)
+            best = [spec.format_move(state, m) for m in solution.best_moves(state)]
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
     out = {
@@ -226,7 +239,7 @@ def _query(solution, spec, state, played) -> dict:
         "value": RESULT_WORDS[relative(value, state.to_move)],
         "winner": value_name(value),
         "depth": depth,
-        "best_moves": [spec.format_move(state, m) for m in solution.best_moves(state)],
+        "best_moves": best,
     }
     if played is not None:
         out["moves"] = format_line(spec, spec.initial(), played)
@@ -286,10 +299,14 @@ def solve_table(spec, args) -> None:
     _print_summary(solution, summary, saved)
     if "query" in summary:
         q = summary["query"]
-        best = " ".join(q["best_moves"]) or "none"
+        if q["depth"] is None:
+            played = " (win/draw/loss table: no depth or best moves)"
+        else:
+            best = " ".join(q["best_moves"]) or "none"
+            played = f" in {q['depth']} plies, best moves {best}"
         click.echo(
             f"{'position':>12}  {q['position']} ({q['to_move']} player to move): "
-            f"{q['value']} in {q['depth']} plies, best moves {best}"
+            f"{q['value']}{played}"
         )
 
 
@@ -313,6 +330,8 @@ def _json_fields(spec, summary: dict, saved) -> dict:
 def _check_layered_options(args) -> None:
     if args.resume and not args.out_dir:
         raise click.UsageError("--resume goes on with the solve in --out DIR: give --out")
+    if args.wdl and args.engine == "dense":
+        raise click.UsageError("--wdl goes with the layered engine (--engine layered)")
     if (args.workers or args.scheduler) and not args.out_dir:
         raise click.UsageError(
             "--workers and --scheduler share the layers through a folder: give --out DIR"
@@ -329,7 +348,7 @@ def _compute(spec, args, max_bytes):
     try:
         engine = choose_engine(
             spec,
-            args.engine,
+            "layered" if args.wdl else args.engine,  # only the layered engine keeps WDL
             out=args.out_dir,
             distributed=distributed,
             max_bytes=max_bytes,
@@ -356,4 +375,5 @@ def _compute(spec, args, max_bytes):
         args.symmetry,
         args.workers,
         args.scheduler,
+        args.wdl,
     )

@@ -20,7 +20,14 @@ slots stay 0.
 
 Table bytes are those of :mod:`fastttt.kernels.dense`: 0 not reachable, ``NONTERMINAL``
 reachable and open (reach layers), ``depth << 2 | v`` solved (v = 1 first player wins,
-2 draw, 3 second player wins). Chunk kernels write ``out[i - start]`` for the slots
+2 draw, 3 second player wins). A win/draw/loss value layer (``wdl``) keeps only v, four slots
+a byte: slot ``i`` in bits ``2 * (i % 4)`` and ``2 * (i % 4) + 1`` of byte ``i // 4``
+(:func:`wdl_of`; a chunk starts at a multiple of 4 slots)::
+
+    byte  | 7 6 | 5 4 | 3 2 | 1 0 |
+    slot  | 4b+3| 4b+2| 4b+1| 4b  |
+
+Chunk kernels write ``out[i - start]`` for the slots
 ``start <= i < start + len(out)`` of one layer and never raise.
 
 The sweeps walk a layer block by block: what a block's slots share about their neighbours
@@ -504,9 +511,17 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
         block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
 
 
+@njit(**INLINE_JIT)
+def wdl_of(packed, slot):
+    """The 2-bit v of ``slot`` in a packed win/draw/loss layer (0: no position)."""
+    return (np.int64(packed[slot >> 2]) >> ((slot & 3) << 1)) & 3
+
+
 @njit(**JIT)
-def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
-    """Value bytes of slots lo..hi-1 from the reach bytes and the next layer's values."""
+def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl):
+    """Value bytes of slots lo..hi-1 from the reach bytes and the next layer's values; with
+    ``wdl`` the next layer and ``out`` are packed (:func:`wdl_of`; ``out`` zeroed, ``lo - start``
+    a multiple of 4) and only v is found: win, else draw, else loss."""
     sym, key_table, colex, pext8, pdep8 = geo.sym, geo.key_table, geo.colex, geo.pext8, geo.pdep8
     nbytes, gravity, cols, full, bottom = geo.nbytes, geo.gravity, geo.cols, geo.full, geo.bottom
     occs = lay.occ
@@ -572,6 +587,14 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
             best_draw = np.int64(-1)
             worst_loss = np.int64(-1)
             for j in range(moves):
+                if wdl:  # depth 0 stands for every depth: a win stops, a draw is kept
+                    v = wdl_of(nxt, slots[j])
+                    if v == win_v:
+                        best_win = 0
+                        break
+                    if v == V_DRAW:
+                        best_draw = 0
+                    continue
                 child = np.int64(nxt[slots[j]])
                 v = child & 3
                 d = child >> 2
@@ -591,7 +614,11 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi):
                 b = np.uint8(((best_draw + 1) << 2) | V_DRAW)
             else:
                 b = np.uint8(((worst_loss + 1) << 2) | loss_v)
-        out[i - start] = b
+        if wdl:
+            r = i - start
+            out[r >> 2] |= np.uint8((b & 3) << ((r & 3) << 1))
+        else:
+            out[i - start] = b
         block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
 
 
@@ -613,18 +640,22 @@ def forward_chunk_parallel(geo, prev_lay, prev, lay, out, start, packed=False):
 
 
 @njit(**JIT)
-def backward_chunk_serial(geo, lay, reach, next_lay, nxt, out, start):
-    _backward_range(geo, lay, reach, next_lay, nxt, out, start, start, start + out.shape[0])
+def backward_chunk_serial(geo, lay, reach, next_lay, nxt, out, start, wdl=False):
+    """Value bytes of the slots ``start..start + len(reach) - 1`` of ``lay`` from their reach
+    bytes and the next layer's values ``nxt``; with ``wdl`` the next layer and ``out`` (zeroed,
+    ``ceil(len(reach) / 4)`` bytes) are packed win/draw/loss layers (:func:`wdl_of`)."""
+    _backward_range(geo, lay, reach, next_lay, nxt, out, start, start, start + reach.shape[0], wdl)
 
 
 @njit(**PARALLEL_JIT)
-def backward_chunk_parallel(geo, lay, reach, next_lay, nxt, out, start):
-    n = out.shape[0]
+def backward_chunk_parallel(geo, lay, reach, next_lay, nxt, out, start, wdl=False):
+    n = reach.shape[0]
     for t in prange(_PIECES):
-        lo = start + n * t // _PIECES
-        hi = start + n * (t + 1) // _PIECES
+        # pieces start at multiples of 4 slots: no two threads share a byte of a packed ``out``
+        lo = start + (n * t // _PIECES) // 4 * 4
+        hi = start + n if t == _PIECES - 1 else start + (n * (t + 1) // _PIECES) // 4 * 4
         if hi > lo:
-            _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi)
+            _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl)
 
 
 @njit(**INLINE_JIT)

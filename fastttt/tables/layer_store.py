@@ -2,8 +2,13 @@
 
 Layer ``n`` holds the positions with ``n`` stones; each (kind, layer) is a 1-D ``uint8`` array
 of ``layer_sizes[n]`` slots cut into chunks of ``chunk`` slots (the last one shorter, a layer of
-0 slots has 0 chunks). :class:`LayerStore` keeps them on disk, :class:`MemoryLayerStore` in RAM
-with the same methods, so that the solver has one code path.
+0 slots has 0 chunks). A win/draw/loss table (``values`` "wdl") packs its value layers
+:data:`WDL_SLOTS` (4) slots a byte: slot ``i`` is bits ``2 * (i % 4)`` of byte ``i // 4``, the
+v of the table bytes (1 first player wins, 2 draw, 3 second player wins, 0 no position;
+:func:`pack_wdl`, :func:`unpack_wdl`); its array has ``ceil(size / 4)`` bytes in chunks of
+``chunk / 4`` bytes (``chunk`` a multiple of 4: a chunk of slots is whole bytes).
+:class:`LayerStore` keeps them on disk, :class:`MemoryLayerStore` in RAM with the same
+methods, so that the solver has one code path.
 
 On-disk layout::
 
@@ -17,10 +22,12 @@ On-disk layout::
 
 ``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3), ``game`` (the game's
 description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
-(slots per chunk), ``complete`` (``{"reach": [layers], "value": [layers]}``), ``info`` (free
-JSON fields: timings, counts, ...), ``table`` (a random id made with the folder) and ``crc32``,
-the CRC-32 of every other field (canonical JSON: sorted keys, no spaces), so that an edited
-manifest (another k) is refused rather than read as another game.
+(slots per chunk), ``values`` ("depth": value and depth a byte; "wdl": win/draw/loss, packed;
+absent in folders written before it, which hold "depth"), ``complete``
+(``{"reach": [layers], "value": [layers]}``), ``info`` (free JSON fields: timings, counts,
+...), ``table`` (a random id made with the folder) and ``crc32``, the CRC-32 of every other
+field (canonical JSON: sorted keys, no spaces), so that an edited manifest (another k, or
+``values``) is refused rather than read as another game.
 
 Each layer's array metadata names the table id, kind and layer (a manifest from another folder
 is refused), and each chunk's ``sums`` file holds the CRC-32 of its decoded bytes seeded with
@@ -75,7 +82,9 @@ ZSTD_LEVEL = 3
 MANIFEST = "manifest.json"
 SUMS = "sums"  # per layer: one file per chunk, its CRC-32 bound to its place
 
-_MATCHED_FIELDS = ("game", "index", "symmetry", "layer_sizes", "chunk")
+VALUES = ("depth", "wdl")  # what a value layer holds: depth << 2 | v a byte, or v in 2 bits
+WDL_SLOTS = 4  # slots a byte of a packed (wdl) value layer
+_MATCHED_FIELDS = ("game", "index", "symmetry", "layer_sizes", "chunk", "values")
 
 
 def require_zarr():
@@ -91,7 +100,23 @@ def require_zarr():
     return zarr
 
 
-def _new_manifest(game, index, symmetry, layer_sizes, chunk) -> dict:
+def pack_wdl(values: np.ndarray) -> np.ndarray:
+    """Four 2-bit values a byte (the low two bits of each of ``values``, uint8), slot ``i`` in
+    bits ``2 * (i % 4)`` of byte ``i // 4``; the last byte padded with 0. Inverse:
+    :func:`unpack_wdl`."""
+    padded = np.zeros(-(-values.shape[0] // WDL_SLOTS) * WDL_SLOTS, dtype=np.uint8)
+    padded[: values.shape[0]] = values & 3
+    quads = padded.reshape(-1, WDL_SLOTS)
+    return quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
+
+
+def unpack_wdl(packed: np.ndarray, size: int) -> np.ndarray:
+    """The first ``size`` 2-bit values of a packed layer, one uint8 each (:func:`pack_wdl`)."""
+    shifts = np.arange(0, 8, 2, dtype=np.uint8)
+    return ((packed[:, None] >> shifts) & 3).reshape(-1)[:size]
+
+
+def _new_manifest(game, index, symmetry, layer_sizes, chunk, values="depth") -> dict:
     if not isinstance(game, dict):
         raise InvalidArgumentError(f"game must be a dict, got {type(game).__name__}")
     if not isinstance(index, str) or not isinstance(symmetry, str):
@@ -101,6 +126,13 @@ def _new_manifest(game, index, symmetry, layer_sizes, chunk) -> dict:
         raise InvalidArgumentError(f"layer_sizes must be integers >= 0, got {sizes!r}")
     if not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise InvalidArgumentError(f"chunk must be an integer >= 1, got {chunk!r}")
+    if values not in VALUES:
+        raise InvalidArgumentError(f"values must be one of {VALUES}, got {values!r}")
+    if values == "wdl" and chunk % WDL_SLOTS:
+        raise InvalidArgumentError(
+            f"a win/draw/loss table packs {WDL_SLOTS} slots a byte: chunk must be a multiple "
+            f"of {WDL_SLOTS}, got {chunk}"
+        )
     manifest = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -109,6 +141,7 @@ def _new_manifest(game, index, symmetry, layer_sizes, chunk) -> dict:
         "symmetry": symmetry,
         "layer_sizes": [int(s) for s in sizes],
         "chunk": int(chunk),
+        "values": values,
         "complete": {kind: [] for kind in KINDS},
         "info": {},
         "table": uuid.uuid4().hex,
@@ -143,6 +176,7 @@ def _check_manifest(manifest: Any, where: str) -> dict:
     if manifest.get("crc32") != _manifest_crc(manifest):
         raise TableFileError(f"{where}: manifest.json is damaged (checksum mismatch)")
     manifest = {key: value for key, value in manifest.items() if key != "crc32"}
+    manifest.setdefault("values", "depth")  # written before the field: value and depth bytes
     sizes, chunk, complete = (manifest.get(k) for k in ("layer_sizes", "chunk", "complete"))
     ok = (
         isinstance(manifest.get("game"), dict)
@@ -154,6 +188,8 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         and all(type(s) is int and s >= 0 for s in sizes)
         and type(chunk) is int
         and chunk >= 1
+        and manifest["values"] in VALUES
+        and (manifest["values"] == "depth" or chunk % WDL_SLOTS == 0)
         and isinstance(complete, dict)
         and set(complete) == set(KINDS)
         and all(
@@ -205,9 +241,38 @@ class _Layers:
         return sizes[layer]
 
     def _check_data(self, kind, layer, chunk_index, data) -> tuple[int, int]:
-        start, stop = self.chunk_bounds(layer, chunk_index)
-        self._check(kind, layer)
+        """The chunk's byte bounds (:meth:`byte_bounds`), after checking ``data``'s size."""
+        start, stop = self.byte_bounds(kind, layer, chunk_index)
         _require_uint8(data, stop - start, f"layer {layer} chunk {chunk_index} of {kind}")
+        return start, stop
+
+    @property
+    def values(self) -> str:
+        """What the value layers hold: "depth" (value and depth a byte) or "wdl"."""
+        return self.manifest["values"]
+
+    def is_packed(self, kind: str) -> bool:
+        """Whether the layers of ``kind`` hold 4 slots a byte (the value layers of a WDL table)."""
+        return kind == "value" and self.manifest["values"] == "wdl"
+
+    def array_size(self, kind: str, layer: int) -> int:
+        """Bytes of the array of ``layer``: its slots, or a quarter of them rounded up
+        (packed)."""
+        size = self._check(kind, layer)
+        return -(-size // WDL_SLOTS) if self.is_packed(kind) else size
+
+    def array_chunk(self, kind: str) -> int:
+        """Bytes of a whole chunk of ``kind``."""
+        chunk = self.manifest["chunk"]
+        return chunk // WDL_SLOTS if self.is_packed(kind) else chunk
+
+    def byte_bounds(self, kind: str, layer: int, chunk_index: int) -> tuple[int, int]:
+        """Bytes ``[start, stop)`` of the array that chunk ``chunk_index`` of ``layer`` holds:
+        its slots (:meth:`chunk_bounds`), or packed their quarter, the last byte rounded up."""
+        self._check(kind, layer)
+        start, stop = self.chunk_bounds(layer, chunk_index)
+        if self.is_packed(kind):
+            return start // WDL_SLOTS, -(-stop // WDL_SLOTS)
         return start, stop
 
     def chunk_count(self, layer: int) -> int:
@@ -260,10 +325,10 @@ class _Layers:
     def write_layer(self, kind: str, layer: int, data: np.ndarray) -> None:
         """Prepare the array and write all its chunks from ``data`` (one process); does not mark
         the layer complete."""
-        _require_uint8(data, self._check(kind, layer), f"layer {layer} of {kind}")
+        _require_uint8(data, self.array_size(kind, layer), f"layer {layer} of {kind}")
         self.prepare(kind, layer)
         for index in range(self.chunk_count(layer)):
-            start, stop = self.chunk_bounds(layer, index)
+            start, stop = self.byte_bounds(kind, layer, index)
             self.write_chunk(kind, layer, index, data[start:stop])
 
     def verify(self) -> None:
@@ -310,14 +375,16 @@ class LayerStore(_Layers):
         symmetry: str,
         layer_sizes: list[int],
         chunk: int = DEFAULT_CHUNK,
+        values: str = "depth",
         resume: bool = False,
     ) -> LayerStore:
         """A new store at ``path`` (absent or an empty folder), or with ``resume`` the store
         already there, reopened "r+" when its game, index, symmetry, layer sizes and chunk
-        match. Anything else at ``path`` is refused and left untouched."""
+        match (and ``values``, "depth" or "wdl"). Anything else at ``path`` is refused and left
+        untouched."""
         require_zarr()
         path = Path(path)
-        manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk)
+        manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk, values)
         parent = path.absolute().parent
         if not parent.exists():
             raise TableFileError(f"{path}: parent folder {parent} does not exist")
@@ -405,7 +472,7 @@ class LayerStore(_Layers):
 
     def _open_array(self, kind: str, layer: int):
         """This process's zarr handle on the array, after checking the array is there."""
-        size = self._check(kind, layer)
+        size = self.array_size(kind, layer)
         folder = self._dir(kind, layer)
         # checked on every call: zarr would create the folder of a deleted array on write
         if not (folder / "zarr.json").is_file():
@@ -433,7 +500,7 @@ class LayerStore(_Layers):
                     f"metadata names {array.attrs.get('fastttt')!r}): a layer or manifest from "
                     "another folder"
                 )
-            chunks = (_zarr_chunk(self.manifest["chunk"], size),)
+            chunks = (_zarr_chunk(self.array_chunk(kind), size),)
             if array.shape != (size,) or array.dtype != np.uint8 or array.chunks != chunks:
                 raise TableFileError(
                     f"{self.path}: layer {layer} of {kind} holds {array.dtype} {array.shape} in "
@@ -481,13 +548,13 @@ class LayerStore(_Layers):
         """Create the array of ``layer`` empty, replacing any earlier one and its complete mark
         (driver only, before any :meth:`write_chunk`)."""
         self._writable()
-        size = self._check(kind, layer)
+        size = self.array_size(kind, layer)
         self.delete(kind, layer)
         zarr = require_zarr()
         zarr.create_array(
             zarr.storage.LocalStore(self._dir(kind, layer)),
             shape=(size,),
-            chunks=(_zarr_chunk(self.manifest["chunk"], size),),
+            chunks=(_zarr_chunk(self.array_chunk(kind), size),),
             dtype="uint8",
             fill_value=0,
             compressors=[zarr.codecs.ZstdCodec(level=ZSTD_LEVEL), zarr.codecs.Crc32cCodec()],
@@ -507,7 +574,7 @@ class LayerStore(_Layers):
         write_atomic(target, lambda f: f.write(crc), TableFileError)
 
     def _read(self, kind: str, layer: int, chunk_index: int, array) -> np.ndarray:
-        start, stop = self.chunk_bounds(layer, chunk_index)
+        start, stop = self.byte_bounds(kind, layer, chunk_index)
         if not self._chunk_file(array, kind, layer, chunk_index).is_file():
             raise self._missing(kind, layer, chunk_index)
         try:
@@ -540,7 +607,7 @@ class LayerStore(_Layers):
                 self._read(kind, layer, index, array)
             raise TableFileError(f"{self.path}: layer {layer} of {kind} is damaged") from None
         for index in range(self.chunk_count(layer)):
-            start, stop = self.chunk_bounds(layer, index)
+            start, stop = self.byte_bounds(kind, layer, index)
             self._check_bound(kind, layer, index, data[start:stop])
         data.flags.writeable = False
         return data
@@ -608,8 +675,9 @@ class MemoryLayerStore(_Layers):
         symmetry: str,
         layer_sizes: list[int],
         chunk: int = DEFAULT_CHUNK,
+        values: str = "depth",
     ):
-        self.manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk)
+        self.manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk, values)
         self._data: dict[tuple[str, int], np.ndarray] = {}
         self._written: dict[tuple[str, int], np.ndarray] = {}
 
@@ -641,7 +709,7 @@ class MemoryLayerStore(_Layers):
 
     def prepare(self, kind: str, layer: int) -> None:
         """Allocate the layer, zeroed, with no chunk written; drops any earlier one."""
-        size = self._check(kind, layer)
+        size = self.array_size(kind, layer)
         self.delete(kind, layer)
         self._data[(kind, int(layer))] = np.zeros(size, dtype=np.uint8)
         self._written[(kind, int(layer))] = np.zeros(self.chunk_count(layer), dtype=bool)
@@ -653,7 +721,7 @@ class MemoryLayerStore(_Layers):
         written[chunk_index] = True
 
     def read_chunk(self, kind: str, layer: int, chunk_index: int) -> np.ndarray:
-        start, stop = self.chunk_bounds(layer, chunk_index)
+        start, stop = self.byte_bounds(kind, layer, chunk_index)
         table, written = self._get(kind, layer)
         if not written[chunk_index]:
             raise self._missing(kind, layer, chunk_index)

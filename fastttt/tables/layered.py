@@ -10,7 +10,9 @@ Dask cluster (:mod:`fastttt.tables.distributed`). Layers go to a store: in RAM
 killed solve resumes from its last complete layer and gives the same bytes.
 
 Values and depths follow :mod:`fastttt.values` and the bytes :mod:`fastttt.kernels.dense`:
-``depth << 2 | v``, v = 1 first player wins, 2 draw, 3 second player wins.
+``depth << 2 | v``, v = 1 first player wins, 2 draw, 3 second player wins. A win/draw/loss
+solve (``values="wdl"``) keeps only v, four slots a byte (:mod:`fastttt.tables.layer_store`):
+a quarter of the value bytes, no depths.
 """
 
 from __future__ import annotations
@@ -25,12 +27,21 @@ from typing import Protocol
 
 import numpy as np
 
-from fastttt.errors import MemoryBudgetError, TableFileError
+from fastttt.errors import InvalidArgumentError, MemoryBudgetError, TableFileError
 from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.index import LayerIndex
-from fastttt.tables.layer_store import DEFAULT_CHUNK, MANIFEST, LayerStore, require_zarr
+from fastttt.tables.layer_store import (
+    DEFAULT_CHUNK,
+    MANIFEST,
+    VALUES,
+    WDL_SLOTS,
+    LayerStore,
+    pack_wdl,
+    require_zarr,
+    unpack_wdl,
+)
 
 PARALLEL_MIN_SLOTS = 1 << 18  # below this a chunk runs serial (no thread-pool barrier)
 RUNTIME_OVERHEAD = 250 * 2**20  # interpreter, NumPy, Numba, compiled kernels
@@ -68,7 +79,7 @@ class ChunkWork:
                 data = self.store.read_layer(kind, n)
                 loaded = np.ones(self.store.chunk_count(n), dtype=bool)
             else:
-                data = np.empty(self.store.manifest["layer_sizes"][n], dtype=np.uint8)
+                data = np.empty(self.store.array_size(kind, n), dtype=np.uint8)
                 loaded = np.zeros(self.store.chunk_count(n), dtype=bool)
             self._cached = (kind, n, data, loaded)
         _, _, data, loaded = self._cached
@@ -85,7 +96,7 @@ class ChunkWork:
                 needed,
             )
             for c in np.flatnonzero(needed & ~loaded):
-                lo, hi = self.store.chunk_bounds(n, int(c))
+                lo, hi = self.store.byte_bounds(kind, n, int(c))
                 data[lo:hi] = self.store.read_chunk(kind, n, int(c))
                 loaded[c] = True
         return data
@@ -110,19 +121,30 @@ class ChunkWork:
         self.store.write_chunk("reach", n, chunk, out)
 
     def backward(self, n: int, chunk: int) -> np.ndarray:
-        """Value bytes of one chunk of layer ``n``; returns its histogram (see :func:`_count`)."""
+        """Value bytes of one chunk of layer ``n`` (packed in a WDL table); returns its
+        histogram (:func:`_layer_counts`). A WDL chunk is counted by ``v | open << 2`` (open:
+        the game is not over), so that the counts read as a byte table's with depth 0 or 1:
+        the same counts by value and of finished positions."""
         start, stop = self.store.chunk_bounds(n, chunk)
         reach = self.store.read_chunk("reach", n, chunk)
         geo = self.index.geometry
         lay = self.index.layer(n)
+        wdl = self.store.is_packed("value")
         if n == self.index.spec.cells:
-            out = reach.copy()  # a full board is finished: its reach byte is its value
+            # a full board is finished: its reach byte is its value
+            out = pack_wdl(reach) if wdl else reach.copy()
         else:
-            out = np.empty(stop - start, dtype=np.uint8)
+            if wdl:
+                out = np.zeros(-(-(stop - start) // WDL_SLOTS), dtype=np.uint8)
+            else:
+                out = np.empty(stop - start, dtype=np.uint8)  # the kernel writes every slot
             nxt = self._neighbour("value", n + 1, n, start, stop)
-            args = (geo, lay, reach, self.index.layer(n + 1), nxt, out, start)
-            self._run(kern.backward_chunk_serial, kern.backward_chunk_parallel, args, out.size)
+            args = (geo, lay, reach, self.index.layer(n + 1), nxt, out, start, wdl)
+            self._run(kern.backward_chunk_serial, kern.backward_chunk_parallel, args, reach.size)
         self.store.write_chunk("value", n, chunk, out)
+        if wdl:
+            open_ = (reach == NONTERMINAL).view(np.uint8) << 2
+            out = unpack_wdl(out, stop - start) | open_
         positions = np.zeros(256, dtype=np.int64)
         stored = np.zeros(256, dtype=np.int64)
         counted = (geo, lay, out, start, positions, stored)
@@ -185,6 +207,10 @@ class Plan(LayerPlan):
 
     on_disk: bool
     chunk: int
+    values: str = "depth"
+
+    def _value_bytes(self, slots: int) -> int:
+        return -(-slots // WDL_SLOTS) if self.values == "wdl" else slots
 
     @property
     def memory_bytes(self) -> int:
@@ -192,13 +218,13 @@ class Plan(LayerPlan):
         if self.on_disk:
             table = self.largest_pair + 4 * self.chunk
         else:
-            table = self.slots + max(self.sizes)
+            table = self.slots + self._value_bytes(max(self.sizes))
         return table + self.index_bytes() + RUNTIME_OVERHEAD
 
     @property
     def disk_bytes(self) -> int:
         """An upper bound of the store's size before compression (reach and value layers)."""
-        return self.slots + max(self.sizes) if self.on_disk else 0
+        return self.slots + self._value_bytes(max(self.sizes)) if self.on_disk else 0
 
 
 def plan(
@@ -207,11 +233,12 @@ def plan(
     symmetry: bool = True,
     on_disk: bool = False,
     chunk: int = DEFAULT_CHUNK,
+    values: str = "depth",
 ) -> Plan:
     """Index and sizes of a layered solve, before any work (builds each layer's index once)."""
     spec = as_spec(spec)
     index = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
-    return Plan(spec, index, index.layer_sizes, on_disk, chunk)
+    return Plan(spec, index, index.layer_sizes, on_disk, chunk, values)
 
 
 @lru_cache(maxsize=4)
@@ -228,7 +255,7 @@ def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = No
     limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
     if p.memory_bytes > limit:
         hint = ""
-        disk = Plan(p.spec, p.index, p.sizes, True, p.chunk)
+        disk = Plan(p.spec, p.index, p.sizes, True, p.chunk, p.values)
         if not p.on_disk and disk.memory_bytes <= limit:
             hint = (
                 f"; with --out DIR it keeps two layers in memory: about "
@@ -265,7 +292,9 @@ def open_store(p: Plan, out, resume: bool):
     from fastttt.tables import layer_store as stores
 
     game = {"rows": p.spec.rows, "cols": p.spec.cols, "k": p.spec.k, "gravity": p.spec.gravity}
-    fields = dict(game=game, **p.index.manifest(), layer_sizes=p.sizes, chunk=p.chunk)
+    fields = dict(
+        game=game, **p.index.manifest(), layer_sizes=p.sizes, chunk=p.chunk, values=p.values
+    )
     if out is None:
         return stores.MemoryLayerStore.create(**fields)
     return stores.LayerStore.create(out, resume=resume, **fields)
@@ -283,9 +312,14 @@ def solve_layered(
     runner_factory: Callable[[ChunkWork], Runner] | None = None,
     parallel: bool | None = None,
     on_plan: Callable[[Plan], None] | None = None,
+    values: str = "depth",
 ):
     """Strongly solve ``spec`` layer by layer: value (+1 first wins / 0 / -1) and depth of
     every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
+
+    ``values``: "depth" (value and depth a byte) or "wdl" (win/draw/loss only, four positions
+    a byte; probes of depth raise :class:`~fastttt.errors.NoDepthError`; ``chunk`` a multiple
+    of 4).
 
     ``out``: a folder for the layers (chunked, checksummed, resumable with ``resume=True``);
     without it layers stay in RAM. ``chunk``: slots a chunk (default: the resumed table's, else
@@ -300,11 +334,18 @@ def solve_layered(
     from fastttt.tables.probe import LayeredSolution
 
     started = time.perf_counter()
+    if values not in VALUES:
+        raise InvalidArgumentError(f"values must be one of {VALUES}, got {values!r}")
+    if values == "wdl" and chunk is not None and chunk % WDL_SLOTS:
+        raise InvalidArgumentError(
+            f"a win/draw/loss solve packs {WDL_SLOTS} positions a byte: chunk must be a "
+            f"multiple of {WDL_SLOTS}, got {chunk}"
+        )
     if out is not None:
         require_zarr()  # before the plan is printed: a missing extra is the first thing said
     if chunk is None:  # a resume keeps the chunks it started with
         chunk = (resume and out is not None and _stored_chunk(out)) or DEFAULT_CHUNK
-    p = plan(spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk)
+    p = plan(spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk, values=values)
     check_fits(p, max_bytes, None if out is None or resume else free_disk_for(out))
     if on_plan:
         on_plan(p)

@@ -7,6 +7,9 @@ the probe/get pairs and ``probe_many``; values +1 first player wins, 0 draw, -1 
 wins (:mod:`fastttt.values`), depth in plies to the end (winner hurrying, loser delaying).
 :class:`LayeredSolution` reads the manifest, then only the chunks a question needs (a few kept
 in a small cache); positions are canonicalised by :class:`~fastttt.tables.index.LayerIndex`.
+A win/draw/loss table (``solve --wdl``, manifest ``values`` "wdl") answers values only: its
+look-ups read 2 bits a position, and questions of depth raise
+:class:`~fastttt.errors.NoDepthError` (:class:`~fastttt.tables.queries.PositionQueries`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from fastttt.errors import TableFileError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import GameSpec, mnk
 from fastttt.tables.index import LayerIndex
+from fastttt.tables.layer_store import WDL_SLOTS
 from fastttt.tables.queries import PositionQueries
 from fastttt.values import table_counts
 
@@ -32,7 +36,8 @@ CACHED_CHUNKS = 64  # 64 MiB at the default chunk: 4x5k4g (21 chunks) stays in; 
 
 
 class LayeredSolution(PositionQueries):
-    """A layered strong solution: every reachable position's value and depth.
+    """A layered strong solution: every reachable position's value and depth (or its value
+    alone: ``has_depth`` False, a win/draw/loss table).
 
     Same questions as :class:`fastttt.tables.dense.Solution`; answers come from the store's
     ``value`` layers, one chunk at a time.
@@ -47,6 +52,11 @@ class LayeredSolution(PositionQueries):
         self.seconds = seconds
         self._chunks: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
         self._checked: set[int] = set()
+        self.has_depth = not store.is_packed("value")
+
+    def _table_name(self) -> str:
+        where = f" in {self.store.path}" if self.store.path is not None else " (in memory)"
+        return f"the layered table of {self.spec.name}{where}"
 
     # --- bytes ------------------------------------------------------------------------------
     def _chunk(self, layer: int, chunk: int) -> np.ndarray:
@@ -73,7 +83,15 @@ class LayeredSolution(PositionQueries):
         self._check_layer(layer)
         chunk = slot // self.store.manifest["chunk"]
         start, _ = self.store.chunk_bounds(layer, chunk)
-        return int(self._chunk(layer, chunk)[slot - start])
+        return int(self._from_chunk(self._chunk(layer, chunk), np.int64(slot - start)))
+
+    def _from_chunk(self, data: np.ndarray, offsets):
+        """Table bytes at ``offsets`` (slots from the chunk's start) of a chunk's data: its
+        bytes, or in a packed (WDL) chunk the 2-bit v of each slot (depth 0)."""
+        if self.has_depth:
+            return data[offsets]
+        shift = ((offsets % WDL_SLOTS) * 2).astype(np.uint8)
+        return (data[offsets // WDL_SLOTS] >> shift) & np.uint8(3)
 
     def _stored_byte(self, pos: Position) -> int:
         layer, slot = self.index.rank(pos.first, pos.second)
@@ -96,7 +114,7 @@ class LayeredSolution(PositionQueries):
             for chunk in np.unique(chunks).tolist():
                 mine = chunks == chunk
                 start, _ = self.store.chunk_bounds(n, chunk)
-                out[where[mine]] = self._chunk(n, chunk)[slots[mine] - start]
+                out[where[mine]] = self._from_chunk(self._chunk(n, chunk), slots[mine] - start)
         return out
 
     # --- counts -----------------------------------------------------------------------------
@@ -125,9 +143,12 @@ class LayeredSolution(PositionQueries):
     def summary(self) -> dict:
         """The JSON summary of ``fastttt solve --json`` (the dense fields plus engine, layers,
         index, symmetry, slots and disk_bytes)."""
+        layers = range(len(self.store.manifest["layer_sizes"]))
+        table_bytes = sum(self.store.array_size("value", n) for n in layers)
         return {
-            **self._summary(self.counts(), self.seconds, sum(self.store.manifest["layer_sizes"])),
+            **self._summary(self.counts(), self.seconds, table_bytes),
             "engine": self.engine,
+            "wdl": not self.has_depth,
             "layers": len(self.store.manifest["layer_sizes"]),
             "index": self.index.kind,
             "symmetry": self.index.symmetry,

@@ -13,6 +13,11 @@ returns a default). Many positions: :meth:`PositionQueries.probe_many` /
 A position is a :class:`~fastttt.games.mnk.board.Position`, its text (``X.O/.X./..O``) or its moves
 from the empty board (cells, or columns with gravity; 0-based); the many-position look-ups also take
 base-3 codes (:mod:`fastttt.codes`): an array of them, or a list of ints.
+
+A win/draw/loss table (``has_depth`` False: ``solve --wdl``) stores v alone (its bytes are
+1, 2 or 3): values are answered, every question of depth (``depth``, ``best_moves``,
+``move_outcomes`` and their probes) raises :class:`~fastttt.errors.NoDepthError`, and the
+many-position look-ups give :data:`NO_DEPTH` as the depth of every position in the table.
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ from typing import Any
 import numpy as np
 
 from fastttt.codes import MAX_CODE_CELLS, bitboards_of_codes, code_count
-from fastttt.errors import InvalidPositionError
+from fastttt.errors import InvalidPositionError, NoDepthError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import GameSpec
 from fastttt.values import VALUE_OF_BYTE, value_name, values_of_bytes
 
 PositionLike = Position | str | Iterable[int]
 MISSING_DEPTH = -1  # get_many's depth of a position not in the table (its value: 0)
+NO_DEPTH = -2  # get_many's depth of a position of a win/draw/loss table (it has no depths)
 
 
 class PositionQueries:
@@ -37,6 +43,18 @@ class PositionQueries:
     ``spec``, ``_stored_byte(pos)`` and :meth:`bytes_of` (0 when a position is not reachable)."""
 
     spec: GameSpec
+    has_depth = True  # False: a win/draw/loss table (its bytes hold v alone)
+
+    def _table_name(self) -> str:
+        return f"the table of {self.spec.name}"
+
+    def _require_depth(self) -> None:
+        """Raise NoDepthError when this table holds win/draw/loss only."""
+        if not self.has_depth:
+            raise NoDepthError(
+                f"{self._table_name()} holds win/draw/loss only, no depths: solve without "
+                "--wdl (values='depth') for depths, best moves and move outcomes"
+            )
 
     def _stored_byte(self, pos: Position) -> int:
         raise NotImplementedError
@@ -78,11 +96,13 @@ class PositionQueries:
 
     def depth(self, pos: PositionLike) -> int:
         """Plies to the end under perfect play (winner hurries, loser delays); 0 if finished."""
+        self._require_depth()
         return self._byte(pos)[1] >> 2
 
     def best_moves(self, pos: PositionLike) -> list[int]:
         """Moves keeping the best outcome for the side to move: fastest win, else draw, else
         slowest loss; cells, or columns with gravity, in increasing order ([] when finished)."""
+        self._require_depth()
         pos, byte = self._byte(pos)
         if byte >> 2 == 0:
             return []
@@ -91,6 +111,7 @@ class PositionQueries:
 
     def move_outcomes(self, pos: PositionLike) -> dict[int, tuple[int, int]]:
         """Each legal move -> (value, depth) of the position it leads to."""
+        self._require_depth()
         pos = self._position(pos)
         return {m: (self.value(child), self.depth(child)) for m, child in pos.children()}
 
@@ -120,6 +141,7 @@ class PositionQueries:
 
     def get_depth(self, pos: PositionLike, default: Any = None) -> Any:
         """:meth:`probe_depth`, or ``default`` when ``pos`` is not in the table."""
+        self._require_depth()
         byte = self._stored_byte(self._position(pos))
         return default if byte == 0 else byte >> 2
 
@@ -169,7 +191,8 @@ class PositionQueries:
         """(values int8, depths int8) of many positions (a list of Positions, texts or move
         lists, a list of codes, or a 1-D integer array of codes): values +1 first player wins,
         0 draw, -1 second player wins, depths in plies to the end; a position not in the table
-        gets value 0 and depth :data:`MISSING_DEPTH` (-1). Raises InvalidPositionError naming
+        gets value 0 and depth :data:`MISSING_DEPTH` (-1); every depth of a win/draw/loss table
+        is :data:`NO_DEPTH` (-2). Raises InvalidPositionError naming
         the first item that is not a position of this game."""
         values, depths = self._many(positions)[:2]
         return values, depths
@@ -204,6 +227,8 @@ class PositionQueries:
         bytes_ = np.zeros(firsts.shape[0], dtype=np.uint8)
         bytes_[counted] = self.bytes_of(firsts[counted], seconds[counted])
         values, depths = values_of_bytes(bytes_)
+        if not self.has_depth:
+            depths[:] = NO_DEPTH
         depths[bytes_ == 0] = MISSING_DEPTH
         return values, depths, firsts, seconds, codes
 
@@ -218,7 +243,7 @@ class PositionQueries:
             "gravity": self.spec.gravity,
             "reachable": counts["reachable"],
             "value": value_name(self.value(empty)),
-            "depth": self.depth(empty),
+            "depth": self.depth(empty) if self.has_depth else None,
             "terminal": counts["terminal"],
             "values": counts["values"],
             "by_ply": counts["by_ply"],
