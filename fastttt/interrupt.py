@@ -25,7 +25,8 @@ import os
 import signal
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import numpy as np
@@ -140,16 +141,15 @@ def sigint_count() -> int:
     return max(_received, _delivered)
 
 
-def _compile_holding_sigint(kernel: Any, args: tuple) -> None:
-    """Compile ``kernel`` for ``args`` (or load it from Numba's cache) with Ctrl-C held back,
-    then raise the KeyboardInterrupt it held. A KeyboardInterrupt raised inside Numba's
-    compiler or loader can leave LLVM half-updated (a later compile fails, or the loader
-    segfaults). Plain functions (``NUMBA_DISABLE_JIT=1``) have nothing to compile. Only a
-    kernel's first compilation is held: typing the arguments of every call would cost tens of
-    microseconds, and the kernels run under :func:`run` are called with one signature."""
-    if getattr(kernel, "overloads", True):  # compiled already, or not a Numba dispatcher
+@contextmanager
+def sigint_held() -> Iterator[None]:
+    """Run the block with Ctrl-C held back, then raise the KeyboardInterrupt it held: for work
+    that a KeyboardInterrupt must not cut in two, such as Numba's compiler (it can leave LLVM
+    half-updated) or a zarr write (its I/O thread would go on after the interpreter shut down,
+    and print a traceback). Outside the main thread, a plain block."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
         return
-    signature = tuple(kernel.typeof_pyval(a) for a in args)
     held = []
 
     def hold(signum: int, frame: Any) -> None:
@@ -160,11 +160,24 @@ def _compile_holding_sigint(kernel: Any, args: tuple) -> None:
 
     previous = signal.signal(signal.SIGINT, hold)
     try:
-        kernel.compile(signature)
+        yield
     finally:
         signal.signal(signal.SIGINT, previous)
     if held:
         raise KeyboardInterrupt
+
+
+def _compile_holding_sigint(kernel: Any, args: tuple) -> None:
+    """Compile ``kernel`` for ``args`` (or load it from Numba's cache) under
+    :func:`sigint_held`. Plain functions (``NUMBA_DISABLE_JIT=1``) have nothing to compile.
+    Only a kernel's first compilation is held: typing the arguments of every call would cost
+    tens of microseconds, and the kernels run under :func:`run` are called with one
+    signature."""
+    if getattr(kernel, "overloads", True):  # compiled already, or not a Numba dispatcher
+        return
+    signature = tuple(kernel.typeof_pyval(a) for a in args)
+    with sigint_held():
+        kernel.compile(signature)
 
 
 def run(kernel: Callable[..., T], *args: Any, stop: np.ndarray, slot: int = 0, value: int = 1) -> T:

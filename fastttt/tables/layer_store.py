@@ -73,6 +73,7 @@ import numpy as np
 
 from fastttt.errors import InvalidArgumentError, MissingDependencyError, TableFileError
 from fastttt.files import sync_folder, write_atomic
+from fastttt.interrupt import sigint_held
 
 FORMAT = "fastttt-layered"
 FORMAT_VERSION = 3  # 2: the manifest carries its own CRC-32; 3: a table id binds its chunks
@@ -567,7 +568,8 @@ class LayerStore(_Layers):
         self._writable()
         start, stop = self._check_data(kind, layer, chunk_index, data)
         self._sum_file(kind, layer, chunk_index).unlink(missing_ok=True)  # stale until rewritten
-        self._open_array(kind, layer)[start:stop] = data
+        with sigint_held():  # a write cut by Ctrl-C goes on in zarr's thread past our exit
+            self._open_array(kind, layer)[start:stop] = data
         crc = self._bound_crc(kind, layer, chunk_index, data).encode()
         target = self._sum_file(kind, layer, chunk_index)
         target.parent.mkdir(exist_ok=True)
@@ -580,7 +582,8 @@ class LayerStore(_Layers):
         try:
             # crc32c mismatch (flipped byte, truncated file): ValueError; a crc-valid frame zstd
             # cannot decode: RuntimeError; an unreadable file: OSError
-            data = array[start:stop]
+            with sigint_held():
+                data = array[start:stop]
         except (ValueError, RuntimeError, OSError) as exc:
             raise TableFileError(
                 f"{self.path}: layer {layer} chunk {chunk_index} of {kind} is damaged ({exc})"
@@ -601,7 +604,8 @@ class LayerStore(_Layers):
             if not present:
                 raise self._missing(kind, layer, index)
         try:
-            data = array[:]  # zarr reads and decodes the chunks concurrently
+            with sigint_held():  # zarr reads and decodes the chunks concurrently
+                data = array[:]
         except (ValueError, RuntimeError, OSError):
             for index in range(self.chunk_count(layer)):  # name the damaged chunk
                 self._read(kind, layer, index, array)
