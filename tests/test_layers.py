@@ -42,6 +42,7 @@ PACKAGE_FLOORS = {
     "fastttt.interrupt": GROUND,
     "fastttt.files": GROUND,
     "fastttt.memory": GROUND,
+    "fastttt.processes": GROUND,
     "fastttt.filter": GROUND,
     "fastttt.reference": GROUND,  # plain oracles: the handouts' code and the proof checker
     "fastttt.kernels": KERNELS,

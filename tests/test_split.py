@@ -31,7 +31,17 @@ def test_root_moves_one_per_symmetry_class():
 
 
 @pytest.mark.parametrize("game, count", [("4x4k3", 20), ("3x4k3g", 20), ("tictactoe", 30)])
-def test_split_values_match_the_tables(game, count):
+def test_split_answers_match_the_tables(game, count):
+    spec = as_spec(game)
+    table = solve(spec)
+    for pos in random_positions(spec, count, seed=31):
+        x_value = table.value(pos)  # the first player's value
+        assert S.ask_split(pos, 0, workers=1).proven is (x_value == 1), pos
+        assert S.ask_split(pos, 1, workers=1).proven is (x_value == -1), pos
+
+
+@pytest.mark.parametrize("game, count", [("4x4k3", 5), ("3x4k3g", 5), ("tictactoe", 6)])
+def test_split_on_worker_processes_gives_the_tables_values(game, count):
     spec = as_spec(game)
     table = solve(spec)
     for pos in random_positions(spec, count, seed=31):

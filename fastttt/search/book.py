@@ -266,9 +266,11 @@ def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[tupl
                 yield futures[future], future.result()
         return
     if workers is not None and workers > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import as_completed
 
-        with ProcessPoolExecutor(workers) as pool:
+        from fastttt.processes import process_pool
+
+        with process_pool(workers) as pool:
             pending = {pool.submit(_solve_chunk, game, texts): i for i, texts in tasks}
             for future in as_completed(pending):
                 yield pending[future], future.result()

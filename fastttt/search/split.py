@@ -17,7 +17,6 @@ else :class:`~fastttt.errors.TableFileError`).
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from fastttt.errors import InvalidArgumentError, TableFileError, require_int
 from fastttt.files import write_atomic
 from fastttt.games.mnk.board import Position, symmetry_maps
 from fastttt.games.mnk.spec import GameSpec, game_fields
+from fastttt.processes import killable_pool
 
 Answer = bool | None  # proven (the attacker wins), disproven, unknown within the budget
 
@@ -172,7 +172,7 @@ def _run(tasks: list[tuple], workers: int, scheduler: str | None) -> Iterator[tu
         for task in tasks:
             yield _ask(*task)
         return
-    pool = multiprocessing.Pool(min(workers, len(tasks)))
+    pool = killable_pool(min(workers, len(tasks)))
     try:
         yield from pool.imap_unordered(_ask_star, tasks)
     finally:
