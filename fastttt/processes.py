@@ -1,8 +1,9 @@
 """Worker processes on this machine are spawned, never forked.
 
 A fork copies the parent's locks in whatever state its other threads hold them at that instant
-(Numba's, zarr's I/O loop, the Ctrl-C watcher of :mod:`fastttt.interrupt`, a test runner's), and
-a child that then takes one of them waits forever. A spawned child starts a fresh interpreter and
+(the OpenMP pool of Numba's parallel kernels, which GNU OpenMP documents as not fork-safe; zarr's
+I/O loop; the Ctrl-C watcher of :mod:`fastttt.interrupt`), and a child that then takes one of
+them waits forever. A spawned child starts a fresh interpreter and
 imports what it needs (a second or two; Numba's kernels come from its on-disk cache).
 """
 
