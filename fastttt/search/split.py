@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from fastttt.errors import InvalidArgumentError, TableFileError, require_int
 from fastttt.files import write_atomic
 from fastttt.games.mnk.board import Position, symmetry_maps
 from fastttt.games.mnk.spec import GameSpec, game_fields
-from fastttt.processes import killable_pool
+from fastttt.processes import process_pool
 
 Answer = bool | None  # proven (the attacker wins), disproven, unknown within the budget
 
@@ -150,10 +151,6 @@ def _ask(game: dict, text: str, move: int, attacker: int, seconds, max_nodes, tt
     return move, r.proven, r.nodes
 
 
-def _ask_star(task: tuple) -> tuple:
-    return _ask(*task)
-
-
 def _run(tasks: list[tuple], workers: int, scheduler: str | None) -> Iterator[tuple]:
     """The tasks' answers as they come; leaving early stops the tasks still running."""
     if scheduler is not None:
@@ -172,12 +169,10 @@ def _run(tasks: list[tuple], workers: int, scheduler: str | None) -> Iterator[tu
         for task in tasks:
             yield _ask(*task)
         return
-    pool = killable_pool(min(workers, len(tasks)))
-    try:
-        yield from pool.imap_unordered(_ask_star, tasks)
-    finally:
-        pool.terminate()
-        pool.join()
+    with process_pool(min(workers, len(tasks))) as pool:
+        pending = [pool.submit(_ask, *task) for task in tasks]
+        for future in as_completed(pending):
+            yield future.result()
 
 
 def _read_checkpoint(path: str | Path | None, question: dict) -> dict[str, dict[int, Answer]]:
