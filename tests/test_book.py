@@ -187,3 +187,40 @@ def test_a_sample_of_the_shipped_connect4_book_against_search():
     for at in rng.choice(len(layer), 12, replace=False):
         pos = layer[int(at)][1]
         assert book.score(pos) == searcher.solve(pos).score, pos
+
+
+def test_lookup_of_bitboards_agrees_with_score(tmp_path):
+    spec = as_spec("4x5k4g")
+    book = B.build(spec, 4, tmp_path / "b.book")
+    s = Searcher(spec)
+    positions = [pos for layer in B._layers(spec, 5) for pos in layer.values()]
+    internal = [s.internal(pos) for pos in positions]
+    curs = np.array([cur for cur, _, _ in internal], dtype=np.uint64)
+    masks = np.array([mask for _, mask, _ in internal], dtype=np.uint64)
+    plies = np.array([ply for _, _, ply in internal], dtype=np.int64)
+    found, scores = book.lookup(curs, masks, plies)
+    for pos, f, score in zip(positions, found, scores, strict=True):
+        expected = book.score(pos)
+        assert f == (expected is not None) and (not f or score == expected), pos
+
+
+@pytest.mark.parametrize("weak", [False, True])
+def test_the_filter_reads_every_move_from_the_book(tmp_path, weak):
+    from io import StringIO
+
+    from fastttt.search.connect4 import run_filter
+
+    spec = as_spec("4x5k4g")
+    book = B.build(spec, 3, tmp_path / "b.book")
+    lines = ["", "1", "12", "33", "123", "1234", "12345"]  # plies 0 to 5
+    answers = []
+    for with_book in (None, book):
+        out, err = StringIO(), StringIO()
+        options = dict(all_moves=True, weak=weak, nodes=True, book=with_book)
+        assert run_filter(spec, [line + "\n" for line in lines], out, err, **options) == 0
+        answers.append([row.split() for row in out.getvalue().splitlines()])
+    searched, read = answers  # each row: position (none when empty), scores, nodes, time
+    assert [row[:-2] for row in read] == [row[:-2] for row in searched]
+    for line, row in zip(lines, read, strict=True):
+        nodes = int(row[-2])
+        assert (nodes == 0) == (len(line) < book.depth), (line, row)  # children in the book

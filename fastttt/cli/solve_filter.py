@@ -17,7 +17,10 @@ from fastttt.errors import FastTTTError
 def solve_filter(
     game: Any, all_moves: bool, weak: bool, nodes: bool, as_json: bool, source: Any = None
 ) -> None:
-    """The filter over ``source`` (default: standard input); exits 1 when a line was refused."""
+    """The filter over ``source`` (default: standard input); exits 1 when a line was refused.
+    With ``all_moves``, positions in the opening book shipped for the game are read from it
+    (score lines search, as the benchmark solver does)."""
+    from fastttt.search.book import shipped
     from fastttt.search.connect4 import run_filter
 
     out: Any = sys.stdout  # a text stream, or JSON Lines written through one
@@ -34,6 +37,7 @@ def solve_filter(
             all_moves=all_moves,
             weak=weak,
             nodes=nodes,
+            book=shipped(game) if all_moves else None,
         )
     except FastTTTError as exc:
         raise click.UsageError(str(exc)) from None

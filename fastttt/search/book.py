@@ -36,7 +36,7 @@ import numpy as np
 from fastttt.codes import to_layout
 from fastttt.errors import GameSpecError, TableFileError, require_int
 from fastttt.files import check_target, file_head, write_atomic, write_framed
-from fastttt.games.mnk.board import Position, symmetry_maps
+from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import GameSpec, as_spec, game_fields
 from fastttt.search.alphabeta import scores_of_moves
 
@@ -70,14 +70,32 @@ def position_key(pos: Position) -> int:
     return min(_codes(pos))
 
 
+def layout_keys(spec: GameSpec, curs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """:func:`position_key` of positions given as bitboards (uint64 arrays) in the column
+    layout of :func:`_layouts` (the Connect Four search's): the side to move's stones and all
+    stones."""
+    codes = np.asarray(curs, dtype=np.uint64) + np.asarray(masks, dtype=np.uint64)
+    return np.minimum(codes, _mirror(spec, codes))
+
+
+def _mirror(spec: GameSpec, codes: np.ndarray) -> np.ndarray:
+    """``cur + mask`` codes left-right mirrored: column c's ``rows + 1`` bits go to column
+    ``cols - 1 - c`` (a column's sum never carries into the next: its free bit is above)."""
+    h1 = np.uint64(spec.rows + 1)
+    column = np.uint64((1 << (spec.rows + 1)) - 1)
+    out = np.zeros_like(codes)
+    for c in range(spec.cols):
+        bits = (codes >> (np.uint64(c) * h1)) & column
+        out |= bits << (np.uint64(spec.cols - 1 - c) * h1)
+    return out
+
+
 def _codes(pos: Position) -> tuple[int, int]:
     """The ``cur + mask`` codes of ``pos`` as is and left-right mirrored."""
-    column_bits, mirrored_bits = _layouts(pos.spec)
-    codes = []
-    for cell_bit in (column_bits, mirrored_bits):
-        cur = to_layout(pos.first if pos.to_move == 0 else pos.second, cell_bit)
-        codes.append(cur + to_layout(pos.first | pos.second, cell_bit))
-    return codes[0], codes[1]
+    column_bits = _layouts(pos.spec)
+    cur = to_layout(pos.first if pos.to_move == 0 else pos.second, column_bits)
+    code = cur + to_layout(pos.first | pos.second, column_bits)
+    return code, int(_mirror(pos.spec, np.array([code], dtype=np.uint64))[0])
 
 
 def _key_move(pos: Position, move: int) -> int:
@@ -88,15 +106,13 @@ def _key_move(pos: Position, move: int) -> int:
 
 
 @cache
-def _layouts(spec: GameSpec) -> tuple[list[int], list[int]]:
+def _layouts(spec: GameSpec) -> list[int]:
     """Where each cell goes in the column-major layout (``rows + 1`` bits a column, bottom row
-    first), as is and left-right mirrored."""
-    mirror = symmetry_maps(spec.rows, spec.cols, True)[1]
-    column = [
+    first)."""
+    return [
         (c % spec.cols) * (spec.rows + 1) + spec.rows - 1 - c // spec.cols
         for c in range(spec.cells)
     ]
-    return column, [column[mirror[c]] for c in range(spec.cells)]
 
 
 @dataclass(frozen=True)
@@ -136,6 +152,20 @@ class Book:
         if at == self.keys.size or self.keys[at] != key:
             raise TableFileError(f"the book of {self.spec.name} lacks {pos} (a damaged book?)")
         return at
+
+    def lookup(
+        self, curs: np.ndarray, masks: np.ndarray, plies: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(found, scores)`` of live positions given as bitboards (:func:`layout_keys`) with
+        ``plies`` stones: ``found`` where the book holds them (at most :attr:`depth` stones),
+        ``scores`` their exact scores there (0 elsewhere)."""
+        keys = layout_keys(self.spec, curs, masks)
+        at = np.minimum(np.searchsorted(self.keys, keys), max(self.keys.size - 1, 0))
+        within = np.asarray(plies) <= self.depth
+        found = within & (self.keys[at] == keys) if self.keys.size else within & False
+        if (within & ~found).any():
+            raise TableFileError(f"the book of {self.spec.name} lacks a position (a damaged book?)")
+        return found, np.where(found, self.scores[at], 0).astype(np.int64)
 
     def move_scores(self, pos: Position) -> dict[int, int] | None:
         """The exact score of each legal move of ``pos`` from the mover's side (as

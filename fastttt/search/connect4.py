@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from fastttt.kernels import movelines as ml
 from fastttt.kernels import negamax as nk
 from fastttt.search.alphabeta import Batch, Searcher, searcher, warmup
 from fastttt.values import benchmark_score
+
+if TYPE_CHECKING:
+    from fastttt.search.book import Book
 
 _ERRORS = {1: "is off the board", 2: "is in a full column", 3: "comes after the game ended"}
 
@@ -136,12 +139,17 @@ class MoveLines:
     lines are written by :func:`fastttt.kernels.movelines.format_lines`. A batch holds as many
     searches as take about :attr:`BATCH_SECONDS` (doubling or halving from one batch to the
     next), so that slow positions are answered one by one as they finish; with ``nodes``
-    each line is its own batch, timed. Refused lines get :func:`_refusal`'s message."""
+    each line is its own batch, timed. Refused lines get :func:`_refusal`'s message. With a
+    ``book`` (:class:`fastttt.search.book.Book`), the positions it holds are read from it (no
+    search, 0 nodes)."""
 
     BATCH_SECONDS = 0.05
 
-    def __init__(self, s: Searcher, *, all_moves: bool, weak: bool, nodes: bool):
+    def __init__(
+        self, s: Searcher, *, all_moves: bool, weak: bool, nodes: bool, book: Book | None = None
+    ):
         self.s, self.all_moves, self.weak, self.nodes = s, all_moves, weak, nodes
+        self.book = book
         self.width = s.spec.cols if all_moves else 1
         self.batch = 1  # searches in the next batch: one, then doubling while quick
         self(Chunk.from_lines(["0"], 1), lambda text, refusals: None)  # load the kernels
@@ -174,6 +182,12 @@ class MoveLines:
         n_jobs = jobs[0].size
         scores = np.zeros(n_jobs, dtype=np.int64)
         job_nodes = np.full(n_jobs, -1, dtype=np.int64)
+        searched = np.ones(n_jobs, dtype=np.bool_)
+        if self.book is not None:
+            found, known = self.book.lookup(jobs[0], jobs[1], jobs[2])
+            scores[found] = np.sign(known[found]) if self.weak else known[found]
+            job_nodes[found] = 0
+            searched = ~found
         out = np.empty(chunk.array.size + n * (1 + ml.FIELD_BYTES * self.width), dtype=np.uint8)
         odd = s.spec.cells % 2 == 1 and not self.weak  # scores in the benchmark formula
 
@@ -207,23 +221,30 @@ class MoveLines:
             )
 
         def search(j: int, stop: int) -> None:
-            """Searches j .. stop - 1; on Ctrl-C, emit the lines they finished, re-raise."""
+            """Searches j .. stop - 1 (those not read from the book); on Ctrl-C, emit the
+            lines they finished, re-raise."""
+            todo = np.flatnonzero(searched[j:stop]) + j
+            if todo.size == 0:
+                return
+            some_scores, some_nodes = scores[todo], job_nodes[todo]
             try:
                 s._run(
                     nk.solve_many,
-                    *(a[j:stop] for a in jobs),
+                    *(a[todo] for a in jobs),
                     self.weak,
                     s.work,
                     s.tt,
-                    scores[j:stop],
-                    job_nodes[j:stop],
+                    some_scores,
+                    some_nodes,
                 )
             except KeyboardInterrupt:
+                scores[todo], job_nodes[todo] = some_scores, some_nodes
                 finished = j + int(np.argmin(np.append(job_nodes[j:stop], -1) >= 0))
                 last = int(np.searchsorted(ends, finished, side="right"))
                 if last > done and not self.nodes:
                     write(done, last)
                 raise
+            scores[todo], job_nodes[todo] = some_scores, some_nodes
 
         done = 0  # lines emitted
         if self.nodes:  # each line its own batch, timed
@@ -264,6 +285,7 @@ def run_filter(
     all_moves: bool = False,
     weak: bool = False,
     nodes: bool = False,
+    book: Book | None = None,
 ) -> int:
     """Read positions from ``lines``, write answers to ``out``, errors to ``err``; return the
     number of bad lines. The line filter of :mod:`fastttt.filter`: ``lines`` is a text or
@@ -278,7 +300,9 @@ def run_filter(
     ``weak``: -1/0/+1). ``all_moves``: ``<position>`` then the score of
     each move from the mover's view, one field per column (gravity) or cell (free boards),
     ``-`` where no move is possible. ``nodes``: appends the node count and the microseconds.
-    A bad line writes ``line N: <reason>`` to ``err`` and an empty line to ``out``.
+    A bad line writes ``line N: <reason>`` to ``err`` and an empty line to ``out``. ``book``
+    (:class:`fastttt.search.book.Book`, gravity boards of at most 9 columns): the positions it
+    holds are read from it, not searched (0 nodes).
 
     Gravity boards of at most 9 columns in the 64-bit search layout are answered a chunk at a
     time in Numba (:class:`MoveLines`); other boards one line at a time in Python.
@@ -291,7 +315,7 @@ def run_filter(
         # solver zeroes its table at start: 15-90 ms once per process (huge pages zeroed on
         # first touch) rather than a millisecond here and there in the first searches
         s.tt[:: 4096 // s.tt.itemsize] |= np.uint64(0)
-        answer = MoveLines(s, all_moves=all_moves, weak=weak, nodes=nodes)
+        answer = MoveLines(s, all_moves=all_moves, weak=weak, nodes=nodes, book=book)
         return filter_lines(answer, lines, out, err)
 
     def answer_line(raw: str) -> str:
