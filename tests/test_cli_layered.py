@@ -186,7 +186,7 @@ def test_max_memory_refuses_with_the_estimate(tmp_path):
     assert "112,861 slots" in lines[0] and format_bytes(0.0001 * 2**30) in lines[0]
     on_disk = invoke(GAME, "--max-memory", "0.0001", "--out", str(tmp_path / "t"))
     assert on_disk.exit_code == 1
-    estimate = format_bytes(plan(GAME, on_disk=True).windowed(0).memory_bytes)  # the smaller
+    estimate = format_bytes(plan(GAME, on_disk=True).memory_bytes)
     assert f"needs about {estimate} of memory" in on_disk.stderr
     assert not (tmp_path / "t").exists()
 
