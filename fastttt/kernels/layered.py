@@ -732,7 +732,8 @@ def move_pattern_bounds(first, last, pos, children, x_bit, last_bit):
     return low, high
 
 
-_SPLITS = 4096  # pieces a mirrored move's range may be cut into before the block is taken
+_SPLITS = 4096  # pieces a mirrored move's range is cut into at most (each marks its bounds)
+_WIDE = 4  # chunks a piece's bounds may span before it is cut in halves
 
 
 @njit(**INLINE_JIT)
@@ -757,9 +758,9 @@ def mark_neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, marks, stam
     through a move that needs no symmetry lie between bounds made from the range's first and
     last patterns (:func:`move_pattern_bounds`). A move onto the mirror image of a gravity
     board keeps the rows common to those bounds (:func:`mirrored_pattern_bounds`); a range
-    whose image spans more than a chunk is cut in halves (a lone colouring is exact), up to
-    :data:`_SPLITS` pieces, then the neighbour's block is taken whole, as it is for the
-    other symmetries."""
+    whose image spans :data:`_WIDE` chunks or more is cut in halves (a lone colouring is
+    exact), into :data:`_SPLITS` pieces at most, each marking its own bounds. Any other
+    symmetry takes the neighbour's whole block."""
     sym, key_table, binom, nbytes = geo.sym, geo.key_table, geo.binom, geo.nbytes
     gravity, cols, full, bottom = geo.gravity, geo.cols, geo.full, geo.bottom
     mv_bit, mv_pos, mv_base, mv_occ, mv_g = move_buffers()
@@ -815,9 +816,6 @@ def mark_neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, marks, stam
                 p0 = stack[depth, 0]
                 p1 = stack[depth, 1]
                 pieces += 1
-                if pieces > _SPLITS:
-                    count += _mark(marks, stamp, base, base + nb_C - 1, chunk)
-                    break
                 pf = first if p0 == r0 else unrank_pattern(binom, p0, lay.n, lay.x)
                 pl = last if p1 == r1 else unrank_pattern(binom, p1, lay.n, lay.x)
                 low, high = move_pattern_bounds(pf, pl, mv_pos[m], children, x_bit, last_bit)
@@ -832,7 +830,8 @@ def mark_neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, marks, stam
                     continue
                 a = base + patterns_below(binom, qlow, nb_lay.x)
                 b = base + patterns_below(binom, qhigh + _ONE, nb_lay.x) - 1
-                if b - a >= chunk and p1 > p0 and depth + 2 <= stack.shape[0]:
+                wide = b - a >= _WIDE * chunk and p1 > p0 and pieces < _SPLITS
+                if wide and depth + 2 <= stack.shape[0]:
                     mid = (p0 + p1) // 2
                     stack[depth, 0] = mid + 1
                     stack[depth, 1] = p1
