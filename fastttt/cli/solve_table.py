@@ -86,8 +86,8 @@ def _run_layered(
             disk += _OUT_HINT if big else ""
             if plan.on_disk and plan.mode == "windowed":  # the whole layers do not fit
                 disk += (
-                    "; the neighbouring layers held by the chunks each chunk reads, "
-                    f"{format_bytes(plan.spare_bytes)} of spare chunks"
+                    "; windowed: only the neighbour chunks each chunk reads are held, and "
+                    f"{format_bytes(plan.spare_bytes)} of those used last"
                 )
             click.echo(
                 f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
