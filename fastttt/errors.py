@@ -71,3 +71,8 @@ def require_type(value, kind: type, name: str):
 
 class OutputFileError(FastTTTError, OSError):
     """A file fastttt was asked to write (a picture, a plot) cannot be written there."""
+
+
+class DiskBudgetError(FastTTTError, OSError):
+    """A solve would need, or has come to need, more disk than its folder's file system has
+    free; the message says how much, and that the finished layers are kept for ``--resume``."""

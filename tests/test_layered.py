@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import shutil
 import signal
@@ -23,14 +24,20 @@ from math import comb
 import numpy as np
 import pytest
 
-from fastttt.errors import InvalidPositionError, MemoryBudgetError, TableFileError
+from fastttt.errors import (
+    DiskBudgetError,
+    InvalidArgumentError,
+    InvalidPositionError,
+    MemoryBudgetError,
+    TableFileError,
+)
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec, mnk
 from fastttt.tables.cache import choose_engine
 from fastttt.tables.dense import format_bytes, solve
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import DEFAULT_CHUNK, LayerStore
-from fastttt.tables.layered import check_fits, plan, solve_layered
+from fastttt.tables.layered import SPARE_BYTES, check_fits, fit_plan, plan, solve_layered
 from fastttt.tables.probe import LayeredSolution, open_table
 
 from naive import solve_naive
@@ -1056,7 +1063,7 @@ def test_check_fits_names_the_estimate():
     assert format_bytes(p.memory_bytes) in message and "112,861 slots" in message
     assert format_bytes(1000) in message  # the limit
     check_fits(p, max_bytes=p.memory_bytes)  # exactly enough: fine
-    with pytest.raises(MemoryBudgetError, match="disk"):
+    with pytest.raises(DiskBudgetError, match="disk"):
         check_fits(plan(GAME, on_disk=True), max_bytes=1 << 40, free_disk=10)
     with pytest.raises(MemoryBudgetError, match=format_bytes(p.memory_bytes)):
         solve_layered(GAME, max_bytes=1000)
@@ -1126,3 +1133,219 @@ def test_play_takes_gravity_tables_from_the_layered_solver():
         child = pos.play(move)
         assert outcome.plies == 1 + table.depth(child)
         assert outcome.result == table.value(child) * (1 if pos.to_move == 0 else -1)
+
+
+# --- 9. the chunk map: layers larger than memory ---------------------------------------------
+@pytest.mark.parametrize(("game", "layers"), [("4x5k4g", (9, 12, 15)), ("5x5k4g", (13, 17, 21))])
+def test_neighbour_chunks_of_small_ranges_in_big_blocks(game, layers):
+    """Ranges of a few colourings inside blocks of thousands to millions: the mirrored moves'
+    bounds keep the common rows and cut wide ranges in halves; the chunks marked still hold
+    every child and parent (chunks of 61 slots, many boundaries)."""
+    from fastttt.kernels.layered import mark_neighbour_chunks
+
+    spec = as_spec(game)
+    index = LayerIndex(spec, True)
+    sizes = index.layer_sizes
+    chunk = 61
+    rng = np.random.default_rng(7)
+    for n in layers:
+        for _ in range(12):
+            start = int(rng.integers(0, sizes[n] - 1))
+            stop = min(sizes[n], start + int(rng.integers(1, 400)))
+            firsts, seconds = index.unrank_many(n, np.arange(start, stop))
+            for other, children in ((n + 1, True), (n - 1, False)):
+                marks = np.zeros(-(-sizes[other] // chunk), dtype=np.int64)
+                count = mark_neighbour_chunks(
+                    index.geometry,
+                    index.layer(n),
+                    index.layer(other),
+                    start,
+                    stop,
+                    children,
+                    chunk,
+                    marks,
+                    5,
+                )
+                assert count == (marks == 5).sum()
+                found = neighbours(spec, firsts, seconds, children)
+                if found:
+                    f = np.array([x[1] for x in found], dtype=np.uint64)
+                    s = np.array([x[2] for x in found], dtype=np.uint64)
+                    slots = index.rank_many(other, f, s)
+                    assert (marks[slots // chunk] == 5).all(), (n, other, start, stop)
+
+
+def test_a_chunk_map_holds_what_it_is_asked_and_gives_the_rest_back():
+    """Chunks asked for read as the store's bytes; the others read as 0; at most ``spare``
+    unasked chunks stay, least recently used out; released pages leave the process RSS."""
+    from fastttt.tables.chunk_map import ChunkMap
+    from fastttt.tables.layer_store import MemoryLayerStore
+
+    chunk = 1 << 20
+    store = MemoryLayerStore(
+        game={"rows": 1}, index="x", symmetry="none", layer_sizes=[40 * chunk + 5], chunk=chunk
+    )
+    store.prepare("reach", 0)
+    rng = np.random.default_rng(1)
+    layer = rng.integers(1, 256, size=40 * chunk + 5, dtype=np.uint8)
+    for c in range(store.chunk_count(0)):
+        lo, hi = store.chunk_bounds(0, c)
+        store.write_chunk("reach", 0, c, layer[lo:hi])
+    held = ChunkMap(store, "reach", 0, spare=2)
+    data = held.hold(range(0, 41))  # every chunk
+    assert np.array_equal(data, layer) and held.loads == 41 and held.peak == 41
+
+    def resident() -> int:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    before = resident() if sys.platform.startswith("linux") else 0
+    held.hold([40, 3])
+    assert held.held == 4 and held.releases == 37  # 3 and 40, and 38 and 39 (used last)
+    if sys.platform.startswith("linux"):
+        assert resident() < before - 30 * chunk  # 37 MiB given back
+    kept = [3, 38, 39, 40]
+    for c in range(41):
+        lo, hi = store.chunk_bounds(0, c)
+        want = layer[lo:hi] if c in kept else 0
+        assert np.array_equal(data[lo:hi], np.broadcast_to(want, hi - lo)), c
+    held.hold([5])  # 38 and 39 were used longest ago: they go
+    assert held.held == 3 and set(held._held) == {3, 40, 5} and held.loads == 42
+
+
+def _windowed(game, values, chunk, spare_chunks=0):
+    """A windowed plan of ``game`` and the memory limit that gives it ``spare_chunks`` spare
+    reach chunks."""
+    p = plan(game, on_disk=True, chunk=chunk, values=values)
+    bare = p.windowed(0)
+    return bare, bare.memory_bytes + spare_chunks * chunk
+
+
+class _MapStats:
+    """A LocalRunner factory recording the most chunks each layer's chunk map held."""
+
+    def __init__(self):
+        self.peaks: dict = {}
+
+    def __call__(self, work):
+        from fastttt.tables.layered import LocalRunner
+
+        stats = self
+
+        class Runner(LocalRunner):
+            def run(self, phase, n, chunks, done):
+                out = super().run(phase, n, chunks, done)
+                held = self.work.chunk_map
+                read = ("reach", n - 1) if phase == "reach" else ("value", n + 1)
+                if held is not None and (held.kind, held.layer) == read:
+                    stats.peaks[(phase, n)] = (held.peak, held.releases)
+                return out
+
+        return Runner(work)
+
+
+@pytest.mark.parametrize("values", ["depth", "wdl"])
+def test_the_windowed_mode_gives_the_bytes_of_whole_layers(tmp_path, values):
+    """Forced by a memory limit too small for whole layers, a solve on disk holds only the
+    neighbour chunks each chunk reads (no more than the plan's window) and writes the bytes
+    of the whole-layer mode; an interrupted windowed solve resumes to the same bytes."""
+    game, chunk = GAME, 1024
+    whole = solve_layered(game, chunk=chunk, values=values)  # in RAM: the same bytes
+    bare, limit = _windowed(game, values, chunk)
+    assert limit < plan(game, on_disk=True, chunk=chunk, values=values).memory_bytes
+    seen: list = []
+    stats = _MapStats()
+    windowed = solve_layered(
+        game,
+        out=tmp_path / "windowed",
+        chunk=chunk,
+        values=values,
+        max_bytes=limit,
+        on_plan=seen.append,
+        runner_factory=stats,
+    )
+    assert seen[0].mode == "windowed" and seen[0].spare_bytes == 0
+    assert seen[0].memory_bytes == limit
+    windows = bare.windows()
+    for (phase, n), (peak, _) in stats.peaks.items():
+        assert peak <= windows[n][0 if phase == "reach" else 1], (phase, n)
+    assert sum(released for _, released in stats.peaks.values()) > 20
+    assert windowed.counts() == whole.counts()
+    for n, (a, b) in enumerate(
+        zip(value_layers(windowed.store), value_layers(whole.store), strict=True)
+    ):
+        assert np.array_equal(a, b), f"value layer {n}"
+    out = tmp_path / "resumed"
+    for phase, at in (("reach", 60), ("value", 50)):
+        with pytest.raises(Stop):
+            solve_layered(
+                game,
+                out=out,
+                chunk=chunk,
+                values=values,
+                mode="windowed",
+                resume=out.exists(),
+                max_bytes=limit + 3 * chunk,
+                progress=stopper(phase, at, []),
+            )
+    resumed = solve_layered(game, out=out, values=values, resume=True, mode="windowed")
+    for n, (a, b) in enumerate(
+        zip(value_layers(resumed.store), value_layers(whole.store), strict=True)
+    ):
+        assert np.array_equal(a, b), f"value layer {n}"
+
+
+def test_the_plan_goes_windowed_only_when_whole_layers_do_not_fit():
+    p = plan(GAME, on_disk=True, chunk=CHUNK)
+    assert fit_plan(p, p.memory_bytes).mode == "whole"
+    windowed = fit_plan(p, p.memory_bytes - 1)
+    assert windowed.mode == "windowed" and windowed.memory_bytes <= p.memory_bytes - 1
+    assert windowed.spare_bytes == p.memory_bytes - 1 - p.windowed(0).memory_bytes
+    assert fit_plan(p, 1 << 40, "windowed").spare_bytes == SPARE_BYTES  # at most that
+    assert fit_plan(plan(GAME), 1000).mode == "whole"  # in RAM: nothing to choose
+    with pytest.raises(InvalidArgumentError, match="mode must be one of"):
+        fit_plan(p, None, "some")
+
+
+def test_a_windowed_refusal_names_its_estimate(tmp_path):
+    """Below even the windowed estimate the solve is refused with that estimate, and the
+    in-RAM refusal names the smaller of the two on-disk plans."""
+    bare, limit = _windowed(GAME, "depth", CHUNK)
+    with pytest.raises(MemoryBudgetError) as err:
+        solve_layered(GAME, out=tmp_path / "t", chunk=CHUNK, max_bytes=limit - 1)
+    message = str(err.value)
+    assert f"needs about {format_bytes(bare.memory_bytes)} of memory" in message
+    assert "the neighbour chunks each chunk reads held" in message
+    assert not (tmp_path / "t").exists()
+    in_ram = plan(GAME, chunk=CHUNK)
+    with pytest.raises(MemoryBudgetError, match="with --out DIR it keeps the neighbour chunks"):
+        check_fits(in_ram, max_bytes=limit)
+    with pytest.raises(MemoryBudgetError, match="with --out DIR it keeps two layers"):
+        check_fits(in_ram, max_bytes=plan(GAME, on_disk=True, chunk=CHUNK).memory_bytes)
+
+
+def test_the_disk_check_refuses_and_stops_before_the_disk_fills(tmp_path, monkeypatch):
+    """A disk estimate above the free disk is refused before any work; a solve that finds
+    less than the reserve free stops before writing a chunk, keeps its finished layers and
+    resumes to the same bytes."""
+    from fastttt.errors import DiskBudgetError
+    from fastttt.tables import layered
+
+    p = plan(GAME, on_disk=True, chunk=CHUNK, values="wdl")
+    assert 0 < p.disk_bytes < p.raw_disk_bytes
+    with pytest.raises(DiskBudgetError, match="may need about"):
+        check_fits(p, max_bytes=1 << 40, free_disk=p.disk_bytes - 1)
+    check_fits(p, max_bytes=1 << 40, free_disk=p.disk_bytes)
+    out = tmp_path / "t"
+    reference = solve_layered(GAME, chunk=CHUNK, values="wdl")
+    free = layered.free_disk_for(tmp_path)
+    calls: list = []
+    with monkeypatch.context() as patch:
+        patch.setattr(layered, "DISK_RESERVE", free + (1 << 40))
+        with pytest.raises(DiskBudgetError, match="--resume"):
+            solve_layered(
+                GAME, out=out, chunk=CHUNK, values="wdl", progress=stopper(None, 0, calls)
+            )
+    assert calls == [] and (out / "manifest.json").is_file()
+    sol = solve_layered(GAME, out=out, values="wdl", resume=True)
+    assert sol.counts() == reference.counts()

@@ -135,7 +135,7 @@ def test_a_chunk_that_is_not_whole_bytes_is_refused(tmp_path):
 def test_the_plan_counts_a_quarter_of_the_value_bytes():
     depth = plan("4x5k4g", on_disk=True)
     wdl = plan("4x5k4g", on_disk=True, values="wdl")
-    assert depth.disk_bytes - wdl.disk_bytes == max(depth.sizes) - -(-max(depth.sizes) // 4)
+    assert depth.raw_disk_bytes - wdl.raw_disk_bytes == max(depth.sizes) - -(-max(depth.sizes) // 4)
 
 
 # --- questions of depth -----------------------------------------------------------------------

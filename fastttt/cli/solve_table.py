@@ -82,8 +82,13 @@ def _run_layered(
         big = not out_dir and plan.memory_bytes >= BIG_SOLVE_BYTES
         if plan.slots >= PROGRESS_MIN_SLOTS or out_dir or big:
             where = f"in {out_dir}" if out_dir else "in memory"
-            disk = f", at most {format_bytes(plan.disk_bytes)} of disk" if out_dir else ""
+            disk = f", about {format_bytes(plan.disk_bytes)} of disk" if out_dir else ""
             disk += _OUT_HINT if big else ""
+            if plan.on_disk and plan.mode == "windowed":  # the whole layers do not fit
+                disk += (
+                    "; windowed: only the neighbour chunks each chunk reads are held, and "
+                    f"{format_bytes(plan.spare_bytes)} of those used last"
+                )
             click.echo(
                 f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
                 f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "

@@ -674,16 +674,93 @@ def patterns_below(binom, value, x):
 
 
 @njit(**JIT)
-def neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, needed):
-    """Set ``needed[c]`` for every chunk ``c`` (of ``chunk`` slots) of the neighbouring layer
-    ``nb_lay`` that may hold a child (``children``) or a parent of a slot ``lo <= i < hi`` of
-    ``lay`` (a superset of what the sweeps read).
+def mirrored_pattern_bounds(geo, o, o_canon, low, high, x):
+    """Bounds ``(qlow, qhigh)`` of the X patterns over ``o_canon`` (``o`` mirrored: a gravity
+    board's group element 1) of the positions whose pattern over ``o`` is an integer in
+    ``low..high`` with ``x`` bits; ``qlow > qhigh`` when there is none.
 
-    Inside a block, colex order is the integer order of the X patterns. Inserting a bit at
-    one place keeps that order, and so does deleting one among patterns that agree on it, so
-    the neighbours through a move that needs no symmetry lie between bounds made from the
-    range's first and last patterns; a move that maps onto another image takes the
-    neighbour's whole block."""
+    The mirror keeps every cell in its row and cells are numbered row by row, so it maps
+    the pattern bits of one row (a run of consecutive bits, the same run in ``o`` and in
+    ``o_canon``) onto the same run, reversed. The rows above the highest bit where ``low``
+    and ``high`` differ (that bit's row excluded) are common to the whole range: their mirror
+    image is exact, and the rest of the ``x`` bits lie anywhere below them."""
+    pdep8, pext8, nbytes, cols = geo.pdep8, geo.pext8, geo.nbytes, geo.cols
+    diff = low ^ high
+    cut = np.uint64(0)  # bits below ``cut`` vary, those above are common
+    if diff:
+        top = np.uint64(63)
+        while not (diff >> top) & _ONE:
+            top -= _ONE
+        cell = ctz(deposit(pdep8, nbytes, _ONE << top, o))
+        row_end = (cell // cols + 1) * cols  # the rows from here up are common
+        below = o if row_end >= 64 else o & ((_ONE << np.uint64(row_end)) - _ONE)
+        cut = popcount(below)
+    prefix = (low >> cut) << cut
+    q = extract(pext8, nbytes, transform(geo.sym, 1, deposit(pdep8, nbytes, prefix, o)), o_canon)
+    rest = np.int64(x) - np.int64(popcount(q))
+    if rest < 0 or rest > np.int64(cut):
+        return _ONE, np.uint64(0)
+    ones = (_ONE << np.uint64(rest)) - _ONE
+    return q | ones, q | (ones << (cut - np.uint64(rest)))
+
+
+@njit(**INLINE_JIT)
+def move_pattern_bounds(first, last, pos, children, x_bit, last_bit):
+    """Integer bounds ``(low, high)`` of the neighbours' X patterns (over the mask with the
+    cell of pattern position ``pos`` added, ``children``, or removed) of the patterns
+    ``first..last`` of one block; ``low > high`` when none of them has a neighbour there.
+
+    Inserting a bit at one place keeps the integer (colex) order, and so does deleting one
+    among patterns that agree on it; only patterns with ``last_bit`` at ``pos`` have a
+    parent through that cell."""
+    if children:
+        return insert_bit(first, pos, x_bit), insert_bit(last, pos, x_bit)
+    p = np.uint64(pos)
+    low = delete_bit(first, pos)
+    high = delete_bit(last, pos)
+    # a bound has the end pattern's bits above pos, or the next prefix up (down) when the
+    # end pattern's bit at pos is the wrong one
+    if ((first >> p) & _ONE) != last_bit:
+        low = ((first >> p >> _ONE) + (_ONE - last_bit)) << p
+    if ((last >> p) & _ONE) != last_bit:
+        prefix = last >> p >> _ONE
+        if last_bit == _ONE:
+            if prefix == 0:
+                return _ONE, np.uint64(0)  # no pattern of the range has a parent there
+            prefix -= _ONE
+        high = (prefix << p) | ((_ONE << p) - _ONE)
+    return low, high
+
+
+_SPLITS = 4096  # pieces a mirrored move's range is cut into at most (each marks its bounds)
+_WIDE = 4  # chunks a piece's bounds may span before it is cut in halves
+
+
+@njit(**INLINE_JIT)
+def _mark(marks, stamp, a, b, chunk):
+    """Stamp the chunks of slots ``a..b``; returns how many were not stamped before."""
+    count = 0
+    for c in range(a // chunk, b // chunk + 1):
+        if marks[c] != stamp:
+            marks[c] = stamp
+            count += 1
+    return count
+
+
+@njit(**JIT)
+def mark_neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, marks, stamp):
+    """Set ``marks[c] = stamp`` for every chunk ``c`` (of ``chunk`` slots) of the neighbouring
+    layer ``nb_lay`` that may hold a child (``children``) or a parent of a slot
+    ``lo <= i < hi`` of ``lay`` (a superset of what the sweeps read); returns how many
+    entries were not ``stamp`` before. ``marks``: bool (``stamp`` True) or int64.
+
+    Inside a block, colex order is the integer order of the X patterns, so the neighbours
+    through a move that needs no symmetry lie between bounds made from the range's first and
+    last patterns (:func:`move_pattern_bounds`). A move onto the mirror image of a gravity
+    board keeps the rows common to those bounds (:func:`mirrored_pattern_bounds`); a range
+    whose image spans :data:`_WIDE` chunks or more is cut in halves (a lone colouring is
+    exact), into :data:`_SPLITS` pieces at most, each marking its own bounds. Any other
+    symmetry takes the neighbour's whole block."""
     sym, key_table, binom, nbytes = geo.sym, geo.key_table, geo.binom, geo.nbytes
     gravity, cols, full, bottom = geo.gravity, geo.cols, geo.full, geo.bottom
     mv_bit, mv_pos, mv_base, mv_occ, mv_g = move_buffers()
@@ -691,10 +768,14 @@ def neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, needed):
     nb_C = nb_lay.colourings
     x_bit = _ONE if lay.n % 2 == 0 else np.uint64(0)  # the colour of a stone added
     last_bit = _ONE - x_bit  # the colour of a stone taken off
+    stack = np.empty((2 * 64 + 2, 2), dtype=np.int64)  # pieces of colourings, depth first
+    count = 0
     for block in range(lo // C, (hi - 1) // C + 1):
         occ = lay.occ[block]
-        first = unrank_pattern(binom, max(lo, block * C) - block * C, lay.n, lay.x)
-        last = unrank_pattern(binom, min(hi, (block + 1) * C) - 1 - block * C, lay.n, lay.x)
+        r0 = max(lo, block * C) - block * C
+        r1 = min(hi, (block + 1) * C) - 1 - block * C
+        first = unrank_pattern(binom, r0, lay.n, lay.x)
+        last = unrank_pattern(binom, r1, lay.n, lay.x)
         if children:
             cand = playable(gravity, cols, full, bottom, occ)
         else:
@@ -714,32 +795,73 @@ def neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, needed):
             mv_g,
         )
         for m in range(moves):
-            a = mv_base[m]
-            b = mv_base[m] + nb_C - 1
+            base = mv_base[m]
             if mv_g[m] == 0:
-                if children:
-                    low = insert_bit(first, mv_pos[m], x_bit)
-                    high = insert_bit(last, mv_pos[m], x_bit)
-                else:  # only patterns with last_bit at pos have a parent there
-                    pos = np.uint64(mv_pos[m])
-                    low = delete_bit(first, mv_pos[m])
-                    high = delete_bit(last, mv_pos[m])
-                    below = (_ONE << pos) - _ONE
-                    # a bound has the end pattern's bits above pos, or the next prefix up
-                    # (down) when the end pattern's bit at pos is the wrong one
-                    if ((first >> pos) & _ONE) != last_bit:
-                        low = ((first >> pos >> _ONE) + (_ONE - last_bit)) << pos
-                    if ((last >> pos) & _ONE) != last_bit:
-                        prefix = last >> pos >> _ONE
-                        if last_bit == _ONE:
-                            if prefix == 0:
-                                continue  # no pattern of the range has a parent there
-                            prefix -= _ONE
-                        high = (prefix << pos) | below
-                a += patterns_below(binom, low, nb_lay.x)
-                b = mv_base[m] + patterns_below(binom, high + _ONE, nb_lay.x) - 1
-            for c in range(a // chunk, b // chunk + 1):
-                needed[c] = True
+                low, high = move_pattern_bounds(first, last, mv_pos[m], children, x_bit, last_bit)
+                if low <= high:
+                    a = base + patterns_below(binom, low, nb_lay.x)
+                    b = base + patterns_below(binom, high + _ONE, nb_lay.x) - 1
+                    count += _mark(marks, stamp, a, b, chunk)
+                continue
+            if not gravity:
+                count += _mark(marks, stamp, base, base + nb_C - 1, chunk)
+                continue
+            o = occ ^ mv_bit[m]  # the neighbour's mask, before the mirror
+            stack[0, 0] = r0
+            stack[0, 1] = r1
+            depth = 1
+            pieces = 0
+            while depth:
+                depth -= 1
+                p0 = stack[depth, 0]
+                p1 = stack[depth, 1]
+                pieces += 1
+                pf = first if p0 == r0 else unrank_pattern(binom, p0, lay.n, lay.x)
+                pl = last if p1 == r1 else unrank_pattern(binom, p1, lay.n, lay.x)
+                low, high = move_pattern_bounds(pf, pl, mv_pos[m], children, x_bit, last_bit)
+                if low > high:
+                    continue
+                if mv_g[m] < 0 and p0 == r0 and p1 == r1:  # a symmetric mask: either image
+                    a = base + patterns_below(binom, low, nb_lay.x)  # may be canonical
+                    b = base + patterns_below(binom, high + _ONE, nb_lay.x) - 1
+                    count += _mark(marks, stamp, a, b, chunk)
+                qlow, qhigh = mirrored_pattern_bounds(geo, o, mv_occ[m], low, high, nb_lay.x)
+                if qlow > qhigh:
+                    continue
+                a = base + patterns_below(binom, qlow, nb_lay.x)
+                b = base + patterns_below(binom, qhigh + _ONE, nb_lay.x) - 1
+                wide = b - a >= _WIDE * chunk and p1 > p0 and pieces < _SPLITS
+                if wide and depth + 2 <= stack.shape[0]:
+                    mid = (p0 + p1) // 2
+                    stack[depth, 0] = mid + 1
+                    stack[depth, 1] = p1
+                    stack[depth + 1, 0] = p0
+                    stack[depth + 1, 1] = mid
+                    depth += 2
+                    continue
+                count += _mark(marks, stamp, a, b, chunk)
+    return count
+
+
+@njit(**JIT)
+def neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, needed):
+    """Set ``needed[c]`` (bool) for every chunk of ``nb_lay`` that may hold a neighbour of a
+    slot ``lo <= i < hi`` of ``lay`` (:func:`mark_neighbour_chunks`)."""
+    mark_neighbour_chunks(geo, lay, nb_lay, lo, hi, children, chunk, needed, True)
+
+
+@njit(**JIT)
+def neighbour_window(geo, lay, nb_lay, size, children, chunk, marks):
+    """The most chunks of ``nb_lay`` that one chunk of the ``size`` slots of ``lay`` reads
+    (:func:`mark_neighbour_chunks`); ``marks``: int64, one per chunk of ``nb_lay``, zeroed."""
+    most = 0
+    for c in range((size + chunk - 1) // chunk):
+        lo = c * chunk
+        count = mark_neighbour_chunks(
+            geo, lay, nb_lay, lo, min(lo + chunk, size), children, chunk, marks, c + 1
+        )
+        most = max(most, count)
+    return most
 
 
 # --- counting --------------------------------------------------------------------------

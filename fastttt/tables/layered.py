@@ -20,17 +20,23 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from math import comb
 from typing import Protocol
 
 import numpy as np
 
-from fastttt.errors import InvalidArgumentError, MemoryBudgetError, TableFileError
+from fastttt.errors import (
+    DiskBudgetError,
+    InvalidArgumentError,
+    MemoryBudgetError,
+    TableFileError,
+)
 from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
+from fastttt.tables.chunk_map import ChunkMap
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import (
     DEFAULT_CHUNK,
@@ -46,6 +52,14 @@ from fastttt.tables.layer_store import (
 PARALLEL_MIN_SLOTS = 1 << 18  # below this a chunk runs serial (no thread-pool barrier)
 RUNTIME_OVERHEAD = 250 * 2**20  # interpreter, NumPy, Numba, compiled kernels
 KINDS = ("reach", "value")
+MODES = ("auto", "whole", "windowed")  # how a solve on disk holds the neighbouring layer
+SPARE_BYTES = 1 << 30  # windowed: recently used neighbour chunks kept, at most
+OWN_CHUNKS = 6  # chunk-sized buffers of the chunk being computed (reach, out, unpacked, codec)
+# peak bytes on disk a slot, measured on Connect Four 5x6 (reach layers after the forward
+# pass, then value layers while the reach layers go): see docs/solving.md
+DISK_PER_SLOT = {"depth": 0.17, "wdl": 0.075}
+DISK_MARGIN = 2.0
+DISK_RESERVE = 1 << 30  # a chunk is not written when less is free on the store's disk
 
 # (phase, layer, slots done in the phase, slots of the phase)
 Progress = Callable[[str, int, int, int], None]
@@ -55,51 +69,80 @@ Progress = Callable[[str, int, int, int], None]
 class ChunkWork:
     """Computes chunks of one solve against its store; keeps the neighbouring layer it reads.
 
-    The same object serves every chunk of a process, so a chunk of a neighbouring layer is
-    read once per process. ``whole_layers``: read the whole neighbouring layer (one process
-    doing every chunk), else only the chunks that the chunk's children or parents fall in
-    (a Dask worker: on gravity boards a few blocks of the neighbouring layer).
+    The same object serves every chunk of a process. ``whole_layers``: read the whole
+    neighbouring layer once (one process doing every chunk, when the layer fits in RAM), else
+    a :class:`~fastttt.tables.chunk_map.ChunkMap` of it holding the chunks that the current
+    chunk's children or parents fall in (on gravity boards a few dozen), plus ``spare_bytes``
+    of the chunks used last (None: keep every chunk once read, as a Dask worker does).
+    ``disk_reserve``: on disk, stop with :class:`~fastttt.errors.DiskBudgetError` before
+    writing a chunk when the store's file system has less free (None: never check).
     """
 
-    def __init__(self, store, index: LayerIndex, parallel: bool = True, whole_layers: bool = True):
+    def __init__(
+        self,
+        store,
+        index: LayerIndex,
+        parallel: bool = True,
+        whole_layers: bool = True,
+        spare_bytes: int | None = None,
+        disk_reserve: int | None = None,
+    ):
         self.store = store
         self.index = index
         self.parallel = parallel
         self.whole_layers = whole_layers
-        # (kind, layer, data, loaded chunks): data is the whole layer, or a buffer of its
-        # size in which only the loaded chunks were written (untouched pages take no RAM)
-        self._cached: tuple[str, int, np.ndarray, np.ndarray] | None = None
+        self.spare_bytes = spare_bytes
+        self.disk_reserve = disk_reserve
+        self._whole: tuple[str, int, np.ndarray] | None = None  # (kind, layer, data)
+        self.chunk_map: ChunkMap | None = None  # windowed: the neighbouring layer now held
+        self._marks = np.zeros(0, dtype=np.int64)  # per neighbour chunk: the last stamp
+        self._stamp = 0
 
     def _neighbour(self, kind: str, n: int, own: int, start: int, stop: int) -> np.ndarray:
         """Layer ``n`` of ``kind``, as far as the slots ``start..stop-1`` of layer ``own``
-        read it."""
-        if self._cached is None or self._cached[:2] != (kind, n):
-            self._cached = None  # free the old layer before reading the new one
-            if self.whole_layers:
-                data = self.store.read_layer(kind, n)
-                loaded = np.ones(self.store.chunk_count(n), dtype=bool)
-            else:
-                data = np.empty(self.store.array_size(kind, n), dtype=np.uint8)
-                loaded = np.zeros(self.store.chunk_count(n), dtype=bool)
-            self._cached = (kind, n, data, loaded)
-        _, _, data, loaded = self._cached
-        if not loaded.all():
-            needed = np.zeros_like(loaded)
-            kern.neighbour_chunks(
-                self.index.geometry,
-                self.index.layer(own),
-                self.index.layer(n),
-                start,
-                stop,
-                n > own,
-                self.store.manifest["chunk"],
-                needed,
-            )
-            for c in np.flatnonzero(needed & ~loaded):
-                lo, hi = self.store.byte_bounds(kind, n, int(c))
-                data[lo:hi] = self.store.read_chunk(kind, n, int(c))
-                loaded[c] = True
-        return data
+        read it (the bytes of chunks not held read as 0)."""
+        if self.whole_layers:
+            if self._whole is None or self._whole[:2] != (kind, n):
+                self._whole = None  # free the old layer before reading the new one
+                self._whole = (kind, n, self.store.read_layer(kind, n))
+            return self._whole[2]
+        held = self.chunk_map
+        if held is None or (held.kind, held.layer) != (kind, n):
+            self.chunk_map = held = None  # unmap the old layer before mapping the new one
+            spare = None
+            if self.spare_bytes is not None:
+                spare = self.spare_bytes // self.store.array_chunk(kind)
+            held = self.chunk_map = ChunkMap(self.store, kind, n, spare)
+            self._marks = np.zeros(self.store.chunk_count(n), dtype=np.int64)
+            self._stamp = 0
+        self._stamp += 1
+        kern.mark_neighbour_chunks(
+            self.index.geometry,
+            self.index.layer(own),
+            self.index.layer(n),
+            start,
+            stop,
+            n > own,
+            self.store.manifest["chunk"],
+            self._marks,
+            self._stamp,
+        )
+        return held.hold(np.flatnonzero(self._marks == self._stamp))
+
+    def _write(self, kind: str, n: int, chunk: int, data: np.ndarray) -> None:
+        """Write a chunk, after checking the disk keeps ``disk_reserve`` free."""
+        if self.disk_reserve is not None and self.store.path is not None:
+            free = free_disk_for(self.store.path)
+            if free < self.disk_reserve:
+                from fastttt.tables.dense import format_bytes
+
+                raise DiskBudgetError(
+                    f"{self.store.path}: stopped before the disk fills: "
+                    f"{format_bytes(free)} free, less than the {format_bytes(self.disk_reserve)} "
+                    "kept in reserve; the finished layers are kept: free some space and run "
+                    "the same solve with --resume"
+                )
+        self.store.write_chunk(kind, n, chunk, data)
 
     def _run(self, serial, parallel, args, size: int) -> None:
         if self.parallel and size >= PARALLEL_MIN_SLOTS:
@@ -118,7 +161,7 @@ class ChunkWork:
             prev = self._neighbour("reach", n - 1, n, start, stop)
             args = (geo, self.index.layer(n - 1), prev, self.index.layer(n), out, start)
             self._run(kern.forward_chunk_serial, kern.forward_chunk_parallel, args, out.size)
-        self.store.write_chunk("reach", n, chunk, out)
+        self._write("reach", n, chunk, out)
 
     def backward(self, n: int, chunk: int) -> np.ndarray:
         """Value bytes of one chunk of layer ``n`` (packed in a WDL table); returns its
@@ -141,7 +184,7 @@ class ChunkWork:
             nxt = self._neighbour("value", n + 1, n, start, stop)
             args = (geo, lay, reach, self.index.layer(n + 1), nxt, out, start, wdl)
             self._run(kern.backward_chunk_serial, kern.backward_chunk_parallel, args, reach.size)
-        self.store.write_chunk("value", n, chunk, out)
+        self._write("value", n, chunk, out)
         if wdl:
             open_ = (reach == NONTERMINAL).view(np.uint8) << 2
             out = unpack_wdl(out, stop - start) | open_
@@ -203,28 +246,109 @@ class LayerPlan:
 
 @dataclass
 class Plan(LayerPlan):
-    """What a layered solve of ``spec`` will hold: slots per layer, memory and disk."""
+    """What a layered solve of ``spec`` will hold: slots per layer, memory and disk.
+
+    ``mode`` (on disk): "whole", every chunk of a layer reads the whole neighbouring layer
+    (read once, the fastest), or "windowed", a chunk map holds the neighbour chunks the
+    current chunk reads (:meth:`windows`) plus ``spare_bytes`` of those used last
+    (:class:`~fastttt.tables.chunk_map.ChunkMap`)."""
 
     on_disk: bool
     chunk: int
     values: str = "depth"
+    mode: str = "whole"
+    spare_bytes: int = 0
+    _windows: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
     def _value_bytes(self, slots: int) -> int:
         return -(-slots // WDL_SLOTS) if self.values == "wdl" else slots
 
+    def windows(self) -> list[tuple[int, int]]:
+        """For each layer n, the most chunks of layer n - 1 (forward) and of layer n + 1
+        (backward) that one chunk of layer n reads: exact maxima of the superset the sweeps
+        load (:func:`fastttt.kernels.layered.mark_neighbour_chunks`), from one pass over
+        every chunk (no table read; 21 s of CPU on Connect Four 6x6, 2 s on 5x6)."""
+        if self._windows is None:
+            self._windows = neighbour_windows(self.index, self.sizes, self.chunk)
+        return self._windows
+
+    def held_bytes(self) -> int:
+        """Windowed: the most bytes of a neighbouring layer held at once (window plus spare
+        chunks, at most the whole layer)."""
+        sizes, chunk = self.sizes, self.chunk
+        most = 0
+        for n, (forward, backward) in enumerate(self.windows()):
+            if 0 < n and sizes[n]:  # reach bytes of layer n - 1
+                count = -(-sizes[n - 1] // chunk)
+                most = max(most, min(forward + self.spare_bytes // chunk, count) * chunk)
+            if n + 1 < len(sizes) and sizes[n]:  # value bytes of layer n + 1
+                size = self._value_bytes(chunk)
+                count = -(-sizes[n + 1] // chunk)
+                most = max(most, min(backward + self.spare_bytes // size, count) * size)
+        return most
+
     @property
     def memory_bytes(self) -> int:
-        """Peak RAM: every layer (in RAM) or two layers and a few chunks (on disk)."""
-        if self.on_disk:
-            table = self.largest_pair + 4 * self.chunk
-        else:
+        """Peak RAM: every layer (in RAM); on disk two layers and a few chunks ("whole"), or
+        the neighbour chunks held and a few chunks ("windowed")."""
+        if not self.on_disk:
             table = self.slots + self._value_bytes(max(self.sizes))
+        elif self.mode == "windowed":
+            return self.held_bytes() + self.fixed_bytes()
+        else:
+            table = self.largest_pair + 4 * self.chunk
         return table + self.index_bytes() + RUNTIME_OVERHEAD
 
     @property
-    def disk_bytes(self) -> int:
-        """An upper bound of the store's size before compression (reach and value layers)."""
+    def raw_disk_bytes(self) -> int:
+        """An upper bound of the store's size before compression: every reach layer and the
+        largest value layer."""
         return self.slots + self._value_bytes(max(self.sizes)) if self.on_disk else 0
+
+    @property
+    def disk_bytes(self) -> int:
+        """The store's peak on disk, estimated: bytes a slot measured on Connect Four 5x6
+        (:data:`DISK_PER_SLOT`, the reach layers after the forward pass and the value layers)
+        times :data:`DISK_MARGIN`, never above :attr:`raw_disk_bytes`. While a solve runs,
+        each chunk's write first checks that ``DISK_RESERVE`` stays free, so a disk that
+        fills faster than estimated stops the solve cleanly, resumable."""
+        per_slot = DISK_PER_SLOT[self.values] * DISK_MARGIN
+        return min(self.raw_disk_bytes, int(per_slot * self.slots)) if self.on_disk else 0
+
+    def fixed_bytes(self) -> int:
+        """On disk, what any mode holds besides the neighbouring layer: the chunks being
+        computed, the index of two layers and the runtime."""
+        return OWN_CHUNKS * self.chunk + self.index_bytes() + RUNTIME_OVERHEAD
+
+    def windowed(self, limit: int) -> Plan:
+        """This plan in windowed mode, with the spare chunks that ``limit`` bytes leave
+        (at most :data:`SPARE_BYTES`; 0 when even the window does not fit)."""
+        bare = replace(self, mode="windowed", spare_bytes=0, _windows=self.windows())
+        spare = max(0, min(SPARE_BYTES, limit - bare.memory_bytes))
+        return replace(bare, spare_bytes=spare)
+
+
+def neighbour_windows(index: LayerIndex, sizes: list[int], chunk: int) -> list[tuple[int, int]]:
+    """(forward, backward) window of every layer: :meth:`Plan.windows`. Kernel:
+    ``layered.neighbour_window``."""
+    out = []
+    last = len(sizes) - 1
+    for n in range(len(sizes)):
+        forward = backward = 0
+        if sizes[n]:
+            for other, children in ((n - 1, False), (n + 1, True)):
+                if not 0 <= other <= last or not sizes[other]:
+                    continue
+                marks = np.zeros(-(-sizes[other] // chunk), dtype=np.int64)
+                args = (index.layer(n), index.layer(other), sizes[n], children, chunk, marks)
+                most = int(kern.neighbour_window(index.geometry, *args))
+                if children:
+                    backward = most
+                else:
+                    forward = most
+        out.append((forward, backward))
+        index.forget({n, n + 1})
+    return out
 
 
 def plan(
@@ -247,32 +371,80 @@ def layer_index(spec: GameSpec, symmetry: bool) -> LayerIndex:
     return LayerIndex(spec, symmetry)
 
 
+def memory_limit(max_bytes: int | None = None) -> int:
+    """``max_bytes``, or by default 90% of the memory available now."""
+    from fastttt.tables.dense import available_memory
+
+    return int(0.9 * available_memory()) if max_bytes is None else max_bytes
+
+
+def fit_plan(p: Plan, max_bytes: int | None = None, mode: str = "auto") -> Plan:
+    """The plan a solve runs under ``max_bytes`` (:func:`memory_limit`). On disk, ``mode``
+    "auto" keeps whole neighbouring layers when they fit, else goes windowed; "whole" and
+    "windowed" force one. In RAM the plan is unchanged. :func:`check_fits` says whether it
+    fits."""
+    if mode not in MODES:
+        raise InvalidArgumentError(f"mode must be one of {MODES}, got {mode!r}")
+    if not p.on_disk or mode == "whole":
+        return replace(p, mode="whole", spare_bytes=0)
+    limit = memory_limit(max_bytes)
+    if mode == "windowed" or (p.memory_bytes > limit and p.fixed_bytes() <= limit):
+        return p.windowed(limit)
+    return p  # whole layers fit, or even the index does not: refused with this estimate
+
+
 def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = None) -> None:
     """Raise MemoryBudgetError (with the estimates) when ``p`` needs more RAM than
-    ``max_bytes`` (default 90% of available memory) or more disk than ``free_disk``."""
-    from fastttt.tables.dense import available_memory, format_bytes
+    ``max_bytes`` (default 90% of available memory), DiskBudgetError when its disk estimate
+    (:attr:`Plan.disk_bytes`) exceeds ``free_disk``."""
+    from fastttt.tables.dense import format_bytes
 
-    limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
+    limit = memory_limit(max_bytes)
     if p.memory_bytes > limit:
         hint = ""
-        disk = Plan(p.spec, p.index, p.sizes, True, p.chunk, p.values)
+        disk = replace(p, on_disk=True, mode="whole")
         if not p.on_disk and disk.memory_bytes <= limit:
             hint = (
                 f"; with --out DIR it keeps two layers in memory: about "
-                f"{format_bytes(disk.memory_bytes)} of memory and at most "
+                f"{format_bytes(disk.memory_bytes)} of memory and about "
+                f"{format_bytes(disk.disk_bytes)} of disk"
+            )
+        elif not p.on_disk and disk.fixed_bytes() <= limit:  # windows: seconds to measure
+            hint = (
+                "; with --out DIR it keeps the neighbour chunks each chunk reads in memory "
+                f"(at least {format_bytes(disk.fixed_bytes())}) and about "
                 f"{format_bytes(disk.disk_bytes)} of disk"
             )
         raise MemoryBudgetError(
             f"a layered solve of {p.spec.name} needs about {format_bytes(p.memory_bytes)} of "
-            f"memory ({p.slots:,} slots, largest two layers {p.largest_pair:,}); the limit is "
+            f"memory ({p.slots:,} slots, largest two layers {p.largest_pair:,}"
+            f"{'; ' + _held(p) + ' held' if p.on_disk else ''}); the limit is "
             f"{format_bytes(limit)}{hint}"
         )
     if free_disk is not None and p.disk_bytes > free_disk:
-        raise MemoryBudgetError(
-            f"a layered solve of {p.spec.name} may need up to {format_bytes(p.disk_bytes)} of "
-            f"disk before compression; the folder's file system has {format_bytes(free_disk)} "
-            "free"
+        raise DiskBudgetError(
+            f"a layered solve of {p.spec.name} may need about {format_bytes(p.disk_bytes)} of "
+            f"disk ({DISK_MARGIN:g} times the compressed size measured on Connect Four 5x6; "
+            f"{format_bytes(p.raw_disk_bytes)} before compression); the folder's file system "
+            f"has {format_bytes(free_disk)} free"
         )
+
+
+def _held(p: Plan) -> str:
+    """What a plan on disk keeps of the neighbouring layer, in words."""
+    if p.mode == "windowed":
+        return "the neighbour chunks each chunk reads"
+    return "two layers"
+
+
+def disk_room(out: str | os.PathLike, resume: bool) -> int:
+    """Bytes a solve into ``out`` may take: the free disk, plus with ``resume`` what the
+    folder already holds (its estimate counts the whole table)."""
+    room = free_disk_for(out)
+    if resume and os.path.isdir(out):
+        for root, _dirs, files in os.walk(os.fspath(out)):
+            room += sum(os.lstat(os.path.join(root, name)).st_size for name in files)
+    return room
 
 
 def free_disk_for(out: str | os.PathLike) -> int:
@@ -313,6 +485,7 @@ def solve_layered(
     parallel: bool | None = None,
     on_plan: Callable[[Plan], None] | None = None,
     values: str = "depth",
+    mode: str = "auto",
 ):
     """Strongly solve ``spec`` layer by layer: value (+1 first wins / 0 / -1) and depth of
     every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
@@ -324,10 +497,15 @@ def solve_layered(
     ``out``: a folder for the layers (chunked, checksummed, resumable with ``resume=True``);
     without it layers stay in RAM. ``chunk``: slots a chunk (default: the resumed table's, else
     ``DEFAULT_CHUNK``). ``symmetry`` stores one position per orbit of the board's
-    group. ``runner_factory(work)`` runs the chunks of a layer (default: this process;
-    :func:`fastttt.tables.distributed.dask_runner` for a cluster). Raises MemoryBudgetError
-    before any work when the estimate exceeds ``max_bytes`` (default 90% of available RAM) or
-    the free disk; ``on_plan(plan)`` is called once the estimates are known. Ctrl-C stops
+    group. ``mode`` (on disk): "auto" reads whole neighbouring layers when they fit in
+    ``max_bytes``, else only the neighbour chunks each chunk reads ("windowed",
+    :class:`~fastttt.tables.chunk_map.ChunkMap`); "whole" or "windowed" force one; both give
+    the same bytes (:func:`fit_plan`). ``runner_factory(work)`` runs the chunks of a layer
+    (default: this process; :class:`fastttt.tables.distributed.DaskRunner` for a cluster).
+    Raises MemoryBudgetError before any work when the estimate exceeds ``max_bytes`` (default
+    90% of available RAM), DiskBudgetError when the disk estimate exceeds the free disk, or
+    while it runs when less than ``DISK_RESERVE`` would stay free (the finished layers are
+    kept); ``on_plan(plan)`` is called once the estimates are known. Ctrl-C stops
     between chunks; the layers already complete stay in ``out``. Kernels:
     ``layered.forward_chunk_*`` then ``layered.backward_chunk_*``.
     """
@@ -346,13 +524,22 @@ def solve_layered(
     if chunk is None:  # a resume keeps the chunks it started with
         chunk = (resume and out is not None and _stored_chunk(out)) or DEFAULT_CHUNK
     p = plan(spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk, values=values)
-    check_fits(p, max_bytes, None if out is None or resume else free_disk_for(out))
+    p = fit_plan(p, max_bytes, mode)
+    check_fits(p, max_bytes, None if out is None else disk_room(out, resume))
     if on_plan:
         on_plan(p)
     store = open_store(p, out, resume)
     if parallel is None:
         parallel = (os.cpu_count() or 1) > 1
-    work = ChunkWork(store, p.index, parallel)
+    windowed = p.mode == "windowed"
+    work = ChunkWork(
+        store,
+        p.index,
+        parallel,
+        whole_layers=not windowed,
+        spare_bytes=p.spare_bytes if windowed else None,
+        disk_reserve=DISK_RESERVE if out is not None else None,
+    )
     runner = runner_factory(work) if runner_factory else LocalRunner(work)
     info = store.manifest.get("info", {})
     previous_seconds = float(info.get("seconds", 0.0))
