@@ -40,6 +40,7 @@ NOT_RUN = {
     "tests/test_known_boards.py checks the same facts",
     r"5x6k4g --out c4-5x6": "Connect Four 5x6 out of core: 13 minutes, 465 MiB of disk",
     r"--load c4-5x6": "reads the 5x6 table of the line above",
+    r"6x6k4g --engine layered --wdl --out c4-6x6-wdl": "Connect Four 6x6: 9-11 CPU-hours",
     r"5x4k4 --out t --workers 2": "5x4 k=4 on two Dask workers: 48 s of both cores",
     r"--scheduler tcp://host:8786": "needs a running Dask cluster",
     r"^fastttt solve (7x7k5|4x9k4) --search": "33 to 49 s of search",
