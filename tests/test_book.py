@@ -27,7 +27,7 @@ def test_every_entry_is_exact(tmp_path):
             assert book.score(pos) == benchmark_score_naive(pos, memo), pos
     empty = Position.empty(spec)
     assert book.move_scores(empty) == Searcher(spec).move_scores(empty)
-    deep = Position.from_moves(spec, [0, 1, 2, 3, 0, 1])
+    deep = Position.from_moves(spec, [0, 1, 2, 3, 0, 1, 2])
     assert book.score(deep) is None and book.move_scores(deep) is None  # past the depth
 
 
@@ -50,6 +50,23 @@ def test_the_deepest_positions_keep_a_best_move_in_either_orientation(tmp_path):
             if str(image) != str(pos):  # a symmetric position may keep either twin move
                 assert book.best_move(image) == mirror[move], pos
     assert kept == len(B._layers(spec, 4)[4])
+
+
+def test_one_stone_past_the_depth_the_kept_moves_give_exact_scores(tmp_path):
+    spec = as_spec("4x4k3g")
+    book = B.build(spec, 4, tmp_path / "b.book")
+    memo: dict[int, int] = {}
+    layers = B._layers(spec, 5)
+    known = {key: book.score(pos) for key, pos in layers[5].items()}
+    for key, pos in layers[5].items():
+        if known[key] is not None:
+            assert known[key] == benchmark_score_naive(pos, memo), pos
+    for parent in layers[4].values():
+        child = parent.play(book.best_move(parent))
+        assert child.is_over() or known[B.position_key(child)] is not None, parent
+    assert 0 < sum(v is not None for v in known.values()) < len(known)
+    some = next(pos for key, pos in layers[5].items() if known[key] is not None)
+    assert B.Book(spec, 4, book.keys, book.scores).score(some) is None  # no moves kept
 
 
 def test_mirrored_positions_share_an_entry():
@@ -200,7 +217,7 @@ def test_lookup_of_bitboards_agrees_with_score(tmp_path):
     plies = np.array([ply for _, _, ply in internal], dtype=np.int64)
     found, scores = book.lookup(curs, masks, plies)
     for pos, f, score in zip(positions, found, scores, strict=True):
-        expected = book.score(pos)
+        expected = book.score(pos) if pos.ply <= book.depth else None  # lookup: to the depth
         assert f == (expected is not None) and (not f or score == expected), pos
 
 

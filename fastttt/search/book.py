@@ -105,6 +105,22 @@ def _key_move(pos: Position, move: int) -> int:
     return move if as_is <= mirrored else pos.spec.cols - 1 - move
 
 
+def _parents(pos: Position) -> Iterable[tuple[int, Position]]:
+    """``(column, parent)`` for each column of ``pos`` (a gravity board) whose top stone is the
+    last mover's: ``parent`` is ``pos`` without it, live or not, reachable or not."""
+    spec = pos.spec
+    last = pos.second if pos.to_move == 0 else pos.first
+    for column in range(spec.cols):
+        for cell in range(column, spec.cells, spec.cols):  # top row first
+            if pos.occupied >> cell & 1:
+                if last >> cell & 1:
+                    bit = ~(1 << cell)
+                    parent = Position(spec, pos.first & bit, pos.second & bit, check=False)
+                    if not parent.is_over():
+                        yield column, parent
+                break
+
+
 @cache
 def _layouts(spec: GameSpec) -> list[int]:
     """Where each cell goes in the column-major layout (``rows + 1`` bits a column, bottom row
@@ -132,11 +148,20 @@ class Book:
         return int(self.keys.size)
 
     def score(self, pos: Position) -> int | None:
-        """The exact score of ``pos`` (a live position of the book's game), or None when it has
-        more than :attr:`depth` stones."""
-        if pos.spec != self.spec or pos.ply > self.depth or pos.is_over():
+        """The exact score of ``pos`` (a live position of the book's game), or None when the
+        book does not know it: more than :attr:`depth` stones, except one stone past it after
+        the best move the book keeps (:meth:`best_move`), whose score is minus its parent's."""
+        if pos.spec != self.spec or pos.is_over():
             return None
-        return int(self.scores[self._entry(pos)])
+        if pos.ply <= self.depth:
+            return int(self.scores[self._entry(pos)])
+        if pos.ply == self.depth + 1 and self.moves is not None:
+            for move, parent in _parents(pos):
+                at = self._find(parent)
+                if at is not None and self.moves[at] != NO_MOVE:
+                    if _key_move(parent, int(self.moves[at])) == move:
+                        return -int(self.scores[at])
+        return None
 
     def best_move(self, pos: Position) -> int | None:
         """A best move of ``pos`` (a column) kept by the book, or None: the book keeps one for its
@@ -147,11 +172,15 @@ class Book:
         return None if move == NO_MOVE else _key_move(pos, move)
 
     def _entry(self, pos: Position) -> int:
-        key = np.uint64(position_key(pos))
-        at = int(np.searchsorted(self.keys, key))
-        if at == self.keys.size or self.keys[at] != key:
+        at = self._find(pos)
+        if at is None:
             raise TableFileError(f"the book of {self.spec.name} lacks {pos} (a damaged book?)")
         return at
+
+    def _find(self, pos: Position) -> int | None:
+        key = np.uint64(position_key(pos))
+        at = int(np.searchsorted(self.keys, key))
+        return at if at < self.keys.size and self.keys[at] == key else None
 
     def lookup(
         self, curs: np.ndarray, masks: np.ndarray, plies: np.ndarray
