@@ -318,19 +318,17 @@ def test_wdl_text_summary_says_no_depths(tmp_path):
 
 
 @pytest.mark.parametrize("moves", ["1", "44", "1234", "444411"])
-def test_load_of_a_wdl_table_answers_values_without_depth(wdl_dir, moves):
+def test_load_of_a_wdl_table_searches_depth_and_best_moves(wdl_dir, moves):
     out, _ = wdl_dir
     ram = solve_json(GAME, "--moves", moves)["query"]
     loaded = solve_json("--load", str(out), "--moves", moves)["query"]
-    assert (loaded["value"], loaded["winner"], loaded["to_move"]) == (
-        ram["value"],
-        ram["winner"],
-        ram["to_move"],
-    )
-    assert loaded["depth"] is None and loaded["best_moves"] is None
+    assert loaded.pop("depth_searched") and not ram.pop("depth_searched")
+    assert loaded == ram
     text = invoke("--load", str(out), "--moves", moves)
     assert text.exit_code == 0, text.output
-    assert f"{ram['value']} (win/draw/loss table: no depth or best moves)" in text.stdout
+    best = " ".join(ram["best_moves"])
+    searched = "(searched: a win/draw/loss table)"
+    assert f"{ram['value']} in {ram['depth']} plies {searched}, best moves {best}" in text.stdout
 
 
 def test_load_stdin_of_a_wdl_table_prints_no_depth(table_dir, wdl_dir):

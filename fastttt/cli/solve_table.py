@@ -227,15 +227,17 @@ def _print_summary(solution, summary: dict, saved) -> None:
 
 
 def _query(solution, spec, state, played) -> dict:
-    """The fields of one position of a solved table (``--position`` / ``--moves``)."""
+    """The fields of one position of a solved table (``--position`` / ``--moves``); a
+    win/draw/loss table's depth and best moves are searched (:mod:`fastttt.search.table_depths`)."""
+    from fastttt.search.table_depths import with_depths
     from fastttt.values import relative, value_name
 
-    depth = best = None  # a win/draw/loss table has neither
+    searched = not getattr(solution, "has_depth", True)
+    solution = with_depths(solution)
     try:
         value = solution.value(state)
-        if getattr(solution, "has_depth", True):
-            depth = solution.depth(state)
-            best = [spec.format_move(state, m) for m in solution.best_moves(state)]
+        depth = solution.depth(state)
+        best = [spec.format_move(state, m) for m in solution.best_moves(state)]
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
     out = {
@@ -244,6 +246,7 @@ def _query(solution, spec, state, played) -> dict:
         "value": RESULT_WORDS[relative(value, state.to_move)],
         "winner": value_name(value),
         "depth": depth,
+        "depth_searched": searched,
         "best_moves": best,
     }
     if played is not None:
@@ -304,11 +307,9 @@ def solve_table(spec, args) -> None:
     _print_summary(solution, summary, saved)
     if "query" in summary:
         q = summary["query"]
-        if q["depth"] is None:
-            played = " (win/draw/loss table: no depth or best moves)"
-        else:
-            best = " ".join(q["best_moves"]) or "none"
-            played = f" in {q['depth']} plies, best moves {best}"
+        searched = " (searched: a win/draw/loss table)" if q["depth_searched"] else ""
+        best = " ".join(q["best_moves"]) or "none"
+        played = f" in {q['depth']} plies{searched}, best moves {best}"
         click.echo(
             f"{'position':>12}  {q['position']} ({q['to_move']} player to move): "
             f"{q['value']}{played}"

@@ -419,6 +419,22 @@ class Searcher:
         if not kept:
             raise InvalidArgumentError(f"no move of {pos} keeps the score {score}")
 
+    def solve_between(self, pos: Position, lo: int, hi: int) -> int:
+        """The exact score of a live ``pos`` known to lie in ``[lo, hi]`` (e.g. its sign read
+        from a win/draw/loss table): null-window searches halving the range, none spent on what
+        is known (a score outside the range is not detected: it comes out as the nearer end). A
+        :class:`WideSearcher` (no null-window kernel) solves it whole."""
+        self.check_live(pos)
+        if self.wide:
+            return self.solve(pos).score
+        while lo < hi:
+            med = lo + (hi - lo + 1) // 2
+            if self._at_least(pos, med):
+                lo = med
+            else:
+                hi = med - 1
+        return lo
+
     def _at_least(self, pos: Position, bound: int) -> bool:
         cur, mask, ply = self.internal(pos)
         args = (np.uint64(cur), np.uint64(mask), ply, bound, self.work, self.tt)
