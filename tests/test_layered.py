@@ -385,6 +385,16 @@ def neighbours(spec, firsts, seconds, children: bool):
     return out
 
 
+def neighbour_slots(index, firsts, seconds, other: int, children: bool) -> np.ndarray:
+    """Slots in layer ``other`` of :func:`neighbours` (every one of them in that layer)."""
+    found = neighbours(index.spec, firsts, seconds, children)
+    f = np.array([x[1] for x in found], dtype=np.uint64)
+    s = np.array([x[2] for x in found], dtype=np.uint64)
+    slots = index.rank_many(other, f, s) if found else np.zeros(0, dtype=np.int64)
+    assert (slots >= 0).all()
+    return slots
+
+
 @pytest.mark.parametrize(
     ("game", "symmetry"), [("4x4k4g", True), ("4x4k4g", False), ("3x4k3", True), ("3x5k3g", True)]
 )
@@ -411,13 +421,7 @@ def test_neighbour_chunks_hold_every_child_and_parent(game, symmetry):
                     chunk,
                     needed,
                 )
-                found = neighbours(spec, firsts, seconds, children)
-                if not found:
-                    continue
-                f = np.array([x[1] for x in found], dtype=np.uint64)
-                s = np.array([x[2] for x in found], dtype=np.uint64)
-                slots = index.rank_many(other, f, s)
-                assert (slots >= 0).all()
+                slots = neighbour_slots(index, firsts, seconds, other, children)
                 assert needed[slots // chunk].all(), (n, other, start)
 
 
@@ -1167,12 +1171,8 @@ def test_neighbour_chunks_of_small_ranges_in_big_blocks(game, layers):
                     5,
                 )
                 assert count == (marks == 5).sum()
-                found = neighbours(spec, firsts, seconds, children)
-                if found:
-                    f = np.array([x[1] for x in found], dtype=np.uint64)
-                    s = np.array([x[2] for x in found], dtype=np.uint64)
-                    slots = index.rank_many(other, f, s)
-                    assert (marks[slots // chunk] == 5).all(), (n, other, start, stop)
+                slots = neighbour_slots(index, firsts, seconds, other, children)
+                assert (marks[slots // chunk] == 5).all(), (n, other, start, stop)
 
 
 def test_a_chunk_map_holds_what_it_is_asked_and_gives_the_rest_back():
