@@ -89,9 +89,11 @@ def test_bad_arguments_are_one_line_exit_2(args, message):
 
 
 def test_too_big_is_refused_with_the_estimate():
-    result = run("solve", "connect4")
+    result = run("solve", "connect4")  # win/draw/loss by default past 2**33 slots
     assert result.returncode == 1
-    assert "needs about 37.2 TiB" in result.stderr and "--search" in result.stderr
+    assert "needs about 34.3 TiB" in result.stderr and "--search" in result.stderr
+    with_depths = run("solve", "connect4", "--depth")
+    assert with_depths.returncode == 1 and "needs about 37.2 TiB" in with_depths.stderr
     limited = run("solve", "4x4k4", "--max-memory", "0.01")
     assert limited.returncode == 1 and "needs about 252.0 MiB" in limited.stderr
     assert "1,377,557 slots" in limited.stderr

@@ -238,8 +238,9 @@ def test_resume_with_the_other_kind_of_values_is_refused(tmp_path):
     with pytest.raises(Stop):
         solve_layered(GAME, out=out, chunk=CHUNK, values="wdl", progress=stopper("reach", 3))
     with pytest.raises(TableFileError, match="values 'wdl', asked for 'depth'"):
-        solve_layered(GAME, out=out, chunk=CHUNK, resume=True)
-    assert solve_layered(GAME, out=out, values="wdl", resume=True).reachable == 161_029
+        solve_layered(GAME, out=out, chunk=CHUNK, values="depth", resume=True)
+    resumed = solve_layered(GAME, out=out, resume=True)  # values=None: the folder's own
+    assert resumed.reachable == 161_029 and not resumed.has_depth
 
 
 def test_a_damaged_wdl_chunk_is_refused(clean, tmp_path):
@@ -346,7 +347,9 @@ def test_sigkill_in_the_value_phase_then_resume_gives_the_same_bytes(tmp_path):
     assert proc.returncode == -signal.SIGKILL
     done = json.loads((out / "manifest.json").read_text())["complete"]["value"]
     assert 0 < len(done) < 21
-    other = subprocess.run(command[:-3] + ["--out", str(out), "--resume"], capture_output=True)
+    other = subprocess.run(
+        command[:-3] + ["--depth", "--out", str(out), "--resume"], capture_output=True
+    )
     assert other.returncode == 1 and b"values 'wdl', asked for 'depth'" in other.stderr
     resumed = subprocess.run([*command, "--resume", "--json"], capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
@@ -356,3 +359,14 @@ def test_sigkill_in_the_value_phase_then_resume_gives_the_same_bytes(tmp_path):
     table = open_table(out)
     for n, (a, b) in enumerate(zip(packed_layers(table), packed_layers(reference), strict=True)):
         assert np.array_equal(a, b), f"value layer {n}"
+
+
+def test_past_the_default_slots_a_solve_keeps_win_draw_loss(monkeypatch):
+    import fastttt.tables.layered as layered
+
+    assert layered.plan("5x6k4g", on_disk=True).slots < layered.WDL_DEFAULT_SLOTS  # 5.2 G
+    assert layered.plan("6x6k4g", on_disk=True).slots > layered.WDL_DEFAULT_SLOTS  # 311 G
+    monkeypatch.setattr(layered, "WDL_DEFAULT_SLOTS", 100_000)
+    assert not solve_layered(GAME).has_depth  # 4x4k4g: 112,861 slots
+    assert solve_layered(GAME, values="depth").has_depth
+    assert solve_layered("3x3k3g").has_depth

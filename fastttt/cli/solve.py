@@ -62,7 +62,7 @@ class SolveArgs:
     symmetry: bool
     workers: int | None
     scheduler: str | None
-    wdl: bool
+    wdl: bool | None
     budget: str | None
     method: str
     checkpoint: str | None
@@ -288,10 +288,11 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     "file, and go on from the answers already in it.",
 )
 @click.option(
-    "--wdl",
-    is_flag=True,
-    help="Layered: keep win/draw/loss only, four positions a byte (no depths: a quarter of "
-    "the value layers).",
+    "--wdl/--depth",
+    default=None,
+    help="Layered: keep win/draw/loss only, four positions a byte (a quarter of the value "
+    "layers; depths are searched when asked), or value and depth a byte.  [default: --depth, "
+    "--wdl past 2**33 slots (Connect Four 6x6), a resumed table's own]",
 )
 def solve(**params) -> None:
     """Solve GAME (default tictactoe): value and depth of every reachable position.

@@ -72,7 +72,7 @@ def alternatives(spec) -> str:
 
 
 def _run_layered(
-    spec, max_bytes, show_progress, out_dir, resume, symmetry, workers, scheduler, wdl=False
+    spec, max_bytes, show_progress, out_dir, resume, symmetry, workers, scheduler, wdl=None
 ):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
     from fastttt.tables.dense import format_bytes
@@ -93,7 +93,7 @@ def _run_layered(
                 f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
                 f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
                 f"{plan.index.kind}, symmetry {plan.index.symmetry}"
-                f"{', win/draw/loss only' if wdl else ''}; about "
+                f"{', win/draw/loss only' if plan.values == 'wdl' else ''}; about "
                 f"{format_bytes(plan.memory_bytes)} of memory{disk}",
                 err=True,
             )
@@ -118,7 +118,7 @@ def _run_layered(
         max_bytes=max_bytes,
         runner_factory=runner_factory,
         on_plan=announce,
-        values="wdl" if wdl else "depth",
+        values={True: "wdl", False: "depth", None: None}[wdl],
     )
     try:
         with _layer_progress(show_progress) as report:
@@ -336,8 +336,8 @@ def _json_fields(spec, summary: dict, saved) -> dict:
 def _check_layered_options(args) -> None:
     if args.resume and not args.out_dir:
         raise click.UsageError("--resume goes on with the solve in --out DIR: give --out")
-    if args.wdl and args.engine == "dense":
-        raise click.UsageError("--wdl goes with the layered engine (--engine layered)")
+    if args.wdl is not None and args.engine == "dense":
+        raise click.UsageError("--wdl/--depth go with the layered engine (--engine layered)")
     if (args.workers or args.scheduler) and not args.out_dir:
         raise click.UsageError(
             "--workers and --scheduler share the layers through a folder: give --out DIR"

@@ -60,6 +60,7 @@ OWN_CHUNKS = 6  # chunk-sized buffers of the chunk being computed (reach, out, u
 DISK_PER_SLOT = {"depth": 0.17, "wdl": 0.075}
 DISK_MARGIN = 2.0
 DISK_RESERVE = 1 << 30  # a chunk is not written when less is free on the store's disk
+WDL_DEFAULT_SLOTS = 1 << 33  # values=None past it keeps win/draw/loss (Connect Four 6x6, not 5x6)
 
 # (phase, layer, slots done in the phase, slots of the phase)
 Progress = Callable[[str, int, int, int], None]
@@ -484,15 +485,16 @@ def solve_layered(
     runner_factory: Callable[[ChunkWork], Runner] | None = None,
     parallel: bool | None = None,
     on_plan: Callable[[Plan], None] | None = None,
-    values: str = "depth",
+    values: str | None = None,
     mode: str = "auto",
 ):
     """Strongly solve ``spec`` layer by layer: value (+1 first wins / 0 / -1) and depth of
     every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
 
     ``values``: "depth" (value and depth a byte) or "wdl" (win/draw/loss only, four positions
-    a byte; probes of depth raise :class:`~fastttt.errors.NoDepthError`; ``chunk`` a multiple
-    of 4).
+    a byte; probes of depth raise :class:`~fastttt.errors.NoDepthError`, and
+    :func:`fastttt.search.table_depths.with_depths` searches them; ``chunk`` a multiple of 4);
+    None: the resumed table's, else "wdl" past :data:`WDL_DEFAULT_SLOTS` slots, else "depth".
 
     ``out``: a folder for the layers (chunked, checksummed, resumable with ``resume=True``);
     without it layers stay in RAM. ``chunk``: slots a chunk (default: the resumed table's, else
@@ -512,18 +514,25 @@ def solve_layered(
     from fastttt.tables.probe import LayeredSolution
 
     started = time.perf_counter()
-    if values not in VALUES:
+    resumed = _stored_manifest(out) if resume and out is not None else None
+    if values is None and resumed is not None:
+        values = resumed["values"]
+    if values not in (*VALUES, None):
         raise InvalidArgumentError(f"values must be one of {VALUES}, got {values!r}")
-    if values == "wdl" and chunk is not None and chunk % WDL_SLOTS:
-        raise InvalidArgumentError(
-            f"a win/draw/loss solve packs {WDL_SLOTS} positions a byte: chunk must be a "
-            f"multiple of {WDL_SLOTS}, got {chunk}"
-        )
     if out is not None:
         require_zarr()  # before the plan is printed: a missing extra is the first thing said
     if chunk is None:  # a resume keeps the chunks it started with
-        chunk = (resume and out is not None and _stored_chunk(out)) or DEFAULT_CHUNK
-    p = plan(spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk, values=values)
+        chunk = resumed["chunk"] if resumed is not None else DEFAULT_CHUNK
+    p = plan(
+        spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk, values=values or "depth"
+    )
+    if values is None and p.slots > WDL_DEFAULT_SLOTS:
+        p = replace(p, values="wdl")
+    if p.values == "wdl" and p.chunk % WDL_SLOTS:
+        raise InvalidArgumentError(
+            f"a win/draw/loss solve packs {WDL_SLOTS} positions a byte: chunk must be a "
+            f"multiple of {WDL_SLOTS}, got {p.chunk}"
+        )
     p = fit_plan(p, max_bytes, mode)
     check_fits(p, max_bytes, None if out is None else disk_room(out, resume))
     if on_plan:
@@ -582,12 +591,12 @@ def solve_layered(
     return LayeredSolution(p.spec, p.index, store, seconds)
 
 
-def _stored_chunk(out) -> int | None:
-    """The chunk size of the layered table in ``out``, or None when there is none to read."""
+def _stored_manifest(out) -> dict | None:
+    """The manifest of the layered table in ``out``, or None when there is none to read."""
     if not os.path.lexists(os.path.join(out, MANIFEST)):
         return None
     try:
-        return LayerStore.open(out).manifest["chunk"]
+        return LayerStore.open(out).manifest
     except TableFileError:
         return None  # the store's own checks report it when the solve opens it
 
