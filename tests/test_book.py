@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fastttt.errors import GameSpecError, TableFileError
+from fastttt.errors import GameSpecError, InvalidArgumentError, TableFileError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
 from fastttt.search import book as B
@@ -241,3 +241,76 @@ def test_the_filter_reads_every_move_from_the_book(tmp_path, weak):
     for line, row in zip(lines, read, strict=True):
         nodes = int(row[-2])
         assert (nodes == 0) == (len(line) < book.depth), (line, row)  # children in the book
+
+
+def test_extended_lines_hold_exact_scores_and_moves_that_keep_them(tmp_path):
+    spec = as_spec("4x4k3g")  # 16 cells: the benchmark formula is the search's convention
+    path = tmp_path / "b.book"
+    book = B.build(spec, 3, path)
+    extended = B.extend(path, 6)
+    assert extended.lines == 6 and B.load(path).lines == 6
+    assert extended.past_keys.size == sum(len(B.perfect_lines(extended, p)) for p in (4, 5, 6))
+    memo: dict[int, int] = {}
+    for ply in (4, 5, 6):
+        for pos in B.perfect_lines(extended, ply).values():
+            score = benchmark_score_naive(pos, memo)
+            assert extended.score(pos) == score, pos
+            scores = B.scores_of_moves(pos, lambda child: benchmark_score_naive(child, memo))
+            assert scores[extended.best_move(pos)] == score, pos
+    assert (B.load(path).keys == book.keys).all() and len(extended) == len(book)
+    assert extended.score(Position.from_moves(spec, [0, 1, 2, 3, 0, 1, 2, 3])) is None
+
+
+def test_perfect_play_meets_no_search_within_the_lines(tmp_path, monkeypatch):
+    import random
+
+    import fastttt.play.players as P
+
+    spec = as_spec("4x5k4g")
+    path = tmp_path / "b.book"
+    B.build(spec, 3, path)
+    book = B.extend(path, 7)
+    monkeypatch.setattr(P, "uses_table", lambda spec: False)
+    monkeypatch.setattr(B, "shipped", lambda s: book if s == spec else None)
+    searched = []
+    real = Searcher.first_best_move
+    monkeypatch.setattr(
+        Searcher,
+        "first_best_move",
+        lambda self, pos, *a: searched.append(pos.ply) or real(self, pos, *a),
+    )
+    rng = random.Random(3)
+    for game in range(24):
+        pos, perfect = Position.empty(spec), game % 2
+        while not pos.is_over():
+            if pos.to_move == perfect:
+                move = P.perfect_move(pos, rng)
+            else:
+                move = rng.choice(pos.legal_moves())
+            pos = pos.play(move)
+    assert searched and min(searched) > 7  # past the lines only
+
+
+def test_an_interrupted_extension_resumes_to_the_same_bytes(tmp_path, monkeypatch):
+    monkeypatch.setattr(B, "CHUNK", 8)
+    whole, cut = tmp_path / "whole.book", tmp_path / "cut.book"
+    B.build("4x5k4g", 3, whole)
+    cut.write_bytes(whole.read_bytes())
+    B.extend(whole, 5)
+
+    class Stop(Exception):
+        pass
+
+    def stop_in_ply_5(phase, done, total):
+        if phase == "search 5" and done == 1:
+            raise Stop
+
+    with pytest.raises(Stop):
+        B.extend(cut, 5, progress=stop_in_ply_5)
+    assert B.load(cut).lines == 0  # untouched until the end
+    with pytest.raises(TableFileError, match="--resume it"):
+        B.extend(cut, 5)
+    B.extend(cut, 5, resume=True)
+    assert cut.read_bytes() == whole.read_bytes()
+    with pytest.raises(InvalidArgumentError, match="lines"):
+        B.extend(cut, 3)

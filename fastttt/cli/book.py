@@ -74,6 +74,54 @@ def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> 
 
 @book.command()
 @click.argument("path", type=NonEmptyPath(dir_okay=False, exists=True))
+@click.option(
+    "--lines", type=click.IntRange(1, 16), required=True, help="Plies from the empty board."
+)
+@click.option("--resume", is_flag=True, help="Keep the chunks an interrupted extension finished.")
+@click.option("--workers", type=click.IntRange(1, 256), help="Search the chunks on N processes.")
+@click.option("--scheduler", help="Search the chunks as tasks on this Dask scheduler.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def extend(path, lines, resume, workers, scheduler, as_json) -> None:
+    """Add to the book at PATH the positions perfect play meets past its depth, to --lines
+    plies (the perfect side plays the book's best moves, the other any move), each with its
+    exact score and a best move, so that `perfect` answers them at once."""
+    from fastttt.search.book import extend as extend_book
+
+    started, cpu = time.perf_counter(), time.process_time()
+    try:
+        with Progress(f"lines of {path}", unit="chunks") as shown:
+            made = extend_book(
+                path,
+                lines,
+                resume=resume,
+                workers=workers,
+                scheduler=scheduler,
+                progress=lambda phase, done, total: shown.update(done, total, note=phase),
+            )
+    except FastTTTError as err:
+        raise click.ClickException(str(err)) from None
+    out = {
+        "game": made.spec.name,
+        "book": str(path),
+        "depth": made.depth,
+        "positions": len(made),
+        "lines": made.lines,
+        "past_positions": int(made.past_keys.size),
+        "seconds": round(time.perf_counter() - started, 3),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+    }
+    if as_json:
+        emit("book", out)
+    else:
+        click.echo(
+            f"{path}: {len(made):,} positions of {made.spec.name} to depth {made.depth}, and "
+            f"{out['past_positions']:,} on perfect play's lines to {made.lines} plies, "
+            f"{out['seconds']:.1f} s"
+        )
+
+
+@book.command()
+@click.argument("path", type=NonEmptyPath(dir_okay=False, exists=True))
 @click.option("--moves", default="", help="The position, as the play screen writes moves.")
 def probe(path, moves) -> None:
     """The exact score of the position after --moves and of each of its moves (at the book's
@@ -91,7 +139,9 @@ def probe(path, moves) -> None:
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
     if score is None:
-        raise click.ClickException(f"{pos}: {pos.ply} stones, past the book's {opened.depth}")
+        raise click.ClickException(
+            f"{pos}: {pos.ply} stones, past the book's {opened.depth} and not on its lines"
+        )
     click.echo(f"{pos}  score {score}")
     if moves_scores:
         fields = (f"{game.format_move(pos, m)}:{v}" for m, v in moves_scores.items())

@@ -26,7 +26,7 @@ import os
 import struct
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -34,15 +34,15 @@ from pathlib import Path
 import numpy as np
 
 from fastttt.codes import to_layout
-from fastttt.errors import GameSpecError, TableFileError, require_int
+from fastttt.errors import GameSpecError, InvalidArgumentError, TableFileError, require_int
 from fastttt.files import check_target, file_head, write_atomic, write_framed
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import GameSpec, as_spec, game_fields
 from fastttt.search.alphabeta import scores_of_moves
 
 MAGIC = b"FTTTBOOK"
-VERSION = 2  # 2: a best move for each deepest position
-READS = (1, 2)
+VERSION = 3  # 2: a best move for each deepest position; 3: positions past the depth
+READS = (1, 2, 3)
 NO_MOVE = -1
 CHUNK = 64  # depth-D positions per search task (one checkpoint file each)
 MAX_DEPTH = 16
@@ -131,70 +131,95 @@ def _layouts(spec: GameSpec) -> list[int]:
     ]
 
 
+def _no_entries(dtype) -> np.ndarray:
+    return np.zeros(0, dtype=dtype)
+
+
 @dataclass(frozen=True)
 class Book:
     """Exact scores of every position up to ``depth`` stones of ``spec``: ``keys`` (uint64,
     increasing, :func:`position_key`), ``scores`` (int8, side to move) and ``moves`` (int8: a
     best move in the key's orientation, :data:`NO_MOVE` where none is kept; None for a version 1
-    book)."""
+    book). ``past_keys``, ``past_scores``, ``past_moves``: the same for some positions past the
+    depth, up to ``lines`` stones (0: none): those perfect play meets (:func:`extend`)."""
 
     spec: GameSpec
     depth: int
     keys: np.ndarray
     scores: np.ndarray
     moves: np.ndarray | None = None
+    lines: int = 0
+    past_keys: np.ndarray = field(default_factory=lambda: _no_entries(np.uint64))
+    past_scores: np.ndarray = field(default_factory=lambda: _no_entries(np.int8))
+    past_moves: np.ndarray = field(default_factory=lambda: _no_entries(np.int8))
 
     def __len__(self) -> int:
+        """The positions up to the depth (those past it: ``past_keys.size``)."""
         return int(self.keys.size)
 
     def score(self, pos: Position) -> int | None:
         """The exact score of ``pos`` (a live position of the book's game), or None when the
-        book does not know it: more than :attr:`depth` stones, except one stone past it after
-        the best move the book keeps (:meth:`best_move`), whose score is minus its parent's."""
+        book does not know it: past the depth, neither among the positions kept there nor
+        reached by a kept best move (:meth:`best_move`; its score is minus its parent's)."""
         if pos.spec != self.spec or pos.is_over():
             return None
         if pos.ply <= self.depth:
             return int(self.scores[self._entry(pos)])
-        if pos.ply == self.depth + 1 and self.moves is not None:
-            for move, parent in _parents(pos):
-                at = self._find(parent)
-                if at is not None and self.moves[at] != NO_MOVE:
-                    if _key_move(parent, int(self.moves[at])) == move:
-                        return -int(self.scores[at])
+        found = self._entry_past(pos)
+        if found is not None:
+            return found[0]
+        for move, parent in _parents(pos):
+            kept = self._entry_past(parent) if parent.ply > self.depth else self._entry_at(parent)
+            if kept is not None and kept[1] != NO_MOVE and _key_move(parent, kept[1]) == move:
+                return -kept[0]
         return None
 
     def best_move(self, pos: Position) -> int | None:
         """A best move of ``pos`` (a column) kept by the book, or None: the book keeps one for its
-        deepest positions (version 2); shallower ones have :meth:`move_scores`."""
-        if self.moves is None or pos.spec != self.spec or pos.ply > self.depth or pos.is_over():
+        deepest positions (version 2) and those past the depth; shallower ones have
+        :meth:`move_scores`."""
+        if pos.spec != self.spec or pos.is_over():
             return None
-        move = int(self.moves[self._entry(pos)])
+        if pos.ply <= self.depth:
+            move = NO_MOVE if self.moves is None else int(self.moves[self._entry(pos)])
+        else:
+            found = self._entry_past(pos)
+            move = NO_MOVE if found is None else found[1]
         return None if move == NO_MOVE else _key_move(pos, move)
 
     def _entry(self, pos: Position) -> int:
-        at = self._find(pos)
+        at = _find(self.keys, pos)
         if at is None:
             raise TableFileError(f"the book of {self.spec.name} lacks {pos} (a damaged book?)")
         return at
 
-    def _find(self, pos: Position) -> int | None:
-        key = np.uint64(position_key(pos))
-        at = int(np.searchsorted(self.keys, key))
-        return at if at < self.keys.size and self.keys[at] == key else None
+    def _entry_at(self, pos: Position) -> tuple[int, int] | None:
+        """(score, kept move in the key's orientation) of ``pos`` within the depth, or None for
+        a position the book does not hold (one that cannot be reached)."""
+        at = _find(self.keys, pos)
+        if at is None:
+            return None
+        return int(self.scores[at]), NO_MOVE if self.moves is None else int(self.moves[at])
+
+    def _entry_past(self, pos: Position) -> tuple[int, int] | None:
+        at = _find(self.past_keys, pos)
+        return None if at is None else (int(self.past_scores[at]), int(self.past_moves[at]))
 
     def lookup(
         self, curs: np.ndarray, masks: np.ndarray, plies: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """``(found, scores)`` of live positions given as bitboards (:func:`layout_keys`) with
-        ``plies`` stones: ``found`` where the book holds them (at most :attr:`depth` stones),
-        ``scores`` their exact scores there (0 elsewhere)."""
+        ``plies`` stones: ``found`` where the book holds them (every one up to :attr:`depth`
+        stones, some past it), ``scores`` their exact scores there (0 elsewhere)."""
         keys = layout_keys(self.spec, curs, masks)
-        at = np.minimum(np.searchsorted(self.keys, keys), max(self.keys.size - 1, 0))
         within = np.asarray(plies) <= self.depth
-        found = within & (self.keys[at] == keys) if self.keys.size else within & False
+        found, scores = _find_many(self.keys, self.scores, keys)
+        found &= within
         if (within & ~found).any():
             raise TableFileError(f"the book of {self.spec.name} lacks a position (a damaged book?)")
-        return found, np.where(found, self.scores[at], 0).astype(np.int64)
+        past, past_scores = _find_many(self.past_keys, self.past_scores, keys)
+        past &= ~within
+        return found | past, np.where(found, scores, np.where(past, past_scores, 0))
 
     def move_scores(self, pos: Position) -> dict[int, int] | None:
         """The exact score of each legal move of ``pos`` from the mover's side (as
@@ -208,6 +233,21 @@ class Book:
         score = self.score(pos)
         assert score is not None  # a child of a position above the depth
         return score
+
+
+def _find(keys: np.ndarray, pos: Position) -> int | None:
+    key = np.uint64(position_key(pos))
+    at = int(np.searchsorted(keys, key))
+    return at if at < keys.size and keys[at] == key else None
+
+
+def _find_many(keys: np.ndarray, scores: np.ndarray, wanted: np.ndarray):
+    """``(found, scores)`` of ``wanted`` keys in increasing ``keys`` (scores 0 where absent)."""
+    if not keys.size:
+        return np.zeros(wanted.shape, dtype=bool), np.zeros(wanted.shape, dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    found = keys[at] == wanted
+    return found, np.where(found, scores[at], 0).astype(np.int64)
 
 
 # --- building ----------------------------------------------------------------------------------
@@ -275,24 +315,11 @@ def build(
     }
     _prepare_parts(parts, plan, resume)
     chunks = [leaves[i : i + CHUNK] for i in range(0, len(leaves), CHUNK)]
-    todo = [i for i in range(len(chunks)) if not (parts / f"{i}.npy").is_file()]
-    done = len(chunks) - len(todo)
-    if progress:
-        progress("search", done, len(chunks))
-    tasks = [(i, [str(pos) for _, pos in chunks[i]]) for i in todo]
-    for index, answers in _run_tasks(spec, tasks, workers, scheduler):
-        _save_part(parts / f"{index}.npy", np.array(answers, dtype=np.int8).reshape(-1, 2))
-        done += 1
-        if progress:
-            progress("search", done, len(chunks))
     known: dict[int, int] = {}
     best: dict[int, int] = {}
-    for i, chunk in enumerate(chunks):
-        answers = np.load(parts / f"{i}.npy")
-        if answers.shape != (len(chunk), 2):
-            raise TableFileError(
-                f"{parts}/{i}.npy: {answers.shape} answers, expected ({len(chunk)}, 2)"
-            )
+    for chunk, answers in zip(
+        chunks, _search_chunks(spec, chunks, parts, "", progress, workers, scheduler), strict=True
+    ):
         keys_of_chunk = [key for key, _ in chunk]
         known.update(zip(keys_of_chunk, answers[:, 0].tolist(), strict=True))
         best.update(zip(keys_of_chunk, answers[:, 1].tolist(), strict=True))
@@ -309,6 +336,111 @@ def build(
         part.unlink()
     parts.rmdir()
     return book
+
+
+def perfect_lines(book: Book, ply: int) -> dict[int, Position]:
+    """Key -> a live position with ``ply`` stones, past ``book``'s depth, that perfect play
+    meets when the side to move there is the perfect player: that side plays ``book``'s best
+    moves (all of them where it has the children's scores, as
+    :func:`fastttt.play.players.perfect_move` chooses uniformly among them, else the kept one),
+    the other side any move. None of them may lie past what ``book`` keeps."""
+    perfect = ply % 2
+    layer = {position_key(Position.empty(book.spec)): Position.empty(book.spec)}
+    for _ in range(ply):
+        nxt: dict[int, Position] = {}
+        for pos in layer.values():
+            if pos.to_move != perfect:
+                moves = pos.legal_moves()
+            elif (scores := book.move_scores(pos)) is not None:
+                top = max(scores.values())
+                moves = [m for m, score in scores.items() if score == top]
+            elif (kept := book.best_move(pos)) is not None:
+                moves = [kept]
+            else:
+                raise InvalidArgumentError(f"the book keeps no move for {pos}: extend it first")
+            for move in moves:
+                child = pos.play(move)
+                if not child.is_over():
+                    nxt.setdefault(position_key(child), child)
+        layer = nxt
+    return layer
+
+
+def extend(
+    path: str | os.PathLike,
+    lines: int,
+    *,
+    resume: bool = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> Book:
+    """Add to the book at ``path`` the positions perfect play meets past its depth, to
+    ``lines`` stones (:func:`perfect_lines`), each with its exact score and kept best move, so
+    that ``perfect`` answers them without a search; the book is rewritten in place
+    (atomically). Ply by ply, in chunks of :data:`CHUNK` saved in ``<path>.parts/`` as they
+    finish (``resume`` keeps them); ``workers``/``scheduler`` as :func:`build`."""
+    book = load(path)
+    lines = require_int(lines, "lines", book.depth + 1, min(MAX_DEPTH, book.spec.cells - 1))
+    if book.moves is None:
+        raise TableFileError(f"{path}: a version 1 book keeps no moves: build it again")
+    parts = Path(f"{path}.parts")
+    plan = {"game": game_fields(book.spec), "depth": book.depth, "count": len(book)}
+    _prepare_parts(parts, plan | {"lines": lines, "chunk": CHUNK}, resume)
+    for ply in range(max(book.depth, book.lines) + 1, lines + 1):
+        leaves = sorted(perfect_lines(book, ply).items())
+        chunks = [leaves[i : i + CHUNK] for i in range(0, len(leaves), CHUNK)]
+        answers = _search_chunks(book.spec, chunks, parts, f"{ply}-", progress, workers, scheduler)
+        found = dict(zip(book.past_keys.tolist(), book.past_scores.tolist(), strict=True))
+        kept = dict(zip(book.past_keys.tolist(), book.past_moves.tolist(), strict=True))
+        for chunk, rows in zip(chunks, answers, strict=True):
+            for (key, _), (score, move) in zip(chunk, rows.tolist(), strict=True):
+                found[key], kept[key] = score, move
+        keys = np.array(sorted(found), dtype=np.uint64)
+        book = replace(
+            book,
+            lines=ply,
+            past_keys=keys,
+            past_scores=np.array([found[int(k)] for k in keys], dtype=np.int8),
+            past_moves=np.array([kept[int(k)] for k in keys], dtype=np.int8),
+        )
+    save(book, path)
+    for part in parts.glob("*"):
+        part.unlink()
+    parts.rmdir()
+    return book
+
+
+def _search_chunks(
+    spec: GameSpec,
+    chunks: list[list[tuple[int, Position]]],
+    parts: Path,
+    prefix: str,
+    progress: Progress | None,
+    workers: int | None,
+    scheduler: str | None,
+) -> list[np.ndarray]:
+    """The ``(score, kept move)`` rows (int8) of each chunk's positions, searched and saved as
+    ``parts/<prefix><i>.npy`` where not already there."""
+    files = [parts / f"{prefix}{i}.npy" for i in range(len(chunks))]
+    todo = [i for i, file in enumerate(files) if not file.is_file()]
+    done = len(chunks) - len(todo)
+    phase = f"search {prefix.rstrip('-')}".rstrip()
+    if progress:
+        progress(phase, done, len(chunks))
+    tasks = [(i, [str(pos) for _, pos in chunks[i]]) for i in todo]
+    for index, answers in _run_tasks(spec, tasks, workers, scheduler):
+        _save_part(files[index], np.array(answers, dtype=np.int8).reshape(-1, 2))
+        done += 1
+        if progress:
+            progress(phase, done, len(chunks))
+    out = []
+    for file, chunk in zip(files, chunks, strict=True):
+        answers = np.load(file)
+        if answers.shape != (len(chunk), 2):
+            raise TableFileError(f"{file}: {answers.shape} answers, expected ({len(chunk)}, 2)")
+        out.append(answers)
+    return out
 
 
 def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[tuple[int, int]]]]:
@@ -372,9 +504,18 @@ def save(book: Book, path: str | os.PathLike, *, force: bool = False) -> Path:
         "game": game_fields(book.spec),
         "depth": book.depth,
         "count": len(book),
+        "lines": book.lines,
+        "past": int(book.past_keys.size),
     }
     moves = book.moves if book.moves is not None else np.full(len(book), NO_MOVE, np.int8)
-    parts = [book.keys.astype("<u8"), book.scores.astype(np.int8), moves.astype(np.int8)]
+    parts = [
+        array
+        for keys, scores, kept in (
+            (book.keys, book.scores, moves),
+            (book.past_keys, book.past_scores, book.past_moves),
+        )
+        for array in (keys.astype("<u8"), scores.astype(np.int8), kept.astype(np.int8))
+    ]
     return write_framed(target, MAGIC, header, parts, TableFileError)
 
 
@@ -397,6 +538,7 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Book:
         header = json.loads(data[start : start + length])
         spec = GameSpec(**header["game"])
         depth, count = int(header["depth"]), int(header["count"])
+        lines, past = int(header.get("lines", 0)), int(header.get("past", 0))
     except (ValueError, KeyError, TypeError, GameSpecError):
         raise TableFileError(f"{path}: the book's header is damaged") from None
     version = header.get("version")
@@ -404,18 +546,27 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Book:
         raise TableFileError(f"{path}: book format {version!r}, this reads {READS}")
     body = data[start + length : -4]
     width = 9 if version == 1 else 10
-    if len(body) != width * count:
-        raise TableFileError(f"{path}: {len(body)} bytes of entries, {count} need {width * count}")
+    if count < 0 or past < 0 or len(body) != width * (count + past):
+        raise TableFileError(
+            f"{path}: {len(body)} bytes of entries, {count + past} need {width * (count + past)}"
+        )
+    keys, scores, moves = _entries(path, spec, body[: width * count], count, version > 1)
+    past_keys, past_scores, past_moves = _entries(path, spec, body[width * count :], past, True)
+    if game is not None and as_spec(game) != spec:
+        raise TableFileError(f"{path}: a book of {spec.name}, expected {as_spec(game).name}")
+    return Book(spec, depth, keys, scores, moves, lines, past_keys, past_scores, past_moves)
+
+
+def _entries(path: Path, spec: GameSpec, body: bytes, count: int, with_moves: bool):
+    """(keys, scores, moves or None) of ``count`` entries written by :func:`save`, checked."""
     keys = np.frombuffer(body[: 8 * count], dtype="<u8").astype(np.uint64)
     scores = np.frombuffer(body[8 * count : 9 * count], dtype=np.int8).copy()
-    moves = None if version == 1 else np.frombuffer(body[9 * count :], dtype=np.int8).copy()
+    moves = np.frombuffer(body[9 * count :], dtype=np.int8).copy() if with_moves else None
     if count and not (keys[1:] > keys[:-1]).all():
         raise TableFileError(f"{path}: the book's keys are not in increasing order")
     if moves is not None and not ((moves == NO_MOVE) | ((moves >= 0) & (moves < spec.cols))).all():
         raise TableFileError(f"{path}: the book holds a move off the board")
-    if game is not None and as_spec(game) != spec:
-        raise TableFileError(f"{path}: a book of {spec.name}, expected {as_spec(game).name}")
-    return Book(spec, depth, keys, scores, moves)
+    return keys, scores, moves
 
 
 @cache
