@@ -193,6 +193,10 @@ def test_the_shipped_connect4_book_is_whole():
     empty = Position.empty(book.spec)
     assert book.score(empty) == 1  # the first player wins with its 21st stone (move 41)
     assert max(book.move_scores(empty).items(), key=lambda kv: kv[1]) == (3, 1)  # the centre
+    lines = {
+        key for ply in range(book.depth + 1, book.lines + 1) for key in B.perfect_lines(book, ply)
+    }
+    assert lines == set(book.past_keys.tolist())  # every position perfect play meets, no other
 
 
 @pytest.mark.slow
@@ -201,9 +205,19 @@ def test_a_sample_of_the_shipped_connect4_book_against_search():
     rng = np.random.default_rng(4)
     layer = sorted(B._layers(book.spec, book.depth)[book.depth].items())
     searcher = Searcher(book.spec)
+    past = [
+        pos
+        for p in range(book.depth + 1, book.lines + 1)
+        for pos in B.perfect_lines(book, p).values()
+    ]
     for at in rng.choice(len(layer), 12, replace=False):
         pos = layer[int(at)][1]
         assert book.score(pos) == searcher.solve(pos).score, pos
+    for at in rng.choice(len(past), min(12, len(past)), replace=False):
+        pos = past[int(at)]
+        score = searcher.solve(pos).score
+        assert book.score(pos) == score, pos
+        assert searcher.best_moves(pos, score).count(book.best_move(pos)) == 1, pos
 
 
 def test_lookup_of_bitboards_agrees_with_score(tmp_path):

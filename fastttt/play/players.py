@@ -301,9 +301,10 @@ def perfect_play_cost(spec: GameSpec) -> str | None:
 
     book = shipped(spec)
     if book is not None:
+        lines = f" and its own lines to {book.lines}" if book.lines > book.depth else ""
         return (
-            f"perfect play on {spec.name} reads its opening book to {book.depth} plies, then "
-            f"searches: a move just past the book can take seconds (hints longer); "
+            f"perfect play on {spec.name} reads its opening book to {book.depth} plies{lines}, "
+            f"then searches: a move just past the book can take seconds (hints longer); "
             f"{default_player(spec)} answers within a second"
         )
     return (
