@@ -350,7 +350,7 @@ def test_cancelled_search_values_stop_at_once():
     cancel = threading.Event()
     threading.Timer(0.3, cancel.set).start()  # while the first move's search runs (seconds)
     start = time.monotonic()
-    past_the_book = Position.from_moves(connect4, [3, 3, 3, 3, 3, 0])  # the book: 6 plies
+    past_the_book = Position.from_moves(connect4, [3, 3, 3, 3, 0, 0])  # off the book's lines
     found = move_values(past_the_book, seconds=600, cancel=cancel)
     assert time.monotonic() - start < 60  # the budget would take ten minutes
     assert not found.complete and all(v.result is None for v in found.values.values())
