@@ -10,13 +10,16 @@ resumes), then scores the shallower ones by negamax over their children, which a
 or end the game. Each depth-``D`` position also keeps a best move (the first that keeps its score
 in the search's root order, :meth:`~fastttt.search.alphabeta.Searcher.root_order`), so that
 perfect play answers there without a search; shallower positions have their children's scores.
+:func:`extend` adds perfect play's lines past the depth (:func:`perfect_lines`): the positions
+``perfect`` meets whatever the other side plays, each with its score and a kept move.
 
 File layout (little-endian): ``MAGIC``, a uint32 header length, the header (JSON: ``format``,
-``version``, ``game`` as rows/cols/k/gravity, ``depth``, ``count``), ``count`` uint64 keys in
-increasing order, ``count`` int8 scores, (version 2) ``count`` int8 best moves, the column in the
-orientation whose ``cur + mask`` code is the key or -1 (none kept), and the CRC-32 of everything
-before it. Version 1 files (no moves) still load. A damaged, truncated or foreign file is refused
-with :class:`~fastttt.errors.TableFileError`.
+``version``, ``game`` as rows/cols/k/gravity, ``depth``, ``count``, (version 3) ``lines`` and
+``past``), ``count`` uint64 keys in increasing order, ``count`` int8 scores, (version 2)
+``count`` int8 best moves, the column in the orientation whose ``cur + mask`` code is the key or
+-1 (none kept), (version 3) the same three arrays for the ``past`` positions past the depth, and
+the CRC-32 of everything before it. Versions 1 (no moves) and 2 still load. A damaged,
+truncated or foreign file is refused with :class:`~fastttt.errors.TableFileError`.
 """
 
 from __future__ import annotations
