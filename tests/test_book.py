@@ -328,3 +328,18 @@ def test_an_interrupted_extension_resumes_to_the_same_bytes(tmp_path, monkeypatc
     assert cut.read_bytes() == whole.read_bytes()
     with pytest.raises(InvalidArgumentError, match="lines"):
         B.extend(cut, 3)
+
+
+def test_a_damaged_line_entry_is_refused(tmp_path):
+    path = tmp_path / "b.book"
+    B.build("4x5k4g", 2, path)
+    extended = B.extend(path, 4)
+    loaded = B.load(path)
+    assert loaded.lines == 4 and (loaded.past_keys == extended.past_keys).all()
+    assert (loaded.past_moves == extended.past_moves).all()
+    data = path.read_bytes()
+    off_board = bytearray(data[:-5] + bytes([9]))  # the last line entry's move: column 10 of 5
+    off_board += B.zlib.crc32(bytes(off_board)).to_bytes(4, "little")
+    (tmp_path / "off.book").write_bytes(bytes(off_board))
+    with pytest.raises(TableFileError, match="off the board"):
+        B.load(tmp_path / "off.book")
