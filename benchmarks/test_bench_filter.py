@@ -1,5 +1,5 @@
-"""The ``fastttt solve connect4 --stdin`` filter against the C++ solver run as a filter: CPU
-per position on the six public sets, exact and weak, both measured in the same run.
+"""The ``fastttt solve connect4 --stdin`` filter against the C++ solvers run as filters: CPU
+per position on the six public sets, exact and weak, all measured in the same run.
 
 Each solver runs as a child process fed through a pipe. A first line (``4455``) is answered
 so that start-up, kernel loading and the C++ table's allocation are over; then the child's
@@ -13,9 +13,12 @@ touches it, and so is counted).
 
 The C++ solver is PascalPons/connect4 built with its Makefile outside the repository, named
 by ``FASTTTT_C4_REFERENCE=/path/to/c4solver`` and run without an opening book (``-b`` naming
-no file; ``-w`` for weak); without it only fastttt is measured. ``FASTTTT_C4_LIMIT=N`` caps
-the positions per set (default: all), ``FASTTTT_C4_HARD=N`` those of Begin-Hard (default 20:
-seconds each). Time is reported, never asserted; every score is asserted.
+no file; ``-w`` for weak); without it only fastttt is measured. Christophe Steininger's c4
+(1 thread) has no filter of its own: ``FASTTTT_C4_STEININGER_FILTER=/path/to/filter`` names a
+driver built outside the repository on c4's solver library that reads the same lines and
+answers ``<moves> <score>`` in the same convention (``-w``: sign only); measured when given.
+``FASTTTT_C4_LIMIT=N`` caps the positions per set (default: all), ``FASTTTT_C4_HARD=N`` those
+of Begin-Hard (default 20: seconds each). Time is reported, never asserted; every score is asserted.
 
 Run: ``FASTTTT_C4_REFERENCE=/tmp/c4ref/c4solver .venv/bin/pytest benchmarks/test_bench_filter.py
 --benchmark-enable -s``, or ``.venv/bin/python benchmarks/test_bench_filter.py`` for the whole
@@ -46,13 +49,13 @@ SETS = [
 FIRST_LINE = b"4455\n"  # answered before the clock starts (a win in 4: a few nodes)
 
 
-def reference() -> str | None:
-    path = os.environ.get("FASTTTT_C4_REFERENCE")
+def reference(variable: str = "FASTTTT_C4_REFERENCE") -> str | None:
+    path = os.environ.get(variable)
     return path if path and os.access(path, os.X_OK) else None
 
 
 def commands(weak: bool) -> dict[str, list[str]]:
-    """The filters to measure: fastttt's CLI and, when given, the C++ solver."""
+    """The filters to measure: fastttt's CLI and, when given, the C++ solvers."""
     cmds = {
         "fastttt": [sys.executable, "-m", "fastttt", "solve", "connect4", "--stdin"]
         + (["--weak"] if weak else [])
@@ -60,6 +63,9 @@ def commands(weak: bool) -> dict[str, list[str]]:
     cpp = reference()
     if cpp:
         cmds["c++"] = [cpp, "-b", os.devnull] + (["-w"] if weak else [])
+    steininger = reference("FASTTTT_C4_STEININGER_FILTER")
+    if steininger:
+        cmds["steininger"] = [steininger] + (["-w"] if weak else [])
     return cmds
 
 
@@ -136,12 +142,13 @@ def _us(x: float) -> str:
 
 
 def format_row(row: dict) -> str:
-    cpp = row.get("c++")
-    ratio = f"{row['fastttt'] / cpp:.2f}" if cpp else "-"
+    cells = [_us(row["fastttt"])]
+    for label in ("c++", "steininger"):
+        other = row.get(label)
+        cells += [_us(other), f"{row['fastttt'] / other:.2f}"] if other else ["-", "-"]
     return (
         f"| {row['set']} | {row['positions']} | {'weak' if row['weak'] else 'exact'} | "
-        f"{_us(row['fastttt'])} | {_us(cpp) if cpp else '-'} | {ratio} | "
-        f"{row['load']:.2f} |"
+        f"{' | '.join(cells)} | {row['load']:.2f} |"
     )
 
 
@@ -160,14 +167,18 @@ def test_filter_against_cpp(benchmark, connect4_data, filename, name, weak):
     benchmark.extra_info.update(
         {k: (round(v, 2) if isinstance(v, float) else v) for k, v in row.items()}
     )
-    if "c++" in row:
-        benchmark.extra_info["ratio_to_cpp"] = round(row["fastttt"] / row["c++"], 3)
+    for label, key in (("c++", "ratio_to_cpp"), ("steininger", "ratio_to_steininger")):
+        if label in row:
+            benchmark.extra_info[key] = round(row["fastttt"] / row[label], 3)
     print("\n" + format_row(row))
 
 
 if __name__ == "__main__":
-    print("| set | positions | mode | fastttt CPU/position | C++ CPU/position | ratio | load |")
-    print("|---|---:|---|---:|---:|---:|---:|")
+    print(
+        "| set | positions | mode | fastttt CPU/position | Pons CPU/position | ratio "
+        "| Steininger CPU/position | ratio | load |"
+    )
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for filename, name in SETS:
         for weak in (False, True):
             print(format_row(measure(filename, name, weak)), flush=True)
