@@ -228,6 +228,13 @@ def winning_cells_mask(p, mask, w):
 @njit(**JIT)
 def has_line(p, w):
     """True when the stones ``p`` contain a full line of k."""
+    if ld(w, G_FAST4) != _ZERO:
+        h1 = ld(w, G_H) + _ONE
+        for s in (_ONE, h1, h1 - _ONE, h1 + _ONE):
+            t = p & (p >> s)
+            if t & (t >> (s + s)):
+                return True
+        return False
     h1 = gi(w, G_H) + 1
     k = gi(w, G_K)
     for s in (1, h1, h1 - 1, h1 + 1):
@@ -393,17 +400,19 @@ def tt_put(w, key, score, lower, ply, move):
 @njit(**JIT)
 def _claimeven_bound(cur, mask, ply, beta, w):
     """``beta`` lowered by the opponent's follow-up strategy (Allis' claimeven), for a
-    gravity position whose every column has an even number of empty cells: answering each
-    move on top of it, in the same column, the opponent leaves the mover only the empty cells
-    of the rows h with H - h even (``M_CLAIM``) and takes the others. Without a line in its stones
-    plus its cells the mover cannot win (at most 0); if the opponent then has a line in its
-    own, it wins by its last stone at the latest (at most the loss of a full board)."""
-    claim = ld(w, M_CLAIM)
+    gravity position with an even number of columns whose lowest empty cell lies off the rows
+    h with H - h even (``M_CLAIM``): answering a move on such a row on top of it, in the same
+    column, and a move off them in another such column, the opponent leaves the mover only
+    the empty cells of those rows and the playable cells, and takes the others. Without a
+    line in its stones plus its cells the mover cannot win (at most 0); if the opponent then
+    has a line in its own, it wins by its last stone at the latest (at most the loss of a
+    full board)."""
     empty = ld(w, M_BOARD) & ~mask
-    if has_line(cur | (empty & claim), w):
+    movers = empty & (ld(w, M_CLAIM) | possible_mask(mask, w))
+    if has_line(cur | movers, w):
         return beta
     bound = 0
-    if has_line((cur ^ mask) | (empty & ~claim), w):
+    if has_line((cur ^ mask) | (empty & ~movers), w):
         cells = gi(w, G_CELLS)
         last_stone = (cells + 1) // 2 if ply % 2 else cells // 2  # the opponent's
         bound = -(gi(w, G_BASE) - last_stone)
@@ -455,7 +464,7 @@ def negamax(cur, mask, ply, alpha, beta, w):
         beta = hi
         if alpha >= beta:
             return beta
-    if gravity and beta > -1 and lowest & ~ld(w, M_CLAIM) == _ZERO:
+    if gravity and beta > -1 and popcount(lowest & ~ld(w, M_CLAIM)) % 2 == 0:
         beta = _claimeven_bound(cur, mask, ply, beta, w)
         if alpha >= beta:
             return beta
