@@ -39,7 +39,8 @@ each child's bucket, so the child's probe finds it in cache (8 -> 11-12 M nodes/
 Connect Four sets).
 
 Moves are tried in the order: the table's best move first, then by the cells that would
-complete a line of the mover after the move (with gravity weighted ``ORDER_ALL`` each, plus
+complete a line of the mover after the move (with gravity not those just above a cell that
+completes the opponent's, idle while it stays open; weighted ``ORDER_ALL`` each, plus
 ``ORDER_ABOVE`` for one just above a playable cell, which the opponent cannot play under, and
 ``ORDER_PLAYABLE`` for one playable at once, which forces the reply), then centre first; only
 non-losing moves are searched (a forced block when the opponent threatens once, none when
@@ -504,6 +505,8 @@ def negamax(cur, mask, ply, alpha, beta, w):
             sc = MOVE_FIRST
         else:
             threats = winning_cells_mask(cur | mv, mask | mv, w)
+            if gravity:
+                threats &= ~(opp_win << _ONE)  # just above an opponent's threat: idle
             sc = popcount(threats)
             if gravity:
                 above = (((mask | mv) + ld(w, M_BOTTOM)) & ld(w, M_BOARD)) << _ONE
