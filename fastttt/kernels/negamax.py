@@ -44,7 +44,8 @@ completes the opponent's, idle while it stays open; weighted ``ORDER_ALL`` each,
 ``ORDER_ABOVE`` for one just above a playable cell, which the opponent cannot play under, and
 ``ORDER_PLAYABLE`` for one playable at once, which forces the reply), then centre first; only
 non-losing moves are searched (a forced block when the opponent threatens once, none when
-twice; with gravity never under an opponent's threat).
+twice; with gravity never under an opponent's threat), and a position left with one goes
+straight to its child, with no table probe, entry or ordering.
 """
 
 from __future__ import annotations
@@ -469,6 +470,8 @@ def negamax(cur, mask, ply, alpha, beta, w):
         beta = _claimeven_bound(cur, mask, ply, beta, w)
         if alpha >= beta:
             return beta
+    if possible & (possible - _ONE) == _ZERO:  # one move: no table entry, nothing to order
+        return -negamax(opp, mask | possible, ply + 1, -beta, -alpha, w)
     key, sym = position_key(cur, mask, ply, w)
     e = tt_get(w, key)
     first = -1  # the table's best move: the column with gravity, else the bit
