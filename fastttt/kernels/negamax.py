@@ -36,9 +36,9 @@ the tag together are an invertible hash of the position key, so a hit is exact (
 mask`` with gravity, ``mask << nbits | cur`` on free boards when that fits 64 bits, else a
 64-bit hash). Slot 0 keeps the entry with the most work, slot 1 the latest other (with a
 slot 0 nearest the root instead: Begin-Hard 9% fewer nodes than one always-replaced entry;
-by work: five 7-ply positions on a 2**19 table 3.1% fewer than by depth, 0.8% on 2**21). While a node sorts its moves it prefetches
-each child's bucket, so the child's probe finds it in cache (8 -> 11-12 M nodes/s on the
-Connect Four sets).
+by work: five 7-ply positions on a 2**19 table 3.1% fewer than by depth, 0.8% on 2**21).
+While a node sorts its moves it prefetches each child's bucket, so the child's probe finds
+it in cache (8 -> 11-12 M nodes/s on the Connect Four sets).
 
 Moves are tried in the order: the table's best move first, then by the cells that would
 complete a line of the mover after the move (with gravity not those just above a cell that
