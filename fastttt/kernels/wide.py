@@ -29,8 +29,9 @@ empty; ``move`` the cell that cut off or raised alpha, tried first when the posi
 back, before its other moves are even listed: 5 x 5 k = 4 from the empty board 18% faster);
 buckets of two entries (32 bytes), indexed by the key's top bits; a probe accepts an entry only
 when the stored key equals the whole 64-bit key, and its move only when it is legal and not
-losing at once there. Slot 0 keeps the entry nearest the root, slot 1 the latest other (as the
-64-bit table). Scores stay within +-2047 (:data:`MAX_CELLS` cells).
+losing at once there. Slot 0 keeps the entry nearest the root, slot 1 the latest other (the
+64-bit table keeps the entry with the most work there). Scores stay within +-2047
+(:data:`MAX_CELLS` cells).
 
 Move order: the table's move, then more new threats first (:func:`_order_score`), then
 centre first; only moves that do not lose at once (a forced block; with gravity never under an
