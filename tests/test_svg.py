@@ -343,10 +343,13 @@ def test_no_legend_on_a_finished_game(state):
     assert not having(root, "legend") and not having(root, "heat")
 
 
-def test_cancelled_search_values_stop_at_once():
+def test_cancelled_search_values_stop_at_once(monkeypatch):
     import threading
     import time
 
+    import fastttt.play.move_values
+
+    monkeypatch.setattr(fastttt.play.move_values, "_SEARCHERS", {})  # no table warm from others
     cancel = threading.Event()
     threading.Timer(0.3, cancel.set).start()  # while the first move's search runs (seconds)
     start = time.monotonic()
