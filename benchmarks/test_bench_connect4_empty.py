@@ -68,7 +68,7 @@ def test_empty_board_steininger(benchmark):
     ratio = {mode: round(ours / cpu, 2) for mode, ours in _FASTTTT_CPU.items()}
     benchmark.extra_info.update(cpu_seconds=round(cpu, 2), fastttt_over_peer=ratio)
     print(
-        f"\nSteininger c4 exact  {cpu:.1f} CPU-s (2 threads); fastttt / c4 CPU: {ratio} "
+        f"\nSteininger c4 exact  {cpu:.1f} CPU-s (all its threads); fastttt / c4 CPU: {ratio} "
         f"(load {os.getloadavg()[0]:.1f})"
     )
     assert "Score" in figures["out"] or "score" in figures["out"]
