@@ -38,38 +38,26 @@ def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> 
     from fastttt.games.mnk.spec import as_spec
     from fastttt.search.book import build as build_book
 
-    started, cpu = time.perf_counter(), time.process_time()
     try:
         spec = as_spec(game)
-        path = out_path or f"{spec.name}.book"
-        with Progress(f"book of {spec.name}", unit="chunks") as shown:
-            made = build_book(
-                spec,
-                depth,
-                path,
-                resume=resume,
-                workers=workers,
-                scheduler=scheduler,
-                force=force,
-                progress=lambda phase, done, total: shown.update(done, total, note=phase),
-            )
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
-    out = {
-        "game": spec.name,
-        "book": str(path),
-        "depth": made.depth,
-        "positions": len(made),
-        "seconds": round(time.perf_counter() - started, 3),
-        "cpu_seconds": round(time.process_time() - cpu, 3),
-    }
-    if as_json:
-        emit("book", out)
-    else:
-        click.echo(
-            f"{path}: {len(made):,} positions of {spec.name} to depth {made.depth}, "
-            f"{out['seconds']:.1f} s"
-        )
+    path = out_path or f"{spec.name}.book"
+    _write_book(
+        f"book of {spec.name}",
+        path,
+        as_json,
+        lambda progress: build_book(
+            spec,
+            depth,
+            path,
+            resume=resume,
+            workers=workers,
+            scheduler=scheduler,
+            force=force,
+            progress=progress,
+        ),
+    )
 
 
 @book.command()
@@ -87,17 +75,23 @@ def extend(path, lines, resume, workers, scheduler, as_json) -> None:
     exact score and a best move, so that `perfect` answers them at once."""
     from fastttt.search.book import extend as extend_book
 
+    _write_book(
+        f"lines of {path}",
+        path,
+        as_json,
+        lambda progress: extend_book(
+            path, lines, resume=resume, workers=workers, scheduler=scheduler, progress=progress
+        ),
+    )
+
+
+def _write_book(title: str, path, as_json: bool, write) -> None:
+    """Run ``write(progress)`` (a book build or extension) with a progress bar, then say what
+    the book at ``path`` holds, in one line or one JSON object."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        with Progress(f"lines of {path}", unit="chunks") as shown:
-            made = extend_book(
-                path,
-                lines,
-                resume=resume,
-                workers=workers,
-                scheduler=scheduler,
-                progress=lambda phase, done, total: shown.update(done, total, note=phase),
-            )
+        with Progress(title, unit="chunks") as shown:
+            made = write(lambda phase, done, total: shown.update(done, total, note=phase))
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
     out = {
@@ -105,17 +99,18 @@ def extend(path, lines, resume, workers, scheduler, as_json) -> None:
         "book": str(path),
         "depth": made.depth,
         "positions": len(made),
-        "lines": made.lines,
-        "past_positions": int(made.past_keys.size),
         "seconds": round(time.perf_counter() - started, 3),
         "cpu_seconds": round(time.process_time() - cpu, 3),
     }
+    lines = ""
+    if made.lines:
+        out |= {"lines": made.lines, "past_positions": int(made.past_keys.size)}
+        lines = f", and {out['past_positions']:,} on perfect play's lines to {made.lines} plies"
     if as_json:
         emit("book", out)
     else:
         click.echo(
-            f"{path}: {len(made):,} positions of {made.spec.name} to depth {made.depth}, and "
-            f"{out['past_positions']:,} on perfect play's lines to {made.lines} plies, "
+            f"{path}: {len(made):,} positions of {made.spec.name} to depth {made.depth}{lines}, "
             f"{out['seconds']:.1f} s"
         )
 
