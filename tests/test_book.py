@@ -275,6 +275,32 @@ def test_extended_lines_hold_exact_scores_and_moves_that_keep_them(tmp_path):
     assert extended.score(Position.from_moves(spec, [0, 1, 2, 3, 0, 1, 2, 3])) is None
 
 
+def test_a_deeper_book_reuses_the_lines_of_a_shallower_one(tmp_path, monkeypatch):
+    spec = as_spec("4x4k3g")
+    shallow = B.build(spec, 3, tmp_path / "shallow.book")
+    shallow = B.extend(tmp_path / "shallow.book", 6)
+    deep_path = tmp_path / "deep.book"
+    B.build(spec, 4, deep_path)
+    searched: list[str] = []
+    real = B._solve_chunk
+    monkeypatch.setattr(
+        B, "_solve_chunk", lambda game, texts: searched.extend(texts) or real(game, texts)
+    )
+    deep = B.extend(deep_path, 6, reuse=shallow)
+    lines = {key: pos for p in (5, 6) for key, pos in B.perfect_lines(deep, p).items()}
+    assert sorted(lines) == deep.past_keys.tolist()
+    reused = [pos for pos in lines.values() if shallow.kept_entry(pos) is not None]
+    assert reused and len(searched) == len(lines) - len(reused)
+    memo: dict[int, int] = {}
+    for pos in lines.values():
+        score = benchmark_score_naive(pos, memo)
+        assert deep.score(pos) == score, pos
+        scores = B.scores_of_moves(pos, lambda child: benchmark_score_naive(child, memo))
+        assert scores[deep.best_move(pos)] == score, pos
+    with pytest.raises(InvalidArgumentError, match="of 4x5k4g|reuse"):
+        B.extend(deep_path, 7, reuse=B.build("4x5k4g", 2, tmp_path / "other.book"))
+
+
 def test_perfect_play_meets_no_search_within_the_lines(tmp_path, monkeypatch):
     import random
 
@@ -343,3 +369,18 @@ def test_a_damaged_line_entry_is_refused(tmp_path):
     (tmp_path / "off.book").write_bytes(bytes(off_board))
     with pytest.raises(TableFileError, match="off the board"):
         B.load(tmp_path / "off.book")
+
+
+def test_extend_refuses_a_file_to_reuse_that_is_not_a_book(tmp_path):
+    from click.testing import CliRunner
+
+    from fastttt.cli import main
+
+    path, other = tmp_path / "b.book", tmp_path / "notes.txt"
+    B.build("4x5k4g", 2, path)
+    other.write_text("not a book\n")
+    before = path.read_bytes()
+    args = ["book", "extend", str(path), "--lines", "3", "--reuse", str(other)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert str(other) in result.output and path.read_bytes() == before

@@ -71,7 +71,13 @@ EXAMPLES: dict[str, list[tuple[list[str], str | None]]] = {
     ],
     "bench": [(["bench", "--tt-bits", "17", "--json"], None)],
     "book": [
-        (["book", "build", "4x4k3g", "--depth", "3", "--out", "{tmp}/b.book", "--json"], None)
+        (["book", "build", "4x4k3g", "--depth", "3", "--out", "{tmp}/b.book", "--json"], None),
+        (["book", "build", "4x4k3g", "--depth", "4", "--out", "{tmp}/d.book", "--json"], None),
+        (
+            ["book", "extend", "{tmp}/d.book", "--lines", "5", "--reuse", "{tmp}/b.book"]
+            + ["--json"],
+            None,
+        ),
     ],
     "count": [
         (["count", "--json"], None),

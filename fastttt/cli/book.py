@@ -66,23 +66,35 @@ def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> 
     "--lines", type=click.IntRange(1, 16), required=True, help="Plies from the empty board."
 )
 @click.option("--resume", is_flag=True, help="Keep the chunks an interrupted extension finished.")
+@click.option(
+    "--reuse",
+    "reuse_path",
+    type=NonEmptyPath(dir_okay=False, exists=True),
+    help="Take the positions this other book keeps a move for instead of searching them.",
+)
 @click.option("--workers", type=click.IntRange(1, 256), help="Search the chunks on N processes.")
 @click.option("--scheduler", help="Search the chunks as tasks on this Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def extend(path, lines, resume, workers, scheduler, as_json) -> None:
+def extend(path, lines, resume, reuse_path, workers, scheduler, as_json) -> None:
     """Add to the book at PATH the positions perfect play meets past its depth, to --lines
     plies (the perfect side plays the book's best moves, the other any move), each with its
     exact score and a best move, so that `perfect` answers them at once."""
     from fastttt.search.book import extend as extend_book
+    from fastttt.search.book import load
 
-    _write_book(
-        f"lines of {path}",
-        path,
-        as_json,
-        lambda progress: extend_book(
-            path, lines, resume=resume, workers=workers, scheduler=scheduler, progress=progress
-        ),
-    )
+    def run(progress):
+        reuse = None if reuse_path is None else load(reuse_path)
+        return extend_book(
+            path,
+            lines,
+            resume=resume,
+            reuse=reuse,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+        )
+
+    _write_book(f"lines of {path}", path, as_json, run)
 
 
 def _write_book(title: str, path, as_json: bool, write) -> None:

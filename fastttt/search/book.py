@@ -172,8 +172,8 @@ class Book:
         if found is not None:
             return found[0]
         for move, parent in _parents(pos):
-            kept = self._entry_past(parent) if parent.ply > self.depth else self._entry_at(parent)
-            if kept is not None and kept[1] != NO_MOVE and _key_move(parent, kept[1]) == move:
+            kept = self.kept_entry(parent)
+            if kept is not None and _key_move(parent, kept[1]) == move:
                 return -kept[0]
         return None
 
@@ -203,6 +203,14 @@ class Book:
         if at is None:
             return None
         return int(self.scores[at]), NO_MOVE if self.moves is None else int(self.moves[at])
+
+    def kept_entry(self, pos: Position) -> tuple[int, int] | None:
+        """(score, best move in the key's orientation) of ``pos`` where the book keeps a move
+        for it (at its depth or on its lines), else None."""
+        if pos.spec != self.spec or pos.is_over() or pos.ply < self.depth:
+            return None
+        found = self._entry_past(pos) if pos.ply > self.depth else self._entry_at(pos)
+        return None if found is None or found[1] == NO_MOVE else found
 
     def _entry_past(self, pos: Position) -> tuple[int, int] | None:
         at = _find(self.past_keys, pos)
@@ -374,6 +382,7 @@ def extend(
     lines: int,
     *,
     resume: bool = False,
+    reuse: Book | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
@@ -382,20 +391,33 @@ def extend(
     ``lines`` stones (:func:`perfect_lines`), each with its exact score and kept best move, so
     that ``perfect`` answers them without a search; the book is rewritten in place
     (atomically). Ply by ply, in chunks of :data:`CHUNK` saved in ``<path>.parts/`` as they
-    finish (``resume`` keeps them); ``workers``/``scheduler`` as :func:`build`."""
+    finish (``resume`` keeps them); ``workers``/``scheduler`` as :func:`build`. ``reuse``:
+    another book of the same game whose kept entries (score and best move) are taken instead
+    of searching those positions again (the lines of a shallower book, say)."""
     book = load(path)
     lines = require_int(lines, "lines", book.depth + 1, min(MAX_DEPTH, book.spec.cells - 1))
     if book.moves is None:
         raise TableFileError(f"{path}: a version 1 book keeps no moves: build it again")
+    if reuse is not None and reuse.spec != book.spec:
+        raise InvalidArgumentError(
+            f"the book to reuse is of {reuse.spec.name}, not of {book.spec.name}"
+        )
     parts = Path(f"{path}.parts")
     plan = {"game": game_fields(book.spec), "depth": book.depth, "count": len(book)}
+    if reuse is not None:
+        plan["reuse"] = [reuse.depth, len(reuse), reuse.lines, int(reuse.past_keys.size)]
     _prepare_parts(parts, plan | {"lines": lines, "chunk": CHUNK}, resume)
     for ply in range(max(book.depth, book.lines) + 1, lines + 1):
-        leaves = sorted(perfect_lines(book, ply).items())
-        chunks = [leaves[i : i + CHUNK] for i in range(0, len(leaves), CHUNK)]
-        answers = _search_chunks(book.spec, chunks, parts, f"{ply}-", progress, workers, scheduler)
         found = dict(zip(book.past_keys.tolist(), book.past_scores.tolist(), strict=True))
         kept = dict(zip(book.past_keys.tolist(), book.past_moves.tolist(), strict=True))
+        leaves = []
+        for key, pos in sorted(perfect_lines(book, ply).items()):
+            if reuse is not None and (entry := reuse.kept_entry(pos)) is not None:
+                found[key], kept[key] = entry
+            else:
+                leaves.append((key, pos))
+        chunks = [leaves[i : i + CHUNK] for i in range(0, len(leaves), CHUNK)]
+        answers = _search_chunks(book.spec, chunks, parts, f"{ply}-", progress, workers, scheduler)
         for chunk, rows in zip(chunks, answers, strict=True):
             for (key, _), (score, move) in zip(chunk, rows.tolist(), strict=True):
                 found[key], kept[key] = score, move
