@@ -108,7 +108,7 @@ def test_unranked_positions_are_legal_and_allowed(game, strict):
 
 
 @pytest.mark.parametrize("strict", STRICTNESS)
-@pytest.mark.parametrize("game", ["4x4k4g", "3x4k3g", "4x3k3g"])
+@pytest.mark.parametrize("game", ["4x4k4g", "3x4k3g", "5x3k3g", "6x3k3g", "6x2k2g"])
 def test_every_reachable_position_has_a_slot(game, strict):
     index = ColumnRunsIndex(game, strict)
     layers = reachable_by_ply(game)

@@ -167,7 +167,7 @@ class ColumnRunsIndex:
     """The column-runs index of a gravity board (module docstring): ``rank(first, second)
     -> (layer, slot)`` and ``unrank(layer, slot) -> (first, second)``, bitboards as in
     :mod:`fastttt.games.mnk.board`. No symmetry. The block tables, (rows + 1) ** cols keys
-    of 3 int64 (20 MB and a few seconds for 7x6), are built on the first rank or unrank;
+    of 3 int64 (20 MB and about a second for 7x6), are built on the first rank or unrank;
     :attr:`layer_sizes` needs none of them."""
 
     def __init__(self, spec: GameSpec | str, strict: bool = True):
