@@ -134,14 +134,16 @@ def test_connect4_values_within_the_book_come_from_it():
 
     book = shipped(connect4)
     assert book is not None
-    pos = Position.from_moves(connect4, [3, 3, 4, 4][: book.depth - 1])
+    line = [0, 0, 0, 0, 1, 1, 1]  # off the book's lines at its depth, 7
+    assert book.depth <= len(line)
+    pos = Position.from_moves(connect4, line[: book.depth - 1])
     found = move_values(pos, seconds=0)  # no time to search: every value is the book's
     assert found.source == "book" and found.complete
     expected = book.move_scores(pos)
     assert expected is not None
     for move, value in found.values.items():
         assert (value.result, value.plies) == table_from_score(connect4, pos.ply, expected[move])
-    past = Position.from_moves(connect4, [3, 3, 4, 4, 2, 2][: book.depth])
+    past = Position.from_moves(connect4, line[: book.depth])
     beyond = move_values(past, seconds=0)  # its children are past the book: searched
     assert beyond.source == "search" and not beyond.complete
 
@@ -353,7 +355,7 @@ def test_cancelled_search_values_stop_at_once(monkeypatch):
     cancel = threading.Event()
     threading.Timer(0.3, cancel.set).start()  # while the first move's search runs (seconds)
     start = time.monotonic()
-    past_the_book = Position.from_moves(connect4, [3, 3, 3, 3, 0, 0])  # off the book's lines
+    past_the_book = Position.from_moves(connect4, [0, 0, 0, 0, 1, 1, 1])  # off the book's lines
     found = move_values(past_the_book, seconds=600, cancel=cancel)
     assert time.monotonic() - start < 60  # the budget would take ten minutes
     assert not found.complete and all(v.result is None for v in found.values.values())
