@@ -284,7 +284,9 @@ def test_a_deeper_book_reuses_the_lines_of_a_shallower_one(tmp_path, monkeypatch
     searched: list[str] = []
     real = B._solve_chunk
     monkeypatch.setattr(
-        B, "_solve_chunk", lambda game, texts: searched.extend(texts) or real(game, texts)
+        B,
+        "_solve_chunk",
+        lambda game, texts, scores: searched.extend(texts) or real(game, texts, scores),
     )
     deep = B.extend(deep_path, 6, reuse=shallow)
     lines = {key: pos for p in (5, 6) for key, pos in B.perfect_lines(deep, p).items()}
@@ -299,6 +301,29 @@ def test_a_deeper_book_reuses_the_lines_of_a_shallower_one(tmp_path, monkeypatch
         assert scores[deep.best_move(pos)] == score, pos
     with pytest.raises(InvalidArgumentError, match="of 4x5k4g|reuse"):
         B.extend(deep_path, 7, reuse=B.build("4x5k4g", 2, tmp_path / "other.book"))
+
+
+def test_a_deeper_build_takes_the_scores_a_shallower_book_knows(tmp_path, monkeypatch):
+    spec = as_spec("4x4k3g")
+    B.build(spec, 3, tmp_path / "shallow.book")
+    shallow = B.extend(tmp_path / "shallow.book", 5)
+    plain = B.build(spec, 4, tmp_path / "plain.book")
+    solved: list[int] = []
+    real = Searcher.solve
+    monkeypatch.setattr(
+        Searcher, "solve", lambda self, pos: solved.append(pos.ply) or real(self, pos)
+    )
+    deep = B.build(spec, 4, tmp_path / "deep.book", reuse=shallow)
+    leaves = B._layers(spec, 4)[4].values()
+    known = [pos for pos in leaves if shallow.score(pos) is not None]
+    assert known and solved.count(4) == len(leaves) - len(known)
+    assert (deep.keys == plain.keys).all() and (deep.scores == plain.scores).all()
+    memo: dict[int, int] = {}
+    for pos in leaves:
+        scores = B.scores_of_moves(pos, lambda child: benchmark_score_naive(child, memo))
+        assert scores[deep.best_move(pos)] == deep.score(pos), pos
+    with pytest.raises(InvalidArgumentError, match="reuse"):
+        B.build("4x5k4g", 3, tmp_path / "other.book", reuse=shallow)
 
 
 def test_perfect_play_meets_no_search_within_the_lines(tmp_path, monkeypatch):

@@ -28,36 +28,43 @@ def book() -> None:
     "--out", "out_path", type=NonEmptyPath(dir_okay=False), help="The file (default GAME.book)."
 )
 @click.option("--resume", is_flag=True, help="Keep the chunks an interrupted build finished.")
+@click.option(
+    "--reuse",
+    "reuse_path",
+    type=NonEmptyPath(dir_okay=False, exists=True),
+    help="Take the scores this other book knows instead of searching them.",
+)
 @click.option("--workers", type=click.IntRange(1, 256), help="Search the chunks on N processes.")
 @click.option("--scheduler", help="Search the chunks as tasks on this Dask scheduler.")
 @click.option("--force", is_flag=True, help="Replace a file that is not a book.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def build(game, depth, out_path, resume, workers, scheduler, force, as_json) -> None:
+def build(game, depth, out_path, resume, reuse_path, workers, scheduler, force, as_json) -> None:
     """Build the book of GAME (default connect4) to --depth plies: every position searched or
     derived exactly, resumable after a kill (--resume)."""
     from fastttt.games.mnk.spec import as_spec
     from fastttt.search.book import build as build_book
+    from fastttt.search.book import load
 
     try:
         spec = as_spec(game)
     except FastTTTError as err:
         raise click.ClickException(str(err)) from None
     path = out_path or f"{spec.name}.book"
-    _write_book(
-        f"book of {spec.name}",
-        path,
-        as_json,
-        lambda progress: build_book(
+
+    def run(progress):
+        return build_book(
             spec,
             depth,
             path,
             resume=resume,
+            reuse=None if reuse_path is None else load(reuse_path),
             workers=workers,
             scheduler=scheduler,
             force=force,
             progress=progress,
-        ),
-    )
+        )
+
+    _write_book(f"book of {spec.name}", path, as_json, run)
 
 
 @book.command()
@@ -83,12 +90,11 @@ def extend(path, lines, resume, reuse_path, workers, scheduler, as_json) -> None
     from fastttt.search.book import load
 
     def run(progress):
-        reuse = None if reuse_path is None else load(reuse_path)
         return extend_book(
             path,
             lines,
             resume=resume,
-            reuse=reuse,
+            reuse=None if reuse_path is None else load(reuse_path),
             workers=workers,
             scheduler=scheduler,
             progress=progress,

@@ -276,18 +276,22 @@ def _layers(spec: GameSpec, depth: int) -> list[dict[int, Position]]:
     return layers
 
 
-def _solve_chunk(game: dict, texts: list[str]) -> list[tuple[int, int]]:
+def _solve_chunk(
+    game: dict, texts: list[str], scores: list[int | None] | None = None
+) -> list[tuple[int, int]]:
     """(exact score, a best move in the key's orientation) of positions given by their text
-    (one task; a fresh searcher). The move is the first in the search's root order that keeps
-    the score: the table of the solve just done usually proves it at once."""
+    (one task; a fresh searcher); ``scores``: those already known (None: search it). The move
+    is the first in the search's root order that keeps the score: the table of the solve just
+    done usually proves it at once."""
     from fastttt.search.alphabeta import Searcher
 
     spec = GameSpec(**game)
     searcher = Searcher(spec)
     answers = []
-    for text in texts:
+    for i, text in enumerate(texts):
         pos = Position.from_text(spec, text)
-        score = searcher.solve(pos).score
+        known = None if scores is None else scores[i]
+        score = searcher.solve(pos).score if known is None else known
         move = searcher.first_best_move(pos, searcher.root_order(pos), score)
         answers.append((score, _key_move(pos, move)))
     return answers
@@ -299,6 +303,7 @@ def build(
     path: str | os.PathLike,
     *,
     resume: bool = False,
+    reuse: Book | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     force: bool = False,
@@ -307,11 +312,15 @@ def build(
     """Build the book of ``spec`` to ``depth`` plies and write it to ``path`` (atomically; a file
     there that is not a book is refused unless ``force``). The depth-``depth`` positions are
     searched in chunks of :data:`CHUNK`, each saved in ``<path>.parts/`` as it finishes;
-    ``resume`` keeps the chunks found there (their game and depth must match). ``workers``:
-    that many processes; ``scheduler``: the address of a Dask scheduler (the chunks as tasks;
-    ``pip install 'fastttt[distributed]'``). ``progress(phase, done, total)`` after each chunk."""
+    ``resume`` keeps the chunks found there (their game and depth must match). ``reuse``:
+    another book of the game whose scores (:meth:`Book.score`: a shallower book's lines and
+    kept moves) are taken instead of searched; only the kept move is then looked for.
+    ``workers``: that many processes; ``scheduler``: the address of a Dask scheduler (the
+    chunks as tasks; ``pip install 'fastttt[distributed]'``). ``progress(phase, done, total)``
+    after each chunk."""
     spec = as_spec(spec)
     _check_spec(spec)
+    _check_reuse(reuse, spec)
     depth = require_int(depth, "depth", 0, min(MAX_DEPTH, spec.cells - 1))
     target = check_target(path, _is_book, "a fastttt book", TableFileError, force=force)
     layers = _layers(spec, depth)
@@ -323,14 +332,13 @@ def build(
         "leaves": len(leaves),
         "chunk": CHUNK,
         "version": VERSION,
-    }
+    } | _reuse_plan(reuse)
     _prepare_parts(parts, plan, resume)
     chunks = [leaves[i : i + CHUNK] for i in range(0, len(leaves), CHUNK)]
+    searched = _search_chunks(spec, chunks, parts, "", progress, workers, scheduler, reuse)
     known: dict[int, int] = {}
     best: dict[int, int] = {}
-    for chunk, answers in zip(
-        chunks, _search_chunks(spec, chunks, parts, "", progress, workers, scheduler), strict=True
-    ):
+    for chunk, answers in zip(chunks, searched, strict=True):
         keys_of_chunk = [key for key, _ in chunk]
         known.update(zip(keys_of_chunk, answers[:, 0].tolist(), strict=True))
         best.update(zip(keys_of_chunk, answers[:, 1].tolist(), strict=True))
@@ -398,15 +406,10 @@ def extend(
     lines = require_int(lines, "lines", book.depth + 1, min(MAX_DEPTH, book.spec.cells - 1))
     if book.moves is None:
         raise TableFileError(f"{path}: a version 1 book keeps no moves: build it again")
-    if reuse is not None and reuse.spec != book.spec:
-        raise InvalidArgumentError(
-            f"the book to reuse is of {reuse.spec.name}, not of {book.spec.name}"
-        )
+    _check_reuse(reuse, book.spec)
     parts = Path(f"{path}.parts")
     plan = {"game": game_fields(book.spec), "depth": book.depth, "count": len(book)}
-    if reuse is not None:
-        plan["reuse"] = [reuse.depth, len(reuse), reuse.lines, int(reuse.past_keys.size)]
-    _prepare_parts(parts, plan | {"lines": lines, "chunk": CHUNK}, resume)
+    _prepare_parts(parts, plan | _reuse_plan(reuse) | {"lines": lines, "chunk": CHUNK}, resume)
     for ply in range(max(book.depth, book.lines) + 1, lines + 1):
         found = dict(zip(book.past_keys.tolist(), book.past_scores.tolist(), strict=True))
         kept = dict(zip(book.past_keys.tolist(), book.past_moves.tolist(), strict=True))
@@ -436,6 +439,18 @@ def extend(
     return book
 
 
+def _check_reuse(reuse: Book | None, spec: GameSpec) -> None:
+    if reuse is not None and reuse.spec != spec:
+        raise InvalidArgumentError(f"the book to reuse is of {reuse.spec.name}, not of {spec.name}")
+
+
+def _reuse_plan(reuse: Book | None) -> dict:
+    """What a chunk folder records of the book it reused (a resume must reuse the same)."""
+    if reuse is None:
+        return {}
+    return {"reuse": [reuse.depth, len(reuse), reuse.lines, int(reuse.past_keys.size)]}
+
+
 def _search_chunks(
     spec: GameSpec,
     chunks: list[list[tuple[int, Position]]],
@@ -444,16 +459,25 @@ def _search_chunks(
     progress: Progress | None,
     workers: int | None,
     scheduler: str | None,
+    reuse: Book | None = None,
 ) -> list[np.ndarray]:
-    """The ``(score, kept move)`` rows (int8) of each chunk's positions, searched and saved as
-    ``parts/<prefix><i>.npy`` where not already there."""
+    """The ``(score, kept move)`` rows (int8) of each chunk's positions, searched (the score
+    read from ``reuse`` where it knows it) and saved as ``parts/<prefix><i>.npy`` where not
+    already there."""
     files = [parts / f"{prefix}{i}.npy" for i in range(len(chunks))]
     todo = [i for i, file in enumerate(files) if not file.is_file()]
     done = len(chunks) - len(todo)
     phase = f"search {prefix.rstrip('-')}".rstrip()
     if progress:
         progress(phase, done, len(chunks))
-    tasks = [(i, [str(pos) for _, pos in chunks[i]]) for i in todo]
+    tasks = [
+        (
+            i,
+            [str(pos) for _, pos in chunks[i]],
+            None if reuse is None else [reuse.score(pos) for _, pos in chunks[i]],
+        )
+        for i in todo
+    ]
     for index, answers in _run_tasks(spec, tasks, workers, scheduler):
         _save_part(files[index], np.array(answers, dtype=np.int8).reshape(-1, 2))
         done += 1
@@ -476,7 +500,8 @@ def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[tupl
         distributed = require_distributed()
         with distributed.Client(scheduler) as client:
             futures = {
-                client.submit(_solve_chunk, game, texts, pure=False): i for i, texts in tasks
+                client.submit(_solve_chunk, game, texts, scores, pure=False): i
+                for i, texts, scores in tasks
             }
             for future in distributed.as_completed(futures):
                 yield futures[future], future.result()
@@ -487,12 +512,14 @@ def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[tupl
         from fastttt.processes import process_pool
 
         with process_pool(workers) as pool:
-            pending = {pool.submit(_solve_chunk, game, texts): i for i, texts in tasks}
+            pending = {
+                pool.submit(_solve_chunk, game, texts, scores): i for i, texts, scores in tasks
+            }
             for future in as_completed(pending):
                 yield pending[future], future.result()
         return
-    for i, texts in tasks:
-        yield i, _solve_chunk(game, texts)
+    for i, texts, scores in tasks:
+        yield i, _solve_chunk(game, texts, scores)
 
 
 def _prepare_parts(parts: Path, plan: dict, resume: bool) -> None:
