@@ -185,32 +185,37 @@ def unrank_many(tab, n, slots, firsts, seconds):
             heights_of_key(rows, cols, key, heights)
             suffix_ways(tab.seq_count, p, cols, heights, x, ways)
             last = key
-        r = slots[i] - starts[b]
-        first, second = np.uint64(0), np.uint64(0)
-        rem, u = x, 0
-        for c in range(cols):
-            h = heights[c]
-            s = np.int64(-1)
-            for tt in range(min(h, rem) + 1):
-                for cc in range(2):
-                    if cc == 1 and u == 1:
-                        continue
-                    w = ways[c + 1, rem - tt, u | cc]
-                    span = tab.seq_count[p, h, tt, cc] * w
-                    if r < span:
-                        j = r // w
-                        r -= j * w
-                        s = tab.seq_sorted[p, h, tab.seq_start[p, h, tt, cc] + j]
-                        rem -= tt
-                        u |= cc
-                        break
-                    r -= span
-                if s >= 0:
+        firsts[i], seconds[i] = unrank_colouring(tab, p, x, heights, ways, slots[i] - starts[b])
+
+
+@njit(**JIT)
+def unrank_colouring(tab, p, x, heights, ways, r):
+    """(first, second) of the colouring of rank ``r`` among the allowed colourings of
+    ``heights`` (``ways`` from :func:`suffix_ways`)."""
+    first, second = np.uint64(0), np.uint64(0)
+    rem, u = x, 0
+    for c in range(tab.cols):
+        h = heights[c]
+        s = np.int64(-1)
+        for tt in range(min(h, rem) + 1):
+            for cc in range(2):
+                if cc == 1 and u == 1:
+                    continue
+                w = ways[c + 1, rem - tt, u | cc]
+                span = tab.seq_count[p, h, tt, cc] * w
+                if r < span:
+                    j = r // w
+                    r -= j * w
+                    s = tab.seq_sorted[p, h, tab.seq_start[p, h, tt, cc] + j]
+                    rem -= tt
+                    u |= cc
                     break
-            for j in range(h):
-                if s >> j & 1:
-                    first |= tab.column_bits[c, j]
-                else:
-                    second |= tab.column_bits[c, j]
-        firsts[i] = first
-        seconds[i] = second
+                r -= span
+            if s >= 0:
+                break
+        for j in range(h):
+            if s >> j & 1:
+                first |= tab.column_bits[c, j]
+            else:
+                second |= tab.column_bits[c, j]
+    return first, second

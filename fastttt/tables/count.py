@@ -67,6 +67,7 @@ class CountPlan(LayerPlan):
     """What counting ``spec`` up to ``plies`` will hold (``sizes``: layers 0..plies): bits,
     memory."""
 
+    index: LayerIndex  # counting sweeps the heights index only
     plies: int
     chunk: int
 

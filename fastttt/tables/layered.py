@@ -35,6 +35,7 @@ from fastttt.errors import (
 )
 from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import layered as kern
+from fastttt.kernels import runs_layered as runs_kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.chunk_map import ChunkMap
 from fastttt.tables.index import LayerIndex
@@ -48,10 +49,14 @@ from fastttt.tables.layer_store import (
     require_zarr,
     unpack_wdl,
 )
+from fastttt.tables.runs_index import ColumnRunsIndex
 
 PARALLEL_MIN_SLOTS = 1 << 18  # below this a chunk runs serial (no thread-pool barrier)
 RUNTIME_OVERHEAD = 250 * 2**20  # interpreter, NumPy, Numba, compiled kernels
 KINDS = ("reach", "value")
+# the layer index a solve takes: "heights" (LayerIndex, every board), "column-runs" (gravity
+# boards, ColumnRunsIndex: fewer slots, slot-by-slot sweeps; in RAM and without symmetry)
+INDEXES = ("heights", "column-runs")
 MODES = ("auto", "whole", "windowed")  # how a solve on disk holds the neighbouring layer
 SPARE_BYTES = 1 << 30  # windowed: recently used neighbour chunks kept, at most
 OWN_CHUNKS = 6  # chunk-sized buffers of the chunk being computed (reach, out, unpacked, codec)
@@ -82,7 +87,7 @@ class ChunkWork:
     def __init__(
         self,
         store,
-        index: LayerIndex,
+        index: LayerIndex | ColumnRunsIndex,
         parallel: bool = True,
         whole_layers: bool = True,
         spare_bytes: int | None = None,
@@ -102,7 +107,7 @@ class ChunkWork:
     def _neighbour(self, kind: str, n: int, own: int, start: int, stop: int) -> np.ndarray:
         """Layer ``n`` of ``kind``, as far as the slots ``start..stop-1`` of layer ``own``
         read it (the bytes of chunks not held read as 0)."""
-        if self.whole_layers:
+        if self.whole_layers or isinstance(self.index, ColumnRunsIndex):
             if self._whole is None or self._whole[:2] != (kind, n):
                 self._whole = None  # free the old layer before reading the new one
                 self._whole = (kind, n, self.store.read_layer(kind, n))
@@ -157,6 +162,11 @@ class ChunkWork:
         out = np.empty(stop - start, dtype=np.uint8)  # the kernel writes every slot
         if n == 0:
             out[0] = NONTERMINAL  # the empty board, the only slot of layer 0
+        elif isinstance(self.index, ColumnRunsIndex):
+            prev = self._neighbour("reach", n - 1, n, start, stop)
+            runs = (self.index.geometry, self.index.tables, n, prev, out, start)
+            kernels = (runs_kern.forward_chunk_serial, runs_kern.forward_chunk_parallel)
+            self._run(*kernels, runs, out.size)
         else:
             geo = self.index.geometry
             prev = self._neighbour("reach", n - 1, n, start, stop)
@@ -171,9 +181,11 @@ class ChunkWork:
         the same counts by value and of finished positions."""
         start, stop = self.store.chunk_bounds(n, chunk)
         reach = self.store.read_chunk("reach", n, chunk)
+        wdl = self.store.is_packed("value")
+        if isinstance(self.index, ColumnRunsIndex):
+            return self._backward_runs(n, chunk, start, stop, reach, wdl)
         geo = self.index.geometry
         lay = self.index.layer(n)
-        wdl = self.store.is_packed("value")
         if n == self.index.spec.cells:
             # a full board is finished: its reach byte is its value
             out = pack_wdl(reach) if wdl else reach.copy()
@@ -194,6 +206,37 @@ class ChunkWork:
         counted = (geo, lay, out, start, positions, stored)
         self._run(kern.histogram_serial, kern.histogram_parallel, counted, out.size)
         return np.stack([positions, stored])
+
+    def _backward_runs(self, n, chunk, start, stop, reach, wdl) -> np.ndarray:
+        """:meth:`backward` over a :class:`ColumnRunsIndex` (kernels
+        ``runs_layered.backward_chunk_*``; no symmetry: a slot is one position)."""
+        index = self.index
+        assert isinstance(index, ColumnRunsIndex)
+        if n == index.spec.cells:
+            out = pack_wdl(reach) if wdl else reach.copy()
+        else:
+            if wdl:
+                out = np.zeros(-(-(stop - start) // WDL_SLOTS), dtype=np.uint8)
+            else:
+                out = np.empty(stop - start, dtype=np.uint8)
+            nxt = self._neighbour("value", n + 1, n, start, stop)
+            args = (index.geometry, index.tables, n, reach, nxt, out, start, wdl)
+            kernels = (runs_kern.backward_chunk_serial, runs_kern.backward_chunk_parallel)
+            if self.parallel and reach.size >= PARALLEL_MIN_SLOTS:
+                missing = kernels[1](*args)
+            else:
+                missing = kernels[0](*args)
+            if missing:
+                raise RuntimeError(
+                    f"{index!r}: {missing} children of open positions of layer {n} have no "
+                    "slot (every child of a reachable open position should have one)"
+                )
+        self._write("value", n, chunk, out)
+        if wdl:
+            open_ = (reach == NONTERMINAL).view(np.uint8) << 2
+            out = unpack_wdl(out, stop - start) | open_
+        stored = np.bincount(out, minlength=256).astype(np.int64)
+        return np.stack([stored, stored])
 
 
 class Runner(Protocol):
@@ -223,7 +266,7 @@ class LayerPlan:
     """The layers a pass over ``spec`` will hold: ``sizes[n]`` slots of layer n."""
 
     spec: GameSpec
-    index: LayerIndex
+    index: LayerIndex | ColumnRunsIndex
     sizes: list[int]
 
     @property
@@ -236,7 +279,10 @@ class LayerPlan:
         return max(a + b for a, b in zip(self.sizes, self.sizes[1:] + [0], strict=True))
 
     def index_bytes(self) -> int:
-        """The index arrays (masks, keys, flags) of two layers, the largest of these."""
+        """The index arrays (masks, keys, flags) of two layers, the largest of these (the
+        column-runs index: its block tables)."""
+        if isinstance(self.index, ColumnRunsIndex):
+            return self.index.table_bytes()
         geo = self.index.geometry
         if geo.gravity:
             keys = (geo.rows + 1) ** geo.cols
@@ -270,6 +316,8 @@ class Plan(LayerPlan):
         load (:func:`fastttt.kernels.layered.mark_neighbour_chunks`), from one pass over
         every chunk (no table read; 21 s of CPU on Connect Four 6x6, 2 s on 5x6)."""
         if self._windows is None:
+            if not isinstance(self.index, LayerIndex):
+                raise InvalidArgumentError(f"{self.index!r}: no windowed mode (in RAM only)")
             self._windows = neighbour_windows(self.index, self.sizes, self.chunk)
         return self._windows
 
@@ -359,17 +407,36 @@ def plan(
     on_disk: bool = False,
     chunk: int = DEFAULT_CHUNK,
     values: str = "depth",
+    index: str = "heights",
 ) -> Plan:
-    """Index and sizes of a layered solve, before any work (builds each layer's index once)."""
+    """Index and sizes of a layered solve, before any work (builds each layer's index once).
+    ``index``: one of :data:`INDEXES` ("column-runs": gravity boards, in RAM, no symmetry;
+    InvalidArgumentError otherwise)."""
     spec = as_spec(spec)
-    index = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
-    return Plan(spec, index, index.layer_sizes, on_disk, chunk, values)
+    if index not in INDEXES:
+        raise InvalidArgumentError(f"index must be one of {INDEXES}, got {index!r}")
+    if index == "column-runs":
+        if not spec.gravity or symmetry or on_disk:
+            raise InvalidArgumentError(
+                f"the column-runs index takes gravity boards, in RAM, without symmetry "
+                f"(asked: {spec.name}, symmetry={symmetry}, on disk={on_disk})"
+            )
+        runs = runs_index(spec)
+        return Plan(spec, runs, runs.layer_sizes, on_disk, chunk, values)
+    heights = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
+    return Plan(spec, heights, heights.layer_sizes, on_disk, chunk, values)
 
 
 @lru_cache(maxsize=4)
 def layer_index(spec: GameSpec, symmetry: bool) -> LayerIndex:
     """A LayerIndex kept for the process (small boards solved in RAM, again and again)."""
     return LayerIndex(spec, symmetry)
+
+
+@lru_cache(maxsize=4)
+def runs_index(spec: GameSpec) -> ColumnRunsIndex:
+    """A ColumnRunsIndex kept for the process (its block tables are built once)."""
+    return ColumnRunsIndex(spec)
 
 
 def memory_limit(max_bytes: int | None = None) -> int:
@@ -487,6 +554,7 @@ def solve_layered(
     on_plan: Callable[[Plan], None] | None = None,
     values: str | None = None,
     mode: str = "auto",
+    index: str = "heights",
 ):
     """Strongly solve ``spec`` layer by layer: value (+1 first wins / 0 / -1) and depth of
     every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
@@ -502,14 +570,18 @@ def solve_layered(
     group. ``mode`` (on disk): "auto" reads whole neighbouring layers when they fit in
     ``max_bytes``, else only the neighbour chunks each chunk reads ("windowed",
     :class:`~fastttt.tables.chunk_map.ChunkMap`); "whole" or "windowed" force one; both give
-    the same bytes (:func:`fit_plan`). ``runner_factory(work)`` runs the chunks of a layer
-    (default: this process; :class:`fastttt.tables.distributed.DaskRunner` for a cluster).
+    the same bytes (:func:`fit_plan`). ``index``: "heights" (:class:`LayerIndex`) or, on
+    gravity boards in RAM without symmetry, "column-runs" (:class:`ColumnRunsIndex`: fewer
+    slots, slower slot-by-slot sweeps, the same values). ``runner_factory(work)`` runs the
+    chunks of a layer (default: this process; :class:`fastttt.tables.distributed.DaskRunner`
+    for a cluster).
     Raises MemoryBudgetError before any work when the estimate exceeds ``max_bytes`` (default
     90% of available RAM), DiskBudgetError when the disk estimate exceeds the free disk, or
     while it runs when less than ``DISK_RESERVE`` would stay free (the finished layers are
     kept); ``on_plan(plan)`` is called once the estimates are known. Ctrl-C stops
     between chunks; the layers already complete stay in ``out``. Kernels:
-    ``layered.forward_chunk_*`` then ``layered.backward_chunk_*``.
+    ``layered.forward_chunk_*`` then ``layered.backward_chunk_*`` (``runs_layered.*`` with
+    the column-runs index).
     """
     from fastttt.tables.probe import LayeredSolution
 
@@ -524,7 +596,12 @@ def solve_layered(
     if chunk is None:  # a resume keeps the chunks it started with
         chunk = resumed["chunk"] if resumed is not None else DEFAULT_CHUNK
     p = plan(
-        spec, symmetry=symmetry, on_disk=out is not None, chunk=chunk, values=values or "depth"
+        spec,
+        symmetry=symmetry,
+        on_disk=out is not None,
+        chunk=chunk,
+        values=values or "depth",
+        index=index,
     )
     if values is None and p.slots > WDL_DEFAULT_SLOTS:
         p = replace(p, values="wdl")

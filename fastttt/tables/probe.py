@@ -27,6 +27,7 @@ from fastttt.games.mnk.spec import GameSpec, mnk
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import WDL_SLOTS
 from fastttt.tables.queries import PositionQueries
+from fastttt.tables.runs_index import ColumnRunsIndex
 from fastttt.values import table_counts
 
 if TYPE_CHECKING:
@@ -45,7 +46,9 @@ class LayeredSolution(PositionQueries):
 
     engine = "layered"
 
-    def __init__(self, spec: GameSpec, index: LayerIndex, store, seconds: float = 0.0):
+    def __init__(
+        self, spec: GameSpec, index: LayerIndex | ColumnRunsIndex, store, seconds: float = 0.0
+    ):
         self.spec = spec
         self.index = index
         self.store = store

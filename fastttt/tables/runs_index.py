@@ -1,5 +1,5 @@
-"""A layer index of gravity boards that leaves out the columns no game reaches (a prototype:
-not used by the solver yet, and without symmetry).
+"""A layer index of gravity boards that leaves out the columns no game reaches (a prototype,
+without symmetry; the layered solver takes it with ``index="column-runs"``).
 
 In a reachable position every finished line holds the last stone played, which is the top
 stone of its column. So in a column (read bottom to top as maximal *runs* of one colour):
@@ -39,8 +39,11 @@ from fastttt.errors import GameSpecError, InvalidPositionError
 from fastttt.games.mnk.board import BITBOARD_CELLS
 from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import runs_index as kern
+from fastttt.kernels.layered import Geometry
+from fastttt.tables.index import SYMMETRY_NONE, LayerIndex
 
 INDEX_COLUMN_RUNS = "gravity-column-runs"
+INDEX_BURIED_RUNS = "gravity-buried-runs"  # strict=False: only buried lines are left out
 MAX_ROWS = 16  # the sequence tables hold 2 ** rows entries a height
 
 # (height, X stones, long) -> allowed sequences
@@ -180,6 +183,8 @@ class ColumnRunsIndex:
                 f"{BITBOARD_CELLS} cells and {MAX_ROWS} rows"
             )
         self.strict = strict
+        self.kind = INDEX_COLUMN_RUNS if strict else INDEX_BURIED_RUNS
+        self.symmetry = SYMMETRY_NONE
         if max(self.layer_sizes) >= 2**63:
             raise GameSpecError(f"{spec.describe()}: a layer has more than 2**63 slots")
 
@@ -196,6 +201,19 @@ class ColumnRunsIndex:
     def layer_size(self, n: int) -> int:
         """Slots of layer ``n``."""
         return self.layer_sizes[n]
+
+    def forget(self, keep: set[int]) -> None:
+        """Nothing to drop: the tables serve every layer (as :meth:`LayerIndex.forget`)."""
+
+    @cached_property
+    def geometry(self) -> Geometry:
+        """The board's lines, for the solver's sweeps (:mod:`fastttt.kernels.runs_layered`):
+        the geometry of the heights index without symmetry."""
+        return LayerIndex(self.spec, symmetry=False).geometry
+
+    def table_bytes(self) -> int:
+        """Bytes of :attr:`tables` (three int64 a height vector, the rest is small)."""
+        return 3 * 8 * (self.spec.rows + 1) ** self.spec.cols
 
     @cached_property
     def tables(self) -> kern.RunsTables:
@@ -297,8 +315,8 @@ class ColumnRunsIndex:
 
     def manifest(self) -> dict:
         """What a store would record about this index."""
-        return {"index": INDEX_COLUMN_RUNS, "strict": self.strict, "symmetry": "none"}
+        return {"index": self.kind, "symmetry": self.symmetry}
 
     def __repr__(self) -> str:
         rule = "strict" if self.strict else "buried runs only"
-        return f"<ColumnRunsIndex {self.spec.name}: {INDEX_COLUMN_RUNS}, {rule}, no symmetry>"
+        return f"<ColumnRunsIndex {self.spec.name}: {self.kind}, {rule}, no symmetry>"

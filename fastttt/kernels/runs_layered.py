@@ -1,0 +1,249 @@
+"""Numba kernels of the layered solver's sweeps over the column-runs index of gravity boards
+(:mod:`fastttt.kernels.runs_index`; the solver is :mod:`fastttt.tables.layered`).
+
+Slot by slot, not block-stepping as :mod:`fastttt.kernels.layered`: a slot is unranked to its
+position, each parent (a top stone of the last mover taken off) or child (a stone of the side
+to move dropped in a column) is ranked in the neighbouring layer. What a block's slots share
+is computed once a block: the suffix ways (:func:`~fastttt.kernels.runs_index.suffix_ways`)
+of the block and of its neighbour block through each column (``nb_ways[c]``).
+
+Table bytes, the packed win/draw/loss layout and the chunk contract (``out[i - start]`` for
+the slots ``start <= i < start + len(out)``, never raise) are those of
+:mod:`fastttt.kernels.layered`. A slot's neighbour the index leaves out is not a position any
+game reaches: a parent ranked -1 is not open; a child ranked -1 of an open position would be a
+bug of the index (every child of a reachable open position is reachable), so the backward
+kernels count them and return the count (the solver checks it is 0).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from fastttt.config import JIT, PARALLEL_JIT
+from fastttt.kernels.dense import NONTERMINAL, V_DRAW, V_FIRST, V_SECOND
+from fastttt.kernels.layered import has_line, is_open, wdl_of
+from fastttt.kernels.runs_index import (
+    colouring_rank,
+    heights_of_key,
+    read_columns,
+    suffix_ways,
+    unrank_colouring,
+)
+
+_PIECES = 64  # ranges per parallel chunk (as in fastttt.kernels.layered)
+
+
+@njit(**JIT)
+def _block_of(tab, n, slot):
+    """Place in ``tab.layer_keys[layer_first[n]:]`` of the block holding ``slot`` of layer n."""
+    lo, hi = tab.layer_first[n], tab.layer_first[n + 1]
+    return np.searchsorted(tab.block_start[lo:hi], slot, side="right") - 1
+
+
+@njit(**JIT)
+def _neighbour_ways(tab, nb_n, heights, step, nb_ways):
+    """``nb_ways[c]``: the suffix ways of the heights with column c one higher (``step`` 1)
+    or lower (-1), in layer ``nb_n``; columns that cannot move are left as they are."""
+    rows, cols = tab.rows, tab.cols
+    nb_x, nb_p = (nb_n + 1) // 2, nb_n % 2
+    for c in range(cols):
+        h = heights[c] + step
+        if 0 <= h <= rows:
+            heights[c] = h
+            suffix_ways(tab.seq_count, nb_p, cols, heights, nb_x, nb_ways[c])
+            heights[c] = h - step
+
+
+@njit(**JIT)
+def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
+    """Reach bytes of slots lo..hi-1 of layer n, pulled from their parents in ``prev``."""
+    rows, cols = tab.rows, tab.cols
+    line_shift, line_start, k, full = geo.line_shift, geo.line_start, geo.k, geo.full
+    x, p = (n + 1) // 2, n % 2
+    px, pp = n // 2, (n - 1) % 2
+    x_moved_last = p == 1
+    last_bit = 1 if x_moved_last else 0
+    first_key = tab.layer_first[n]
+    blocks = tab.layer_first[n + 1] - first_key
+    weight = np.empty(cols, dtype=np.int64)
+    w = 1
+    for c in range(cols):
+        weight[c] = w
+        w *= rows + 1
+    heights = np.zeros(cols, dtype=np.int64)
+    seqs = np.zeros(cols, dtype=np.int64)
+    ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
+    nb_ways = np.zeros((cols, cols + 1, px + 1, 2), dtype=np.int64)
+    b = _block_of(tab, n, lo)
+    key = np.int64(-1)
+    for i in range(lo, hi):
+        while b + 1 < blocks and tab.block_start[first_key + b + 1] <= i:
+            b += 1
+        if tab.layer_keys[first_key + b] != key:
+            key = tab.layer_keys[first_key + b]
+            heights_of_key(rows, cols, key, heights)
+            suffix_ways(tab.seq_count, p, cols, heights, x, ways)
+            _neighbour_ways(tab, n - 1, heights, -1, nb_ways)
+        first, second = unrank_colouring(
+            tab, p, x, heights, ways, i - tab.block_start[first_key + b]
+        )
+        read_columns(tab, first, second, heights, seqs)
+        occ = first | second
+        last = first if x_moved_last else second
+        byte = np.uint8(0)
+        if not has_line(line_shift, line_start, k, occ ^ last):  # the other side never won
+            for c in range(cols):
+                h = heights[c]
+                if h == 0 or (seqs[c] >> (h - 1)) & 1 != last_bit:
+                    continue  # no stone, or the other side's on top
+                s = seqs[c]
+                heights[c] = h - 1
+                seqs[c] = s & ~(np.int64(1) << (h - 1))
+                r = colouring_rank(tab, pp, px, heights, seqs, nb_ways[c])
+                heights[c] = h
+                seqs[c] = s
+                if r < 0:
+                    continue  # a parent no game reaches
+                parent = tab.key_start[key - weight[c]] + r
+                if is_open(prev, parent, packed):
+                    if has_line(line_shift, line_start, k, last):
+                        byte = np.uint8(V_FIRST if x_moved_last else V_SECOND)
+                    elif occ == full:
+                        byte = np.uint8(V_DRAW)
+                    else:
+                        byte = np.uint8(NONTERMINAL)
+                    break
+        out[i - start] = byte
+
+
+@njit(**JIT)
+def forward_chunk_serial(geo, tab, n, prev, out, start, packed=False):
+    """Reach bytes of the slots ``start..start + len(out) - 1`` of layer ``n`` (n >= 1) from
+    the previous layer ``prev`` (reach bytes, or open bits when ``packed``)."""
+    _forward_range(geo, tab, n, prev, out, start, start, start + out.shape[0], packed)
+
+
+@njit(**PARALLEL_JIT)
+def forward_chunk_parallel(geo, tab, n, prev, out, start, packed=False):
+    size = out.shape[0]
+    for t in prange(_PIECES):
+        lo = start + size * t // _PIECES
+        hi = start + size * (t + 1) // _PIECES
+        if hi > lo:
+            _forward_range(geo, tab, n, prev, out, start, lo, hi, packed)
+
+
+@njit(**JIT)
+def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
+    """Value bytes of slots lo..hi-1 of layer n from the reach bytes and the next layer's
+    values (packed when ``wdl``: ``out`` zeroed, ``lo - start`` a multiple of 4); returns the
+    children the index left out (0 unless the index is wrong)."""
+    rows, cols = tab.rows, tab.cols
+    x, p = (n + 1) // 2, n % 2
+    cx, cp = (n + 2) // 2, (n + 1) % 2
+    x_to_move = p == 0
+    win_v = V_FIRST if x_to_move else V_SECOND
+    loss_v = V_SECOND if x_to_move else V_FIRST
+    x_bit = np.int64(1) if x_to_move else np.int64(0)
+    first_key = tab.layer_first[n]
+    blocks = tab.layer_first[n + 1] - first_key
+    weight = np.empty(cols, dtype=np.int64)
+    w = 1
+    for c in range(cols):
+        weight[c] = w
+        w *= rows + 1
+    heights = np.zeros(cols, dtype=np.int64)
+    seqs = np.zeros(cols, dtype=np.int64)
+    ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
+    nb_ways = np.zeros((cols, cols + 1, cx + 1, 2), dtype=np.int64)
+    slots = np.empty(cols, dtype=np.int64)
+    missing = 0
+    b = _block_of(tab, n, lo)
+    key = np.int64(-1)
+    for i in range(lo, hi):
+        while b + 1 < blocks and tab.block_start[first_key + b + 1] <= i:
+            b += 1
+        byte = reach[i - start]
+        if byte == NONTERMINAL:
+            if tab.layer_keys[first_key + b] != key:
+                key = tab.layer_keys[first_key + b]
+                heights_of_key(rows, cols, key, heights)
+                suffix_ways(tab.seq_count, p, cols, heights, x, ways)
+                _neighbour_ways(tab, n + 1, heights, 1, nb_ways)
+            first, second = unrank_colouring(
+                tab, p, x, heights, ways, i - tab.block_start[first_key + b]
+            )
+            read_columns(tab, first, second, heights, seqs)
+            moves = 0
+            for c in range(cols):
+                h = heights[c]
+                if h == rows:
+                    continue
+                s = seqs[c]
+                heights[c] = h + 1
+                seqs[c] = s | (x_bit << h)
+                r = colouring_rank(tab, cp, cx, heights, seqs, nb_ways[c])
+                heights[c] = h
+                seqs[c] = s
+                if r < 0:
+                    missing += 1
+                    continue
+                slots[moves] = tab.key_start[key + weight[c]] + r
+                moves += 1
+            best_win = np.int64(255)
+            best_draw = np.int64(-1)
+            worst_loss = np.int64(-1)
+            for j in range(moves):
+                if wdl:  # depth 0 stands for every depth: a win stops, a draw is kept
+                    v = wdl_of(nxt, slots[j])
+                    if v == win_v:
+                        best_win = 0
+                        break
+                    if v == V_DRAW:
+                        best_draw = 0
+                    continue
+                child = np.int64(nxt[slots[j]])
+                v = child & 3
+                d = child >> 2
+                if v == win_v:
+                    if d < best_win:
+                        best_win = d
+                        if d == 0:
+                            break
+                elif v == V_DRAW:
+                    if d > best_draw:
+                        best_draw = d
+                elif d > worst_loss:
+                    worst_loss = d
+            if best_win != 255:
+                byte = np.uint8(((best_win + 1) << 2) | win_v)
+            elif best_draw >= 0:
+                byte = np.uint8(((best_draw + 1) << 2) | V_DRAW)
+            else:
+                byte = np.uint8(((worst_loss + 1) << 2) | loss_v)
+        if wdl:
+            r = i - start
+            out[r >> 2] |= np.uint8((byte & 3) << ((r & 3) << 1))
+        else:
+            out[i - start] = byte
+    return missing
+
+
+@njit(**JIT)
+def backward_chunk_serial(geo, tab, n, reach, nxt, out, start, wdl=False):
+    """Value bytes of the slots ``start..start + len(reach) - 1`` of layer ``n`` (below the
+    last) from their reach bytes and the next layer's values ``nxt`` (packed, and ``out``
+    zeroed, when ``wdl``); returns the children the index left out (0: see the module)."""
+    return _backward_range(geo, tab, n, reach, nxt, out, start, start, start + reach.shape[0], wdl)
+
+
+@njit(**PARALLEL_JIT)
+def backward_chunk_parallel(geo, tab, n, reach, nxt, out, start, wdl=False):
+    size = reach.shape[0]
+    missing = np.zeros(_PIECES, dtype=np.int64)
+    for t in prange(_PIECES):
+        # pieces start at multiples of 4 slots: no two threads share a byte of a packed ``out``
+        lo = start + (size * t // _PIECES) // 4 * 4
+        hi = start + size if t == _PIECES - 1 else start + (size * (t + 1) // _PIECES) // 4 * 4
+        if hi > lo:
+            missing[t] = _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl)
+    return missing.sum()
