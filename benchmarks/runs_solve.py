@@ -1,0 +1,80 @@
+"""The layered solve in RAM without symmetry, over the heights index (today's) and over the
+column-runs index (``index="column-runs"``, issue 22 item 1), in the same run: slots,
+reachable positions, wall and CPU seconds, peak RSS. Each solve runs in its own process
+(peak RSS is a process's), after a warm-up solve of 3x4k3g with the same index (kernels
+compiled or loaded from Numba's cache). Time is reported, never asserted; say the machine's
+load (``uptime``, printed before and after) with the figures.
+
+    python benchmarks/runs_solve.py [GAME ...]      # default: 4x5k4g 5x5k4g
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+BOARDS = ("4x5k4g", "5x5k4g")  # ROWSxCOLS
+INDEXES = ("heights", "column-runs")
+
+
+def one(game: str, index: str) -> dict:
+    """Solve ``game`` with ``index`` in this process; the figures as a dict."""
+    from fastttt.tables.layered import solve_layered
+
+    solve_layered("3x4k3g", symmetry=False, index=index)  # warm-up
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    cpu = time.process_time()
+    wall = time.perf_counter()
+    sol = solve_layered(game, symmetry=False, index=index)
+    wall = time.perf_counter() - wall
+    cpu = time.process_time() - cpu
+    return {
+        "game": game,
+        "index": index,
+        "slots": sum(sol.store.manifest["layer_sizes"]),
+        "reachable": sol.reachable,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "rss_after_warmup_mib": rss_before / 1024,
+    }
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def main(games: tuple[str, ...]) -> None:
+    print(uptime(), flush=True)
+    print(
+        f"{'board':8} {'index':12} {'slots':>12} {'/pos':>5} {'reachable':>11} {'wall s':>7} "
+        f"{'cpu s':>7} {'peak MiB':>9}"
+    )
+    for game in games:
+        for index in INDEXES:
+            out = subprocess.run(
+                [sys.executable, __file__, "--one", game, index],
+                capture_output=True,
+                text=True,
+                check=True,
+                env=os.environ,
+            ).stdout
+            r = json.loads(out.strip().splitlines()[-1])
+            print(
+                f"{game:8} {index:12} {r['slots']:12,} {r['slots'] / r['reachable']:5.2f} "
+                f"{r['reachable']:11,} {r['wall_s']:7.1f} {r['cpu_s']:7.1f} "
+                f"{r['peak_rss_mib']:9.0f}",
+                flush=True,
+            )
+    print(uptime())
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--one"]:
+        print(json.dumps(one(sys.argv[2], sys.argv[3])))
+    else:
+        main(tuple(sys.argv[1:]) or BOARDS)
