@@ -163,3 +163,36 @@ def test_fewer_slots_than_the_heights_index_on_connect_four():
     assert all(s <= b <= a for a, b, s in zip(heights, loose, strict, strict=True))
     assert loose[:7] == heights[:7] and loose[7] < heights[7]  # XXXXO needs 7 stones
     assert sum(strict) < sum(loose) < sum(heights)
+
+
+def mirrored(spec, masks: np.ndarray) -> np.ndarray:
+    """Left-right mirror images of bitboards (cell row * cols + col)."""
+    out = np.zeros_like(masks)
+    for cell in range(spec.cells):
+        r, c = divmod(cell, spec.cols)
+        target = r * spec.cols + spec.cols - 1 - c
+        out |= ((masks >> np.uint64(cell)) & np.uint64(1)) << np.uint64(target)
+    return out
+
+
+@pytest.mark.parametrize("game", ["4x4k4g", "3x5k3g", "5x3k3g", "3x4k3g"])
+def test_with_the_mirror_a_position_and_its_image_share_one_slot(game):
+    index = ColumnRunsIndex(game, symmetry=True)
+    assert index.layer_sizes == column_runs_sizes(game, mirror=True)
+    spec = index.spec
+    for n, layer in enumerate(reachable_by_ply(game)):
+        firsts = np.array([p.first for p in layer], dtype=np.uint64)
+        seconds = np.array([p.second for p in layer], dtype=np.uint64)
+        slots = index.rank_many(n, firsts, seconds)
+        assert np.all((0 <= slots) & (slots < index.layer_size(n)))
+        mirror_slots = index.rank_many(n, mirrored(spec, firsts), mirrored(spec, seconds))
+        np.testing.assert_array_equal(mirror_slots, slots)
+        back_first, back_second = index.unrank_many(n, slots)  # the canonical form
+        same = (back_first == firsts) & (back_second == seconds)
+        image = (back_first == mirrored(spec, firsts)) & (back_second == mirrored(spec, seconds))
+        assert np.all(same | image)
+    for n in range(index.layer_count):  # every slot is its own slot or a canonical one's
+        slots = np.arange(index.layer_size(n), dtype=np.int64)
+        firsts, seconds = index.unrank_many(n, slots)
+        ranked = index.rank_many(n, firsts, seconds)
+        assert np.all((ranked == slots) | (ranked < slots) & (ranked >= 0))

@@ -1,6 +1,7 @@
 """The layered solver over the column-runs index (``index="column-runs"``): the same value and
 depth of every reachable position as the dense solver and as the heights index, Tromp's
-reachable counts, nothing stored outside the reachable positions.
+reachable counts, nothing stored outside the reachable positions; with the mirror, one slot
+an orbit and the same counts as the heights index with the mirror.
 
 Each backward sweep also checks that every child of an open reachable position has a slot
 (the solve raises otherwise): the index leaves out only positions no game reaches."""
@@ -31,6 +32,9 @@ def heights_solution(game: str, values: str = "depth"):
 @cache
 def runs_solution(game: str, values: str = "depth"):
     return solve_layered(game, symmetry=False, values=values, index="column-runs")
+
+
+TROMP = ("4x4k4g", "4x5k4g", "5x4k4g")
 
 
 def tromp_reachable(game: str) -> int:
@@ -87,9 +91,26 @@ def test_chunks_and_threads_give_the_same_bytes():
 def test_what_the_column_runs_index_does_not_take_is_refused(tmp_path):
     with pytest.raises(InvalidArgumentError, match="gravity boards"):
         solve_layered("3x3k3", symmetry=False, index="column-runs")
-    with pytest.raises(InvalidArgumentError, match="without symmetry"):
-        solve_layered("4x4k4g", symmetry=True, index="column-runs")
     with pytest.raises(InvalidArgumentError, match="in RAM"):
         solve_layered("4x4k4g", symmetry=False, index="column-runs", out=tmp_path / "t")
     with pytest.raises(InvalidArgumentError, match="index must be one of"):
         solve_layered("4x4k4g", index="runs")
+
+
+@pytest.mark.parametrize("game", ["3x4k3g", "4x3k3g", "4x4k4g", "2x5k2g", "4x5k4g"])
+def test_with_the_mirror_equal_to_the_heights_index(game):
+    heights = solve_layered(game, symmetry=True)
+    runs = solve_layered(game, symmetry=True, index="column-runs")
+    assert runs.index.symmetry == heights.index.symmetry == "mirror"
+    assert runs.counts() == heights.counts()
+    if game in TROMP:
+        assert runs.reachable == tromp_reachable(game)
+    depth = heights_solution(game)  # every reachable position, no symmetry
+    for n in range(len(runs.store.manifest["layer_sizes"])):
+        expected = np.asarray(depth.store.read_layer("value", n))
+        where = np.flatnonzero(expected)
+        firsts, seconds = depth.index.unrank_many(n, where)
+        np.testing.assert_array_equal(runs.bytes_of(firsts, seconds), expected[where])
+        data = np.asarray(runs.store.read_layer("value", n))  # one slot an orbit, both
+        assert np.count_nonzero(data) == np.count_nonzero(heights.store.read_layer("value", n))
+    assert sum(runs.store.manifest["layer_sizes"]) < sum(heights.store.manifest["layer_sizes"])

@@ -23,6 +23,11 @@ colourings column by column, column 0 first, each column by (t, class, rank in g
 ``ways[c, r, u]`` = the colourings of columns ``c..cols-1`` holding ``r`` X stones, where
 ``u = 1`` means a long column is already used on the left (:func:`suffix_ways`).
 
+With the mirror (``tab.mirror``) a layer keeps the blocks of the keys no larger than their
+mirror image's (the others are empty) and a position is stored under its *canonical form*:
+the image with the smaller key, and in a block whose heights the mirror fixes the image with
+the smaller colouring rank (the other one's slot stays 0).
+
 Kernels never raise: a position that has no slot ranks to -1.
 """
 
@@ -41,6 +46,7 @@ class RunsTables(NamedTuple):
 
     rows: int
     cols: int
+    mirror: int  # 1: one height vector of each mirror pair (module docstring)
     column_bits: np.ndarray  # uint64[cols, rows]: bit of the j-th stone from the bottom
     column_mask: np.ndarray  # uint64[cols]
     seq_class: np.ndarray  # int8[2, rows + 1, 2 ** rows]
@@ -122,6 +128,19 @@ def read_columns(tab, first, second, heights, seqs):
 
 
 @njit(**JIT)
+def mirror_columns(tab, heights, seqs, mirrored):
+    """Fill ``mirrored[0]`` (heights) and ``mirrored[1]`` (seqs) with the mirror image's
+    columns and return its key."""
+    cols = tab.cols
+    key = np.int64(0)
+    for c in range(cols - 1, -1, -1):
+        mirrored[0, c] = heights[cols - 1 - c]
+        mirrored[1, c] = seqs[cols - 1 - c]
+        key = key * (tab.rows + 1) + mirrored[0, c]
+    return key
+
+
+@njit(**JIT)
 def colouring_rank(tab, p, x, heights, seqs, ways):
     """Rank of the colouring ``seqs`` among the allowed colourings of ``heights`` (``ways``
     from :func:`suffix_ways`); -1 when it is not allowed."""
@@ -154,6 +173,7 @@ def rank_many(tab, n, firsts, seconds, out):
     x, p = (n + 1) // 2, n % 2
     heights = np.zeros(cols, dtype=np.int64)
     seqs = np.zeros(cols, dtype=np.int64)
+    mirrored = np.zeros((2, cols), dtype=np.int64)
     ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
     last = np.int64(-1)
     for i in range(firsts.shape[0]):
@@ -161,10 +181,20 @@ def rank_many(tab, n, firsts, seconds, out):
         if key < 0:
             out[i] = -1
             continue
+        fixed = False
+        if tab.mirror:
+            mkey = mirror_columns(tab, heights, seqs, mirrored)
+            fixed = mkey == key
+            if mkey < key:  # the mirror image is canonical
+                heights[:] = mirrored[0]
+                seqs[:] = mirrored[1]
+                key = mkey
         if key != last:
             suffix_ways(tab.seq_count, p, cols, heights, x, ways)
             last = key
         rank = colouring_rank(tab, p, x, heights, seqs, ways)
+        if rank >= 0 and fixed:  # heights the mirror fixes: the smaller colouring
+            rank = min(rank, colouring_rank(tab, p, x, mirrored[0], mirrored[1], ways))
         out[i] = -1 if rank < 0 else tab.key_start[key] + rank
 
 

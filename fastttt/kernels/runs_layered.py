@@ -13,6 +13,11 @@ the slots ``start <= i < start + len(out)``, never raise) are those of
 game reaches: a parent ranked -1 is not open; a child ranked -1 of an open position would be a
 bug of the index (every child of a reachable open position is reachable), so the backward
 kernels count them and return the count (the solver checks it is 0).
+
+With the mirror (``tab.mirror``) a neighbour is ranked under its canonical form
+(:func:`_neighbour_slot`: ``nb_ways`` of the block's mirror image too), the forward sweep
+leaves 0 in the slots of a mirror-symmetric block that are not canonical, and
+:func:`histogram` counts a slot as its orbit's positions (2, or 1 when the mirror fixes it).
 """
 
 import numpy as np
@@ -24,6 +29,7 @@ from fastttt.kernels.layered import has_line, is_open, wdl_of
 from fastttt.kernels.runs_index import (
     colouring_rank,
     heights_of_key,
+    mirror_columns,
     read_columns,
     suffix_ways,
     unrank_colouring,
@@ -54,12 +60,50 @@ def _neighbour_ways(tab, nb_n, heights, step, nb_ways):
 
 
 @njit(**JIT)
+def _block_ways(tab, n, nb_n, key, heights, mirrored, ways, nb_ways, m_nb_ways):
+    """What a block's slots share: ``heights`` of ``key``, its ``ways``, the neighbours'
+    ``nb_ways`` (layer ``nb_n``), and with the mirror those of the mirror image's neighbours
+    (``m_nb_ways``, ``mirrored[0]`` the mirror image's heights); returns the mirror key
+    (``key + 1`` without the mirror)."""
+    rows, cols = tab.rows, tab.cols
+    step = 1 if nb_n > n else -1
+    heights_of_key(rows, cols, key, heights)
+    suffix_ways(tab.seq_count, n % 2, cols, heights, (n + 1) // 2, ways)
+    _neighbour_ways(tab, nb_n, heights, step, nb_ways)
+    if not tab.mirror:
+        return key + 1
+    mkey = mirror_columns(tab, heights, heights, mirrored)
+    _neighbour_ways(tab, nb_n, mirrored[0], step, m_nb_ways)
+    return mkey
+
+
+@njit(**JIT)
+def _neighbour_slot(tab, nb_n, nb_key, c, heights, seqs, mirrored, nb_ways, m_nb_ways):
+    """Slot in layer ``nb_n`` of the neighbour ``heights``, ``seqs`` (key ``nb_key``, reached
+    through column ``c``: ``nb_ways[c]`` are its suffix ways, ``m_nb_ways[cols - 1 - c]`` its
+    mirror image's), canonicalised with the mirror; -1 when no slot holds it."""
+    nb_x, nb_p = (nb_n + 1) // 2, nb_n % 2
+    if not tab.mirror:
+        r = colouring_rank(tab, nb_p, nb_x, heights, seqs, nb_ways[c])
+        return r if r < 0 else tab.key_start[nb_key] + r
+    mkey = mirror_columns(tab, heights, seqs, mirrored)
+    if mkey < nb_key:
+        m_ways = m_nb_ways[tab.cols - 1 - c]
+        r = colouring_rank(tab, nb_p, nb_x, mirrored[0], mirrored[1], m_ways)
+        return r if r < 0 else tab.key_start[mkey] + r
+    r = colouring_rank(tab, nb_p, nb_x, heights, seqs, nb_ways[c])
+    if r >= 0 and mkey == nb_key:
+        r = min(r, colouring_rank(tab, nb_p, nb_x, mirrored[0], mirrored[1], nb_ways[c]))
+    return r if r < 0 else tab.key_start[nb_key] + r
+
+
+@njit(**JIT)
 def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
     """Reach bytes of slots lo..hi-1 of layer n, pulled from their parents in ``prev``."""
     rows, cols = tab.rows, tab.cols
     line_shift, line_start, k, full = geo.line_shift, geo.line_start, geo.k, geo.full
     x, p = (n + 1) // 2, n % 2
-    px, pp = n // 2, (n - 1) % 2
+    px = n // 2
     x_moved_last = p == 1
     last_bit = 1 if x_moved_last else 0
     first_key = tab.layer_first[n]
@@ -71,26 +115,30 @@ def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
         w *= rows + 1
     heights = np.zeros(cols, dtype=np.int64)
     seqs = np.zeros(cols, dtype=np.int64)
+    mirrored = np.zeros((2, cols), dtype=np.int64)
     ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
     nb_ways = np.zeros((cols, cols + 1, px + 1, 2), dtype=np.int64)
+    m_nb_ways = np.zeros((cols, cols + 1, px + 1, 2), dtype=np.int64)
     b = _block_of(tab, n, lo)
     key = np.int64(-1)
+    mkey = np.int64(-1)
     for i in range(lo, hi):
         while b + 1 < blocks and tab.block_start[first_key + b + 1] <= i:
             b += 1
         if tab.layer_keys[first_key + b] != key:
             key = tab.layer_keys[first_key + b]
-            heights_of_key(rows, cols, key, heights)
-            suffix_ways(tab.seq_count, p, cols, heights, x, ways)
-            _neighbour_ways(tab, n - 1, heights, -1, nb_ways)
-        first, second = unrank_colouring(
-            tab, p, x, heights, ways, i - tab.block_start[first_key + b]
-        )
+            mkey = _block_ways(tab, n, n - 1, key, heights, mirrored, ways, nb_ways, m_nb_ways)
+        own = i - tab.block_start[first_key + b]
+        first, second = unrank_colouring(tab, p, x, heights, ways, own)
         read_columns(tab, first, second, heights, seqs)
         occ = first | second
         last = first if x_moved_last else second
         byte = np.uint8(0)
-        if not has_line(line_shift, line_start, k, occ ^ last):  # the other side never won
+        ok = True
+        if mkey == key:  # the mirror fixes the heights: only the canonical colouring
+            mirror_columns(tab, heights, seqs, mirrored)
+            ok = colouring_rank(tab, p, x, mirrored[0], mirrored[1], ways) >= own
+        if ok and not has_line(line_shift, line_start, k, occ ^ last):  # the other never won
             for c in range(cols):
                 h = heights[c]
                 if h == 0 or (seqs[c] >> (h - 1)) & 1 != last_bit:
@@ -98,12 +146,13 @@ def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
                 s = seqs[c]
                 heights[c] = h - 1
                 seqs[c] = s & ~(np.int64(1) << (h - 1))
-                r = colouring_rank(tab, pp, px, heights, seqs, nb_ways[c])
+                parent = _neighbour_slot(
+                    tab, n - 1, key - weight[c], c, heights, seqs, mirrored, nb_ways, m_nb_ways
+                )
                 heights[c] = h
                 seqs[c] = s
-                if r < 0:
+                if parent < 0:
                     continue  # a parent no game reaches
-                parent = tab.key_start[key - weight[c]] + r
                 if is_open(prev, parent, packed):
                     if has_line(line_shift, line_start, k, last):
                         byte = np.uint8(V_FIRST if x_moved_last else V_SECOND)
@@ -139,7 +188,7 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
     children the index left out (0 unless the index is wrong)."""
     rows, cols = tab.rows, tab.cols
     x, p = (n + 1) // 2, n % 2
-    cx, cp = (n + 2) // 2, (n + 1) % 2
+    cx = (n + 2) // 2
     x_to_move = p == 0
     win_v = V_FIRST if x_to_move else V_SECOND
     loss_v = V_SECOND if x_to_move else V_FIRST
@@ -153,8 +202,10 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
         w *= rows + 1
     heights = np.zeros(cols, dtype=np.int64)
     seqs = np.zeros(cols, dtype=np.int64)
+    mirrored = np.zeros((2, cols), dtype=np.int64)
     ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
     nb_ways = np.zeros((cols, cols + 1, cx + 1, 2), dtype=np.int64)
+    m_nb_ways = np.zeros((cols, cols + 1, cx + 1, 2), dtype=np.int64)
     slots = np.empty(cols, dtype=np.int64)
     missing = 0
     b = _block_of(tab, n, lo)
@@ -166,9 +217,7 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
         if byte == NONTERMINAL:
             if tab.layer_keys[first_key + b] != key:
                 key = tab.layer_keys[first_key + b]
-                heights_of_key(rows, cols, key, heights)
-                suffix_ways(tab.seq_count, p, cols, heights, x, ways)
-                _neighbour_ways(tab, n + 1, heights, 1, nb_ways)
+                _block_ways(tab, n, n + 1, key, heights, mirrored, ways, nb_ways, m_nb_ways)
             first, second = unrank_colouring(
                 tab, p, x, heights, ways, i - tab.block_start[first_key + b]
             )
@@ -181,13 +230,15 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
                 s = seqs[c]
                 heights[c] = h + 1
                 seqs[c] = s | (x_bit << h)
-                r = colouring_rank(tab, cp, cx, heights, seqs, nb_ways[c])
+                child = _neighbour_slot(
+                    tab, n + 1, key + weight[c], c, heights, seqs, mirrored, nb_ways, m_nb_ways
+                )
                 heights[c] = h
                 seqs[c] = s
-                if r < 0:
+                if child < 0:
                     missing += 1
                     continue
-                slots[moves] = tab.key_start[key + weight[c]] + r
+                slots[moves] = child
                 moves += 1
             best_win = np.int64(255)
             best_draw = np.int64(-1)
@@ -247,3 +298,46 @@ def backward_chunk_parallel(geo, tab, n, reach, nxt, out, start, wdl=False):
         if hi > lo:
             missing[t] = _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl)
     return missing.sum()
+
+
+@njit(**JIT)
+def histogram(tab, n, data, start, positions, stored):
+    """Add the counts per byte value of the slots ``start..start + len(data) - 1`` of layer
+    ``n``: ``stored`` slots and ``positions`` (a slot counts its orbit: 2 with the mirror,
+    1 where the mirror fixes the position)."""
+    rows, cols = tab.rows, tab.cols
+    x, p = (n + 1) // 2, n % 2
+    first_key = tab.layer_first[n]
+    blocks = tab.layer_first[n + 1] - first_key
+    heights = np.zeros(cols, dtype=np.int64)
+    seqs = np.zeros(cols, dtype=np.int64)
+    mirrored = np.zeros((2, cols), dtype=np.int64)
+    ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
+    b = _block_of(tab, n, start) if data.shape[0] else 0
+    key = np.int64(-1)
+    fixed = False
+    for i in range(start, start + data.shape[0]):
+        byte = data[i - start]
+        stored[byte] += 1
+        if byte == 0:
+            continue
+        if not tab.mirror:
+            positions[byte] += 1
+            continue
+        while b + 1 < blocks and tab.block_start[first_key + b + 1] <= i:
+            b += 1
+        if tab.layer_keys[first_key + b] != key:
+            key = tab.layer_keys[first_key + b]
+            heights_of_key(rows, cols, key, heights)
+            fixed = mirror_columns(tab, heights, heights, mirrored) == key
+            if fixed:
+                suffix_ways(tab.seq_count, p, cols, heights, x, ways)
+        weight = 2
+        if fixed:
+            own = i - tab.block_start[first_key + b]
+            first, second = unrank_colouring(tab, p, x, heights, ways, own)
+            read_columns(tab, first, second, heights, seqs)
+            mirror_columns(tab, heights, seqs, mirrored)
+            if colouring_rank(tab, p, x, mirrored[0], mirrored[1], ways) == own:
+                weight = 1
+        positions[byte] += weight

@@ -55,7 +55,7 @@ PARALLEL_MIN_SLOTS = 1 << 18  # below this a chunk runs serial (no thread-pool b
 RUNTIME_OVERHEAD = 250 * 2**20  # interpreter, NumPy, Numba, compiled kernels
 KINDS = ("reach", "value")
 # the layer index a solve takes: "heights" (LayerIndex, every board), "column-runs" (gravity
-# boards, ColumnRunsIndex: fewer slots, slot-by-slot sweeps; in RAM and without symmetry)
+# boards, ColumnRunsIndex: fewer slots, slot-by-slot sweeps; in RAM only)
 INDEXES = ("heights", "column-runs")
 MODES = ("auto", "whole", "windowed")  # how a solve on disk holds the neighbouring layer
 SPARE_BYTES = 1 << 30  # windowed: recently used neighbour chunks kept, at most
@@ -209,7 +209,7 @@ class ChunkWork:
 
     def _backward_runs(self, n, chunk, start, stop, reach, wdl) -> np.ndarray:
         """:meth:`backward` over a :class:`ColumnRunsIndex` (kernels
-        ``runs_layered.backward_chunk_*``; no symmetry: a slot is one position)."""
+        ``runs_layered.backward_chunk_*``, ``runs_layered.histogram``)."""
         index = self.index
         assert isinstance(index, ColumnRunsIndex)
         if n == index.spec.cells:
@@ -235,8 +235,10 @@ class ChunkWork:
         if wdl:
             open_ = (reach == NONTERMINAL).view(np.uint8) << 2
             out = unpack_wdl(out, stop - start) | open_
-        stored = np.bincount(out, minlength=256).astype(np.int64)
-        return np.stack([stored, stored])
+        positions = np.zeros(256, dtype=np.int64)
+        stored = np.zeros(256, dtype=np.int64)
+        runs_kern.histogram(index.tables, n, out, start, positions, stored)
+        return np.stack([positions, stored])
 
 
 class Runner(Protocol):
@@ -410,18 +412,18 @@ def plan(
     index: str = "heights",
 ) -> Plan:
     """Index and sizes of a layered solve, before any work (builds each layer's index once).
-    ``index``: one of :data:`INDEXES` ("column-runs": gravity boards, in RAM, no symmetry;
+    ``index``: one of :data:`INDEXES` ("column-runs": gravity boards, in RAM;
     InvalidArgumentError otherwise)."""
     spec = as_spec(spec)
     if index not in INDEXES:
         raise InvalidArgumentError(f"index must be one of {INDEXES}, got {index!r}")
     if index == "column-runs":
-        if not spec.gravity or symmetry or on_disk:
+        if not spec.gravity or on_disk:
             raise InvalidArgumentError(
-                f"the column-runs index takes gravity boards, in RAM, without symmetry "
-                f"(asked: {spec.name}, symmetry={symmetry}, on disk={on_disk})"
+                f"the column-runs index takes gravity boards, in RAM "
+                f"(asked: {spec.name}, on disk={on_disk})"
             )
-        runs = runs_index(spec)
+        runs = runs_index(spec, symmetry)
         return Plan(spec, runs, runs.layer_sizes, on_disk, chunk, values)
     heights = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
     return Plan(spec, heights, heights.layer_sizes, on_disk, chunk, values)
@@ -434,9 +436,9 @@ def layer_index(spec: GameSpec, symmetry: bool) -> LayerIndex:
 
 
 @lru_cache(maxsize=4)
-def runs_index(spec: GameSpec) -> ColumnRunsIndex:
+def runs_index(spec: GameSpec, symmetry: bool) -> ColumnRunsIndex:
     """A ColumnRunsIndex kept for the process (its block tables are built once)."""
-    return ColumnRunsIndex(spec)
+    return ColumnRunsIndex(spec, symmetry=symmetry)
 
 
 def memory_limit(max_bytes: int | None = None) -> int:
@@ -571,7 +573,7 @@ def solve_layered(
     ``max_bytes``, else only the neighbour chunks each chunk reads ("windowed",
     :class:`~fastttt.tables.chunk_map.ChunkMap`); "whole" or "windowed" force one; both give
     the same bytes (:func:`fit_plan`). ``index``: "heights" (:class:`LayerIndex`) or, on
-    gravity boards in RAM without symmetry, "column-runs" (:class:`ColumnRunsIndex`: fewer
+    gravity boards in RAM, "column-runs" (:class:`ColumnRunsIndex`: fewer
     slots, slower slot-by-slot sweeps, the same values). ``runner_factory(work)`` runs the
     chunks of a layer (default: this process; :class:`fastttt.tables.distributed.DaskRunner`
     for a cluster).

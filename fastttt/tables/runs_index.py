@@ -1,5 +1,5 @@
-"""A layer index of gravity boards that leaves out the columns no game reaches (a prototype,
-without symmetry; the layered solver takes it with ``index="column-runs"``).
+"""A layer index of gravity boards that leaves out the columns no game reaches (a prototype;
+the layered solver takes it with ``index="column-runs"``).
 
 In a reachable position every finished line holds the last stone played, which is the top
 stone of its column. So in a column (read bottom to top as maximal *runs* of one colour):
@@ -24,9 +24,10 @@ one column). Slots, with the bit layout of :mod:`fastttt.games.mnk.board` (cell
 Ranks come from counts of the allowed columns by height and X stones and a dynamic program
 over the columns to the right (:mod:`fastttt.kernels.runs_index`). :func:`column_runs_sizes`
 counts the slots of every layer by generating functions alone, so any board's size is known
-without building anything. No symmetry: a position and its mirror image have two slots
-(``mirror=True`` of :func:`column_runs_sizes` counts an index over mirror classes of height
-vectors, as :class:`~fastttt.tables.index.LayerIndex` builds them).
+without building anything. Without symmetry a position and its mirror image have two
+slots; with it (``symmetry=True``) a layer keeps the block of one height vector of each
+mirror pair, with all its allowed colourings (``mirror=True`` of :func:`column_runs_sizes`),
+and a position is stored under its canonical form (:mod:`fastttt.kernels.runs_index`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from fastttt.games.mnk.board import BITBOARD_CELLS
 from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import runs_index as kern
 from fastttt.kernels.layered import Geometry
-from fastttt.tables.index import SYMMETRY_NONE, LayerIndex
+from fastttt.tables.index import GROUPS, SYMMETRY_NONE, LayerIndex
 
 INDEX_COLUMN_RUNS = "gravity-column-runs"
 INDEX_BURIED_RUNS = "gravity-buried-runs"  # strict=False: only buried lines are left out
@@ -169,11 +170,12 @@ def _sequence_tables(spec: GameSpec, strict: bool) -> dict[str, np.ndarray]:
 class ColumnRunsIndex:
     """The column-runs index of a gravity board (module docstring): ``rank(first, second)
     -> (layer, slot)`` and ``unrank(layer, slot) -> (first, second)``, bitboards as in
-    :mod:`fastttt.games.mnk.board`. No symmetry. The block tables, (rows + 1) ** cols keys
-    of 3 int64 (20 MB and about a second for 7x6), are built on the first rank or unrank;
-    :attr:`layer_sizes` needs none of them."""
+    :mod:`fastttt.games.mnk.board`. ``symmetry``: the left-right mirror, one slot a mirror
+    pair (ranking canonicalises: :mod:`fastttt.kernels.runs_index`). The block tables,
+    (rows + 1) ** cols keys of 3 int64 (20 MB and about a second for 7x6), are built on the
+    first rank or unrank; :attr:`layer_sizes` needs none of them."""
 
-    def __init__(self, spec: GameSpec | str, strict: bool = True):
+    def __init__(self, spec: GameSpec | str, strict: bool = True, symmetry: bool = False):
         self.spec = spec = as_spec(spec)
         if not spec.gravity:
             raise GameSpecError(f"{spec.describe()}: the column-runs index is for gravity boards")
@@ -184,7 +186,8 @@ class ColumnRunsIndex:
             )
         self.strict = strict
         self.kind = INDEX_COLUMN_RUNS if strict else INDEX_BURIED_RUNS
-        self.symmetry = SYMMETRY_NONE
+        self.mirror = symmetry
+        self.symmetry = GROUPS["gravity"] if symmetry else SYMMETRY_NONE
         if max(self.layer_sizes) >= 2**63:
             raise GameSpecError(f"{spec.describe()}: a layer has more than 2**63 slots")
 
@@ -196,7 +199,7 @@ class ColumnRunsIndex:
     @cached_property
     def layer_sizes(self) -> list[int]:
         """Slots of every layer (:func:`column_runs_sizes`: counted, nothing built)."""
-        return column_runs_sizes(self.spec, self.strict)
+        return column_runs_sizes(self.spec, self.strict, self.mirror)
 
     def layer_size(self, n: int) -> int:
         """Slots of layer ``n``."""
@@ -228,6 +231,7 @@ class ColumnRunsIndex:
         tab = kern.RunsTables(
             rows=rows,
             cols=cols,
+            mirror=int(self.mirror),
             column_bits=column_bits,
             column_mask=np.bitwise_or.reduce(column_bits, axis=1),
             key_start=np.zeros(keys, dtype=np.int64),
@@ -240,9 +244,13 @@ class ColumnRunsIndex:
         kern.block_sizes(tab, sizes)
         heights = np.arange(keys, dtype=np.int64)
         layer_of_key = np.zeros(keys, dtype=np.int64)
+        mirror_key = np.zeros(keys, dtype=np.int64)
         for _ in range(cols):
             layer_of_key += heights % (rows + 1)
+            mirror_key = mirror_key * (rows + 1) + heights % (rows + 1)
             heights //= rows + 1
+        if self.mirror:  # one block a mirror pair: the smaller key's
+            sizes[mirror_key < np.arange(keys)] = 0
         order = np.argsort(layer_of_key, kind="stable")  # by layer, then by key
         tab.layer_keys[:] = order
         tab.layer_first[1:] = np.cumsum(np.bincount(layer_of_key, minlength=spec.cells + 1))
@@ -319,4 +327,4 @@ class ColumnRunsIndex:
 
     def __repr__(self) -> str:
         rule = "strict" if self.strict else "buried runs only"
-        return f"<ColumnRunsIndex {self.spec.name}: {self.kind}, {rule}, no symmetry>"
+        return f"<ColumnRunsIndex {self.spec.name}: {self.kind}, {rule}, symmetry {self.symmetry}>"
