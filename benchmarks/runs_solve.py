@@ -1,5 +1,6 @@
-"""The layered solve in RAM without symmetry, over the heights index (today's) and over the
-column-runs index (``index="column-runs"``, issue 22 item 1), in the same run: slots,
+"""The layered solve in RAM, without symmetry and with the mirror, over the heights index
+(today's) and over the column-runs index (``index="column-runs"``, issue 22 item 1), in the
+same run: slots, ``/pos`` (slots per reachable position, mirror images counted twice),
 reachable positions, wall and CPU seconds, peak RSS. Each solve runs in its own process
 (peak RSS is a process's), after a warm-up solve of 3x4k3g with the same index (kernels
 compiled or loaded from Numba's cache). Time is reported, never asserted; say the machine's
@@ -10,6 +11,7 @@ load (``uptime``, printed before and after) with the figures.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import resource
@@ -21,15 +23,15 @@ BOARDS = ("4x5k4g", "5x5k4g")  # ROWSxCOLS
 INDEXES = ("heights", "column-runs")
 
 
-def one(game: str, index: str) -> dict:
+def one(game: str, index: str, symmetry: bool) -> dict:
     """Solve ``game`` with ``index`` in this process; the figures as a dict."""
     from fastttt.tables.layered import solve_layered
 
-    solve_layered("3x4k3g", symmetry=False, index=index)  # warm-up
+    solve_layered("3x4k3g", symmetry=symmetry, index=index)  # warm-up
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     cpu = time.process_time()
     wall = time.perf_counter()
-    sol = solve_layered(game, symmetry=False, index=index)
+    sol = solve_layered(game, symmetry=symmetry, index=index)
     wall = time.perf_counter() - wall
     cpu = time.process_time() - cpu
     return {
@@ -51,13 +53,13 @@ def uptime() -> str:
 def main(games: tuple[str, ...]) -> None:
     print(uptime(), flush=True)
     print(
-        f"{'board':8} {'index':12} {'slots':>12} {'/pos':>5} {'reachable':>11} {'wall s':>7} "
-        f"{'cpu s':>7} {'peak MiB':>9}"
+        f"{'board':8} {'index':12} {'sym':6} {'slots':>12} {'/pos':>5} {'reachable':>11} "
+        f"{'wall s':>7} {'cpu s':>7} {'peak MiB':>9}"
     )
     for game in games:
-        for index in INDEXES:
+        for symmetry, index in itertools.product(("none", "mirror"), INDEXES):
             out = subprocess.run(
-                [sys.executable, __file__, "--one", game, index],
+                [sys.executable, __file__, "--one", game, index, symmetry],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -65,8 +67,9 @@ def main(games: tuple[str, ...]) -> None:
             ).stdout
             r = json.loads(out.strip().splitlines()[-1])
             print(
-                f"{game:8} {index:12} {r['slots']:12,} {r['slots'] / r['reachable']:5.2f} "
-                f"{r['reachable']:11,} {r['wall_s']:7.1f} {r['cpu_s']:7.1f} "
+                f"{game:8} {index:12} {symmetry:6} {r['slots']:12,} "
+                f"{r['slots'] / r['reachable']:5.2f} {r['reachable']:11,} "
+                f"{r['wall_s']:7.1f} {r['cpu_s']:7.1f} "
                 f"{r['peak_rss_mib']:9.0f}",
                 flush=True,
             )
@@ -75,6 +78,6 @@ def main(games: tuple[str, ...]) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
-        print(json.dumps(one(sys.argv[2], sys.argv[3])))
+        print(json.dumps(one(sys.argv[2], sys.argv[3], sys.argv[4] == "mirror")))
     else:
         main(tuple(sys.argv[1:]) or BOARDS)

@@ -8,6 +8,7 @@ Each backward sweep also checks that every child of an open reachable position h
 
 from __future__ import annotations
 
+import json
 from functools import cache
 
 import numpy as np
@@ -114,3 +115,22 @@ def test_with_the_mirror_equal_to_the_heights_index(game):
         data = np.asarray(runs.store.read_layer("value", n))  # one slot an orbit, both
         assert np.count_nonzero(data) == np.count_nonzero(heights.store.read_layer("value", n))
     assert sum(runs.store.manifest["layer_sizes"]) < sum(heights.store.manifest["layer_sizes"])
+
+
+def test_the_cli_takes_the_index():
+    from click.testing import CliRunner
+
+    from fastttt.cli import main
+
+    def solve_json(*args):
+        result = CliRunner().invoke(main, ["solve", "4x4k4g", *args, "--json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    runs = solve_json("--index", "column-runs", "--no-symmetry")
+    assert runs["index"] == "gravity-column-runs" and runs["symmetry"] == "none"
+    heights = solve_json("--engine", "layered", "--no-symmetry")
+    for key in ("reachable", "value", "depth", "terminal", "values"):
+        assert runs[key] == heights[key], key
+    result = CliRunner().invoke(main, ["solve", "4x4k4g", "--index", "column-runs", "--out", "x"])
+    assert result.exit_code == 2 and "in memory" in result.output

@@ -63,6 +63,7 @@ class SolveArgs:
     workers: int | None
     scheduler: str | None
     wdl: bool | None
+    index: str
     budget: str | None
     method: str
     checkpoint: str | None
@@ -78,7 +79,7 @@ class SolveArgs:
 # what the mode does. An option given on the command line that its mode does not read is
 # refused with a one-line usage error, never ignored.
 _GAME = {"rows", "cols", "k", "gravity"}
-_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler", "wdl"}
+_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler", "wdl", "index"}
 MODE_OPTIONS = {
     "ultimate": {"moves", "as_json", "max_nodes"},
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},
@@ -293,6 +294,14 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     help="Layered: keep win/draw/loss only, four positions a byte (a quarter of the value "
     "layers; depths are searched when asked), or value and depth a byte.  [default: --depth, "
     "--wdl past 2**33 slots (Connect Four 6x6), a resumed table's own]",
+)
+@click.option(
+    "--index",
+    type=click.Choice(["heights", "column-runs"]),
+    default="heights",
+    show_default=True,
+    help="Layered: the layer index; column-runs (gravity boards, in memory) leaves out the "
+    "colourings no game reaches (fewer slots, slower sweeps).",
 )
 def solve(**params) -> None:
     """Solve GAME (default tictactoe): value and depth of every reachable position.

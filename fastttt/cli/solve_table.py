@@ -72,7 +72,16 @@ def alternatives(spec) -> str:
 
 
 def _run_layered(
-    spec, max_bytes, show_progress, out_dir, resume, symmetry, workers, scheduler, wdl=None
+    spec,
+    max_bytes,
+    show_progress,
+    out_dir,
+    resume,
+    symmetry,
+    workers,
+    scheduler,
+    wdl=None,
+    index="heights",
 ):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
     from fastttt.tables.dense import format_bytes
@@ -119,6 +128,7 @@ def _run_layered(
         runner_factory=runner_factory,
         on_plan=announce,
         values={True: "wdl", False: "depth", None: None}[wdl],
+        index=index,
     )
     try:
         with _layer_progress(show_progress) as report:
@@ -344,6 +354,10 @@ def _check_layered_options(args) -> None:
         )
     if args.workers and args.scheduler:
         raise click.UsageError("give --workers (a local cluster) or --scheduler, not both")
+    if args.index == "column-runs" and (args.engine == "dense" or args.out_dir):
+        raise click.UsageError(
+            "--index column-runs goes with the layered engine in memory (no --out)"
+        )
 
 
 def _compute(spec, args, max_bytes):
@@ -354,7 +368,8 @@ def _compute(spec, args, max_bytes):
     try:
         engine = choose_engine(
             spec,
-            "layered" if args.wdl else args.engine,  # only the layered engine keeps WDL
+            # only the layered engine keeps WDL or takes the column-runs index
+            "layered" if args.wdl or args.index == "column-runs" else args.engine,
             out=args.out_dir,
             distributed=distributed,
             max_bytes=max_bytes,
@@ -382,4 +397,5 @@ def _compute(spec, args, max_bytes):
         args.workers,
         args.scheduler,
         args.wdl,
+        args.index,
     )
