@@ -3,9 +3,8 @@ heights index (:class:`fastttt.tables.index.LayerIndex`: every colouring of ever
 vector) against the column-runs index (:mod:`fastttt.tables.runs_index`: no buried vertical
 line; ``strict``: a top line only the last mover's, k long, in one column), each without and
 with the left-right mirror (one height vector of each mirror pair keeps a block with all its
-colourings, as LayerIndex does: the runs index has no mirror yet, its column counts what one
-would take). Every figure comes from closed formulas (Burnside, generating functions), so
-the whole table takes a second.
+colourings, as LayerIndex and ``ColumnRunsIndex(symmetry=True)`` do). Every figure comes
+from closed formulas (Burnside, generating functions), so the whole table takes a second.
 
 Positions are every position reachable from the empty board, mirror images counted twice
 (John Tromp's counts; 5x5 from this project's layered solve), so ``/pos`` is slots per
