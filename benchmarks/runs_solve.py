@@ -2,9 +2,9 @@
 (today's) and over the column-runs index (``index="column-runs"``, issue 22 item 1), in the
 same run: slots, ``/pos`` (slots per reachable position, mirror images counted twice),
 reachable positions, wall and CPU seconds, peak RSS. Each solve runs in its own process
-(peak RSS is a process's), after a warm-up solve of 3x4k3g with the same index (kernels
-compiled or loaded from Numba's cache). Time is reported, never asserted; say the machine's
-load (``uptime``, printed before and after) with the figures.
+(peak RSS is a process's), after a warm-up solve of 3x4k3g with the same index (serial and
+parallel kernels compiled or loaded from Numba's cache). Time is reported, never asserted;
+say the machine's load (``uptime``, printed before and after) with the figures.
 
     python benchmarks/runs_solve.py [GAME ...]      # default: 4x5k4g 5x5k4g
 """
@@ -25,9 +25,12 @@ INDEXES = ("heights", "column-runs")
 
 def one(game: str, index: str, symmetry: bool) -> dict:
     """Solve ``game`` with ``index`` in this process; the figures as a dict."""
+    from fastttt.tables import layered
     from fastttt.tables.layered import solve_layered
 
-    solve_layered("3x4k3g", symmetry=symmetry, index=index)  # warm-up
+    threshold, layered.PARALLEL_MIN_SLOTS = layered.PARALLEL_MIN_SLOTS, 0
+    solve_layered("3x4k3g", symmetry=symmetry, index=index)  # warm-up, parallel kernels too
+    layered.PARALLEL_MIN_SLOTS = threshold
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     cpu = time.process_time()
     wall = time.perf_counter()

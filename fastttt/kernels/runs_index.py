@@ -206,6 +206,7 @@ def unrank_many(tab, n, slots, firsts, seconds):
     lo, hi = tab.layer_first[n], tab.layer_first[n + 1]
     starts = tab.block_start[lo:hi]
     heights = np.zeros(cols, dtype=np.int64)
+    seqs = np.zeros(cols, dtype=np.int64)
     ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
     last = np.int64(-1)
     for i in range(slots.shape[0]):
@@ -215,13 +216,14 @@ def unrank_many(tab, n, slots, firsts, seconds):
             heights_of_key(rows, cols, key, heights)
             suffix_ways(tab.seq_count, p, cols, heights, x, ways)
             last = key
-        firsts[i], seconds[i] = unrank_colouring(tab, p, x, heights, ways, slots[i] - starts[b])
+        r = slots[i] - starts[b]
+        firsts[i], seconds[i] = unrank_colouring(tab, p, x, heights, ways, r, seqs)
 
 
 @njit(**JIT)
-def unrank_colouring(tab, p, x, heights, ways, r):
+def unrank_colouring(tab, p, x, heights, ways, r, seqs):
     """(first, second) of the colouring of rank ``r`` among the allowed colourings of
-    ``heights`` (``ways`` from :func:`suffix_ways`)."""
+    ``heights`` (``ways`` from :func:`suffix_ways`); ``seqs`` gets its columns' X bits."""
     first, second = np.uint64(0), np.uint64(0)
     rem, u = x, 0
     for c in range(tab.cols):
@@ -243,6 +245,7 @@ def unrank_colouring(tab, p, x, heights, ways, r):
                 r -= span
             if s >= 0:
                 break
+        seqs[c] = s
         for j in range(h):
             if s >> j & 1:
                 first |= tab.column_bits[c, j]

@@ -30,7 +30,6 @@ from fastttt.kernels.runs_index import (
     colouring_rank,
     heights_of_key,
     mirror_columns,
-    read_columns,
     suffix_ways,
     unrank_colouring,
 )
@@ -129,8 +128,7 @@ def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
             key = tab.layer_keys[first_key + b]
             mkey = _block_ways(tab, n, n - 1, key, heights, mirrored, ways, nb_ways, m_nb_ways)
         own = i - tab.block_start[first_key + b]
-        first, second = unrank_colouring(tab, p, x, heights, ways, own)
-        read_columns(tab, first, second, heights, seqs)
+        first, second = unrank_colouring(tab, p, x, heights, ways, own, seqs)
         occ = first | second
         last = first if x_moved_last else second
         byte = np.uint8(0)
@@ -218,10 +216,7 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
             if tab.layer_keys[first_key + b] != key:
                 key = tab.layer_keys[first_key + b]
                 _block_ways(tab, n, n + 1, key, heights, mirrored, ways, nb_ways, m_nb_ways)
-            first, second = unrank_colouring(
-                tab, p, x, heights, ways, i - tab.block_start[first_key + b]
-            )
-            read_columns(tab, first, second, heights, seqs)
+            unrank_colouring(tab, p, x, heights, ways, i - tab.block_start[first_key + b], seqs)
             moves = 0
             for c in range(cols):
                 h = heights[c]
@@ -335,8 +330,7 @@ def histogram(tab, n, data, start, positions, stored):
         weight = 2
         if fixed:
             own = i - tab.block_start[first_key + b]
-            first, second = unrank_colouring(tab, p, x, heights, ways, own)
-            read_columns(tab, first, second, heights, seqs)
+            unrank_colouring(tab, p, x, heights, ways, own, seqs)
             mirror_columns(tab, heights, seqs, mirrored)
             if colouring_rank(tab, p, x, mirrored[0], mirrored[1], ways) == own:
                 weight = 1
