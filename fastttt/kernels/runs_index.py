@@ -166,6 +166,44 @@ def colouring_rank(tab, p, x, heights, seqs, ways):
 
 
 @njit(**JIT)
+def rank_table(seq_count, p, heights, ways, x, rt):
+    """Fill ``rt[c, rem, u, t, cls]`` for :func:`table_colouring_rank` from the suffix ways
+    of ``heights``: ``[..., 0]`` the colourings ranked before every one whose column ``c``
+    has ``t`` X stones and class ``cls`` (``rem`` X stones left for columns c.., ``u`` a long
+    column used), ``[..., 1]`` the ways of the columns right of ``c`` after it."""
+    for c in range(heights.shape[0]):
+        h = heights[c]
+        for rem in range(x + 1):
+            for u in range(2):
+                acc = np.int64(0)
+                for t in range(min(h, rem) + 1):
+                    for cls in range(2):
+                        if cls == 1 and u == 1:
+                            continue
+                        w = ways[c + 1, rem - t, u | cls]
+                        rt[c, rem, u, t, cls, 0] = acc
+                        rt[c, rem, u, t, cls, 1] = w
+                        acc += seq_count[p, h, t, cls] * w
+
+
+@njit(**JIT)
+def table_colouring_rank(tab, p, x, heights, seqs, rt):
+    """:func:`colouring_rank` in one look-up a column (``rt`` from :func:`rank_table`)."""
+    rank = np.int64(0)
+    rem, u = x, 0
+    for c in range(tab.cols):
+        h, s = heights[c], seqs[c]
+        cls = tab.seq_class[p, h, s]
+        t = popcount(np.uint64(s))
+        if cls < 0 or (cls == 1 and u == 1) or t > rem:
+            return np.int64(-1)
+        rank += rt[c, rem, u, t, cls, 0] + tab.seq_rank[p, h, s] * rt[c, rem, u, t, cls, 1]
+        rem -= t
+        u |= cls
+    return rank if rem == 0 else np.int64(-1)
+
+
+@njit(**JIT)
 def rank_many(tab, n, firsts, seconds, out):
     """Slot in layer ``n`` of each position (stone counts already checked); -1 when no slot
     holds it (a floating stone, a colouring the index leaves out)."""

@@ -5,7 +5,9 @@ Slot by slot, not block-stepping as :mod:`fastttt.kernels.layered`: a slot is un
 position, each parent (a top stone of the last mover taken off) or child (a stone of the side
 to move dropped in a column) is ranked in the neighbouring layer. What a block's slots share
 is computed once a block: the suffix ways (:func:`~fastttt.kernels.runs_index.suffix_ways`)
-of the block and of its neighbour block through each column (``nb_ways[c]``).
+of the block, and the rank table (:func:`~fastttt.kernels.runs_index.rank_table`: a
+neighbour's rank in one look-up a column) of its neighbour block through each column
+(``nb_ways[c]``).
 
 Table bytes, the packed win/draw/loss layout and the chunk contract (``out[i - start]`` for
 the slots ``start <= i < start + len(out)``, never raise) are those of
@@ -30,7 +32,9 @@ from fastttt.kernels.runs_index import (
     colouring_rank,
     heights_of_key,
     mirror_columns,
+    rank_table,
     suffix_ways,
+    table_colouring_rank,
     unrank_colouring,
 )
 
@@ -46,15 +50,18 @@ def _block_of(tab, n, slot):
 
 @njit(**JIT)
 def _neighbour_ways(tab, nb_n, heights, step, nb_ways):
-    """``nb_ways[c]``: the suffix ways of the heights with column c one higher (``step`` 1)
-    or lower (-1), in layer ``nb_n``; columns that cannot move are left as they are."""
+    """``nb_ways[c]``: the rank table (:func:`~fastttt.kernels.runs_index.rank_table`) of the
+    heights with column c one higher (``step`` 1) or lower (-1), in layer ``nb_n``; columns
+    that cannot move are left as they are."""
     rows, cols = tab.rows, tab.cols
     nb_x, nb_p = (nb_n + 1) // 2, nb_n % 2
+    ways = np.zeros((cols + 1, nb_x + 1, 2), dtype=np.int64)
     for c in range(cols):
         h = heights[c] + step
         if 0 <= h <= rows:
             heights[c] = h
-            suffix_ways(tab.seq_count, nb_p, cols, heights, nb_x, nb_ways[c])
+            suffix_ways(tab.seq_count, nb_p, cols, heights, nb_x, ways)
+            rank_table(tab.seq_count, nb_p, heights, ways, nb_x, nb_ways[c])
             heights[c] = h - step
 
 
@@ -79,20 +86,20 @@ def _block_ways(tab, n, nb_n, key, heights, mirrored, ways, nb_ways, m_nb_ways):
 @njit(**JIT)
 def _neighbour_slot(tab, nb_n, nb_key, c, heights, seqs, mirrored, nb_ways, m_nb_ways):
     """Slot in layer ``nb_n`` of the neighbour ``heights``, ``seqs`` (key ``nb_key``, reached
-    through column ``c``: ``nb_ways[c]`` are its suffix ways, ``m_nb_ways[cols - 1 - c]`` its
+    through column ``c``: ``nb_ways[c]`` is its rank table, ``m_nb_ways[cols - 1 - c]`` its
     mirror image's), canonicalised with the mirror; -1 when no slot holds it."""
     nb_x, nb_p = (nb_n + 1) // 2, nb_n % 2
     if not tab.mirror:
-        r = colouring_rank(tab, nb_p, nb_x, heights, seqs, nb_ways[c])
+        r = table_colouring_rank(tab, nb_p, nb_x, heights, seqs, nb_ways[c])
         return r if r < 0 else tab.key_start[nb_key] + r
     mkey = mirror_columns(tab, heights, seqs, mirrored)
     if mkey < nb_key:
         m_ways = m_nb_ways[tab.cols - 1 - c]
-        r = colouring_rank(tab, nb_p, nb_x, mirrored[0], mirrored[1], m_ways)
+        r = table_colouring_rank(tab, nb_p, nb_x, mirrored[0], mirrored[1], m_ways)
         return r if r < 0 else tab.key_start[mkey] + r
-    r = colouring_rank(tab, nb_p, nb_x, heights, seqs, nb_ways[c])
+    r = table_colouring_rank(tab, nb_p, nb_x, heights, seqs, nb_ways[c])
     if r >= 0 and mkey == nb_key:
-        r = min(r, colouring_rank(tab, nb_p, nb_x, mirrored[0], mirrored[1], nb_ways[c]))
+        r = min(r, table_colouring_rank(tab, nb_p, nb_x, mirrored[0], mirrored[1], nb_ways[c]))
     return r if r < 0 else tab.key_start[nb_key] + r
 
 
@@ -116,8 +123,8 @@ def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
     seqs = np.zeros(cols, dtype=np.int64)
     mirrored = np.zeros((2, cols), dtype=np.int64)
     ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
-    nb_ways = np.zeros((cols, cols + 1, px + 1, 2), dtype=np.int64)
-    m_nb_ways = np.zeros((cols, cols + 1, px + 1, 2), dtype=np.int64)
+    nb_ways = np.zeros((cols, cols, px + 1, 2, rows + 1, 2, 2), dtype=np.int64)
+    m_nb_ways = np.zeros((cols, cols, px + 1, 2, rows + 1, 2, 2), dtype=np.int64)
     b = _block_of(tab, n, lo)
     key = np.int64(-1)
     mkey = np.int64(-1)
@@ -202,8 +209,8 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
     seqs = np.zeros(cols, dtype=np.int64)
     mirrored = np.zeros((2, cols), dtype=np.int64)
     ways = np.zeros((cols + 1, x + 1, 2), dtype=np.int64)
-    nb_ways = np.zeros((cols, cols + 1, cx + 1, 2), dtype=np.int64)
-    m_nb_ways = np.zeros((cols, cols + 1, cx + 1, 2), dtype=np.int64)
+    nb_ways = np.zeros((cols, cols, cx + 1, 2, rows + 1, 2, 2), dtype=np.int64)
+    m_nb_ways = np.zeros((cols, cols, cx + 1, 2, rows + 1, 2, 2), dtype=np.int64)
     slots = np.empty(cols, dtype=np.int64)
     missing = 0
     b = _block_of(tab, n, lo)
