@@ -131,12 +131,20 @@ def read_columns(tab, first, second, heights, seqs):
 def mirror_columns(tab, heights, seqs, mirrored):
     """Fill ``mirrored[0]`` (heights) and ``mirrored[1]`` (seqs) with the mirror image's
     columns and return its key."""
-    cols = tab.cols
+    return mirror_into(tab.rows + 1, heights, seqs, mirrored)
+
+
+@njit(**JIT)
+def mirror_into(radix, heights, seqs, mirrored):
+    """:func:`mirror_columns` without the tables (``radix`` = rows + 1): the sweeps' hot path
+    passes arrays, since a call taking the tables' tuple counts references on each of its
+    arrays."""
+    cols = heights.shape[0]
     key = np.int64(0)
     for c in range(cols - 1, -1, -1):
         mirrored[0, c] = heights[cols - 1 - c]
         mirrored[1, c] = seqs[cols - 1 - c]
-        key = key * (tab.rows + 1) + mirrored[0, c]
+        key = key * radix + mirrored[0, c]
     return key
 
 
@@ -187,17 +195,18 @@ def rank_table(seq_count, p, heights, ways, x, rt):
 
 
 @njit(**JIT)
-def table_colouring_rank(tab, p, x, heights, seqs, rt):
-    """:func:`colouring_rank` in one look-up a column (``rt`` from :func:`rank_table`)."""
+def table_colouring_rank(seq_class, seq_rank, p, x, heights, seqs, rt):
+    """:func:`colouring_rank` in one look-up a column (``rt`` from :func:`rank_table`;
+    arrays, not the tables' tuple: see :func:`mirror_into`)."""
     rank = np.int64(0)
     rem, u = x, 0
-    for c in range(tab.cols):
+    for c in range(heights.shape[0]):
         h, s = heights[c], seqs[c]
-        cls = tab.seq_class[p, h, s]
+        cls = seq_class[p, h, s]
         t = popcount(np.uint64(s))
         if cls < 0 or (cls == 1 and u == 1) or t > rem:
             return np.int64(-1)
-        rank += rt[c, rem, u, t, cls, 0] + tab.seq_rank[p, h, s] * rt[c, rem, u, t, cls, 1]
+        rank += rt[c, rem, u, t, cls, 0] + seq_rank[p, h, s] * rt[c, rem, u, t, cls, 1]
         rem -= t
         u |= cls
     return rank if rem == 0 else np.int64(-1)
@@ -262,9 +271,17 @@ def unrank_many(tab, n, slots, firsts, seconds):
 def unrank_colouring(tab, p, x, heights, ways, r, seqs):
     """(first, second) of the colouring of rank ``r`` among the allowed colourings of
     ``heights`` (``ways`` from :func:`suffix_ways`); ``seqs`` gets its columns' X bits."""
+    return unrank_columns(
+        tab.seq_count, tab.seq_sorted, tab.seq_start, tab.column_bits, p, x, heights, ways, r, seqs
+    )
+
+
+@njit(**JIT)
+def unrank_columns(seq_count, seq_sorted, seq_start, column_bits, p, x, heights, ways, r, seqs):
+    """:func:`unrank_colouring` on arrays (see :func:`mirror_into`)."""
     first, second = np.uint64(0), np.uint64(0)
     rem, u = x, 0
-    for c in range(tab.cols):
+    for c in range(heights.shape[0]):
         h = heights[c]
         s = np.int64(-1)
         for tt in range(min(h, rem) + 1):
@@ -272,11 +289,11 @@ def unrank_colouring(tab, p, x, heights, ways, r, seqs):
                 if cc == 1 and u == 1:
                     continue
                 w = ways[c + 1, rem - tt, u | cc]
-                span = tab.seq_count[p, h, tt, cc] * w
+                span = seq_count[p, h, tt, cc] * w
                 if r < span:
                     j = r // w
                     r -= j * w
-                    s = tab.seq_sorted[p, h, tab.seq_start[p, h, tt, cc] + j]
+                    s = seq_sorted[p, h, seq_start[p, h, tt, cc] + j]
                     rem -= tt
                     u |= cc
                     break
@@ -286,7 +303,7 @@ def unrank_colouring(tab, p, x, heights, ways, r, seqs):
         seqs[c] = s
         for j in range(h):
             if s >> j & 1:
-                first |= tab.column_bits[c, j]
+                first |= column_bits[c, j]
             else:
-                second |= tab.column_bits[c, j]
+                second |= column_bits[c, j]
     return first, second

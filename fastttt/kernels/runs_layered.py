@@ -32,10 +32,12 @@ from fastttt.kernels.runs_index import (
     colouring_rank,
     heights_of_key,
     mirror_columns,
+    mirror_into,
     rank_table,
     suffix_ways,
     table_colouring_rank,
     unrank_colouring,
+    unrank_columns,
 )
 
 _PIECES = 64  # ranges per parallel chunk (as in fastttt.kernels.layered)
@@ -84,23 +86,31 @@ def _block_ways(tab, n, nb_n, key, heights, mirrored, ways, nb_ways, m_nb_ways):
 
 
 @njit(**JIT)
-def _neighbour_slot(tab, nb_n, nb_key, c, heights, seqs, mirrored, nb_ways, m_nb_ways):
+def _neighbour_slot(seq, key_start, mirror, radix, nb_n, nb_key, c, heights, seqs, mirrored, rts):
     """Slot in layer ``nb_n`` of the neighbour ``heights``, ``seqs`` (key ``nb_key``, reached
-    through column ``c``: ``nb_ways[c]`` is its rank table, ``m_nb_ways[cols - 1 - c]`` its
-    mirror image's), canonicalised with the mirror; -1 when no slot holds it."""
+    through column ``c``), canonicalised when ``mirror``; -1 when no slot holds it. ``seq``:
+    (seq_class, seq_rank); ``rts``: (nb_ways, m_nb_ways), the rank tables of the block's
+    neighbours and of its mirror image's (``nb_ways[c]`` is this neighbour's,
+    ``m_nb_ways[cols - 1 - c]`` its mirror image's). Arrays, not the tables' tuple: this is
+    the hot path (:func:`~fastttt.kernels.runs_index.mirror_into`)."""
+    seq_class, seq_rank = seq
+    nb_ways, m_nb_ways = rts
     nb_x, nb_p = (nb_n + 1) // 2, nb_n % 2
-    if not tab.mirror:
-        r = table_colouring_rank(tab, nb_p, nb_x, heights, seqs, nb_ways[c])
-        return r if r < 0 else tab.key_start[nb_key] + r
-    mkey = mirror_columns(tab, heights, seqs, mirrored)
+    if not mirror:
+        r = table_colouring_rank(seq_class, seq_rank, nb_p, nb_x, heights, seqs, nb_ways[c])
+        return r if r < 0 else key_start[nb_key] + r
+    mkey = mirror_into(radix, heights, seqs, mirrored)
     if mkey < nb_key:
-        m_ways = m_nb_ways[tab.cols - 1 - c]
-        r = table_colouring_rank(tab, nb_p, nb_x, mirrored[0], mirrored[1], m_ways)
-        return r if r < 0 else tab.key_start[mkey] + r
-    r = table_colouring_rank(tab, nb_p, nb_x, heights, seqs, nb_ways[c])
+        m_ways = m_nb_ways[heights.shape[0] - 1 - c]
+        r = table_colouring_rank(seq_class, seq_rank, nb_p, nb_x, mirrored[0], mirrored[1], m_ways)
+        return r if r < 0 else key_start[mkey] + r
+    r = table_colouring_rank(seq_class, seq_rank, nb_p, nb_x, heights, seqs, nb_ways[c])
     if r >= 0 and mkey == nb_key:
-        r = min(r, table_colouring_rank(tab, nb_p, nb_x, mirrored[0], mirrored[1], nb_ways[c]))
-    return r if r < 0 else tab.key_start[nb_key] + r
+        image = table_colouring_rank(
+            seq_class, seq_rank, nb_p, nb_x, mirrored[0], mirrored[1], nb_ways[c]
+        )
+        r = min(r, image)
+    return r if r < 0 else key_start[nb_key] + r
 
 
 @njit(**JIT)
@@ -119,6 +129,19 @@ def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
     for c in range(cols):
         weight[c] = w
         w *= rows + 1
+    seq = (tab.seq_class, tab.seq_rank)
+    seq_count, seq_sorted, seq_start, column_bits = (
+        tab.seq_count,
+        tab.seq_sorted,
+        tab.seq_start,
+        tab.column_bits,
+    )
+    key_start, block_start, layer_keys, mirror = (
+        tab.key_start,
+        tab.block_start,
+        tab.layer_keys,
+        tab.mirror,
+    )
     heights = np.zeros(cols, dtype=np.int64)
     seqs = np.zeros(cols, dtype=np.int64)
     mirrored = np.zeros((2, cols), dtype=np.int64)
@@ -128,14 +151,17 @@ def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
     b = _block_of(tab, n, lo)
     key = np.int64(-1)
     mkey = np.int64(-1)
+    rts = (nb_ways, m_nb_ways)
     for i in range(lo, hi):
-        while b + 1 < blocks and tab.block_start[first_key + b + 1] <= i:
+        while b + 1 < blocks and block_start[first_key + b + 1] <= i:
             b += 1
-        if tab.layer_keys[first_key + b] != key:
-            key = tab.layer_keys[first_key + b]
+        if layer_keys[first_key + b] != key:
+            key = layer_keys[first_key + b]
             mkey = _block_ways(tab, n, n - 1, key, heights, mirrored, ways, nb_ways, m_nb_ways)
-        own = i - tab.block_start[first_key + b]
-        first, second = unrank_colouring(tab, p, x, heights, ways, own, seqs)
+        own = i - block_start[first_key + b]
+        first, second = unrank_columns(
+            seq_count, seq_sorted, seq_start, column_bits, p, x, heights, ways, own, seqs
+        )
         occ = first | second
         last = first if x_moved_last else second
         byte = np.uint8(0)
@@ -152,7 +178,17 @@ def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
                 heights[c] = h - 1
                 seqs[c] = s & ~(np.int64(1) << (h - 1))
                 parent = _neighbour_slot(
-                    tab, n - 1, key - weight[c], c, heights, seqs, mirrored, nb_ways, m_nb_ways
+                    seq,
+                    key_start,
+                    mirror,
+                    rows + 1,
+                    n - 1,
+                    key - weight[c],
+                    c,
+                    heights,
+                    seqs,
+                    mirrored,
+                    rts,
                 )
                 heights[c] = h
                 seqs[c] = s
@@ -205,6 +241,19 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
     for c in range(cols):
         weight[c] = w
         w *= rows + 1
+    seq = (tab.seq_class, tab.seq_rank)
+    seq_count, seq_sorted, seq_start, column_bits = (
+        tab.seq_count,
+        tab.seq_sorted,
+        tab.seq_start,
+        tab.column_bits,
+    )
+    key_start, block_start, layer_keys, mirror = (
+        tab.key_start,
+        tab.block_start,
+        tab.layer_keys,
+        tab.mirror,
+    )
     heights = np.zeros(cols, dtype=np.int64)
     seqs = np.zeros(cols, dtype=np.int64)
     mirrored = np.zeros((2, cols), dtype=np.int64)
@@ -213,17 +262,21 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
     m_nb_ways = np.zeros((cols, cols, cx + 1, 2, rows + 1, 2, 2), dtype=np.int64)
     slots = np.empty(cols, dtype=np.int64)
     missing = 0
+    rts = (nb_ways, m_nb_ways)
     b = _block_of(tab, n, lo)
     key = np.int64(-1)
     for i in range(lo, hi):
-        while b + 1 < blocks and tab.block_start[first_key + b + 1] <= i:
+        while b + 1 < blocks and block_start[first_key + b + 1] <= i:
             b += 1
         byte = reach[i - start]
         if byte == NONTERMINAL:
-            if tab.layer_keys[first_key + b] != key:
-                key = tab.layer_keys[first_key + b]
+            if layer_keys[first_key + b] != key:
+                key = layer_keys[first_key + b]
                 _block_ways(tab, n, n + 1, key, heights, mirrored, ways, nb_ways, m_nb_ways)
-            unrank_colouring(tab, p, x, heights, ways, i - tab.block_start[first_key + b], seqs)
+            own = i - block_start[first_key + b]
+            unrank_columns(
+                seq_count, seq_sorted, seq_start, column_bits, p, x, heights, ways, own, seqs
+            )
             moves = 0
             for c in range(cols):
                 h = heights[c]
@@ -233,7 +286,17 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
                 heights[c] = h + 1
                 seqs[c] = s | (x_bit << h)
                 child = _neighbour_slot(
-                    tab, n + 1, key + weight[c], c, heights, seqs, mirrored, nb_ways, m_nb_ways
+                    seq,
+                    key_start,
+                    mirror,
+                    rows + 1,
+                    n + 1,
+                    key + weight[c],
+                    c,
+                    heights,
+                    seqs,
+                    mirrored,
+                    rts,
                 )
                 heights[c] = h
                 seqs[c] = s
