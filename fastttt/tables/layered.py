@@ -418,11 +418,13 @@ def plan(
     if index not in INDEXES:
         raise InvalidArgumentError(f"index must be one of {INDEXES}, got {index!r}")
     if index == "column-runs":
-        if not spec.gravity or on_disk:
+        if not spec.gravity:
             raise InvalidArgumentError(
-                f"the column-runs index takes gravity boards, in RAM "
-                f"(asked: {spec.name}, on disk={on_disk})"
+                f"the column-runs index takes gravity boards (Connect Four and its kin), "
+                f"not {spec.name}"
             )
+        if on_disk:
+            raise InvalidArgumentError("the column-runs index solves in RAM only (no out=)")
         runs = runs_index(spec, symmetry)
         return Plan(spec, runs, runs.layer_sizes, on_disk, chunk, values)
     heights = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
