@@ -43,7 +43,6 @@ def build(game, depth, out_path, resume, reuse_path, workers, scheduler, force, 
     derived exactly, resumable after a kill (--resume)."""
     from fastttt.games.mnk.spec import as_spec
     from fastttt.search.book import build as build_book
-    from fastttt.search.book import load
 
     try:
         spec = as_spec(game)
@@ -57,7 +56,7 @@ def build(game, depth, out_path, resume, reuse_path, workers, scheduler, force, 
             depth,
             path,
             resume=resume,
-            reuse=None if reuse_path is None else load(reuse_path),
+            reuse=_reused(reuse_path),
             workers=workers,
             scheduler=scheduler,
             force=force,
@@ -87,20 +86,26 @@ def extend(path, lines, resume, reuse_path, workers, scheduler, as_json) -> None
     plies (the perfect side plays the book's best moves, the other any move), each with its
     exact score and a best move, so that `perfect` answers them at once."""
     from fastttt.search.book import extend as extend_book
-    from fastttt.search.book import load
 
     def run(progress):
         return extend_book(
             path,
             lines,
             resume=resume,
-            reuse=None if reuse_path is None else load(reuse_path),
+            reuse=_reused(reuse_path),
             workers=workers,
             scheduler=scheduler,
             progress=progress,
         )
 
     _write_book(f"lines of {path}", path, as_json, run)
+
+
+def _reused(path):
+    """The book at ``path`` (``--reuse``), or None."""
+    from fastttt.search.book import load
+
+    return None if path is None else load(path)
 
 
 def _write_book(title: str, path, as_json: bool, write) -> None:

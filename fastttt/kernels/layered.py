@@ -517,6 +517,53 @@ def wdl_of(packed, slot):
     return (np.int64(packed[slot >> 2]) >> ((slot & 3) << 1)) & 3
 
 
+@njit(**INLINE_JIT)
+def best_child_byte(nxt, slots, moves, wdl, win_v, loss_v):
+    """The value byte of an open position for its mover from its children's, ``slots[:moves]``
+    of the next layer ``nxt``: the quickest win, else the longest draw, else the longest loss
+    (depth = the child's + 1). With ``wdl`` (``nxt`` packed, :func:`wdl_of`) depth 0 stands for
+    every depth: a win stops the scan, a draw is kept."""
+    best_win = np.int64(255)
+    best_draw = np.int64(-1)
+    worst_loss = np.int64(-1)
+    for j in range(moves):
+        if wdl:
+            v = wdl_of(nxt, slots[j])
+            if v == win_v:
+                best_win = 0
+                break
+            if v == V_DRAW:
+                best_draw = 0
+            continue
+        child = np.int64(nxt[slots[j]])
+        v = child & 3
+        d = child >> 2
+        if v == win_v:
+            if d < best_win:
+                best_win = d
+                if d == 0:
+                    break
+        elif v == V_DRAW:
+            if d > best_draw:
+                best_draw = d
+        elif d > worst_loss:
+            worst_loss = d
+    if best_win != 255:
+        return np.uint8(((best_win + 1) << 2) | win_v)
+    if best_draw >= 0:
+        return np.uint8(((best_draw + 1) << 2) | V_DRAW)
+    return np.uint8(((worst_loss + 1) << 2) | loss_v)
+
+
+@njit(**INLINE_JIT)
+def store_value(out, r, byte, wdl):
+    """Write value ``byte`` at offset ``r`` of ``out``: its v alone, packed, with ``wdl``."""
+    if wdl:
+        out[r >> 2] |= np.uint8((byte & 3) << ((r & 3) << 1))
+    else:
+        out[r] = byte
+
+
 @njit(**JIT)
 def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl):
     """Value bytes of slots lo..hi-1 from the reach bytes and the next layer's values; with
@@ -583,42 +630,8 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl):
                         mv_g[m],
                         x_to_move,
                     )
-            best_win = np.int64(255)
-            best_draw = np.int64(-1)
-            worst_loss = np.int64(-1)
-            for j in range(moves):
-                if wdl:  # depth 0 stands for every depth: a win stops, a draw is kept
-                    v = wdl_of(nxt, slots[j])
-                    if v == win_v:
-                        best_win = 0
-                        break
-                    if v == V_DRAW:
-                        best_draw = 0
-                    continue
-                child = np.int64(nxt[slots[j]])
-                v = child & 3
-                d = child >> 2
-                if v == win_v:
-                    if d < best_win:
-                        best_win = d
-                        if d == 0:
-                            break
-                elif v == V_DRAW:
-                    if d > best_draw:
-                        best_draw = d
-                elif d > worst_loss:
-                    worst_loss = d
-            if best_win != 255:
-                b = np.uint8(((best_win + 1) << 2) | win_v)
-            elif best_draw >= 0:
-                b = np.uint8(((best_draw + 1) << 2) | V_DRAW)
-            else:
-                b = np.uint8(((worst_loss + 1) << 2) | loss_v)
-        if wdl:
-            r = i - start
-            out[r >> 2] |= np.uint8((b & 3) << ((r & 3) << 1))
-        else:
-            out[i - start] = b
+            b = best_child_byte(nxt, slots, moves, wdl, win_v, loss_v)
+        store_value(out, i - start, b, wdl)
         block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
 
 

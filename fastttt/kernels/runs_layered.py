@@ -27,7 +27,7 @@ from numba import njit, prange
 
 from fastttt.config import JIT, PARALLEL_JIT
 from fastttt.kernels.dense import NONTERMINAL, V_DRAW, V_FIRST, V_SECOND
-from fastttt.kernels.layered import has_line, is_open, wdl_of
+from fastttt.kernels.layered import best_child_byte, has_line, is_open, store_value
 from fastttt.kernels.runs_index import (
     colouring_rank,
     heights_of_key,
@@ -41,6 +41,17 @@ from fastttt.kernels.runs_index import (
 )
 
 _PIECES = 64  # ranges per parallel chunk (as in fastttt.kernels.layered)
+
+
+@njit(**JIT)
+def _key_weights(rows, cols):
+    """(rows + 1) ** c for each column c: a height vector's key is its heights times these."""
+    weight = np.empty(cols, dtype=np.int64)
+    w = 1
+    for c in range(cols):
+        weight[c] = w
+        w *= rows + 1
+    return weight
 
 
 @njit(**JIT)
@@ -124,11 +135,7 @@ def _forward_range(geo, tab, n, prev, out, start, lo, hi, packed):
     last_bit = 1 if x_moved_last else 0
     first_key = tab.layer_first[n]
     blocks = tab.layer_first[n + 1] - first_key
-    weight = np.empty(cols, dtype=np.int64)
-    w = 1
-    for c in range(cols):
-        weight[c] = w
-        w *= rows + 1
+    weight = _key_weights(rows, cols)
     seq = (tab.seq_class, tab.seq_rank)
     seq_count, seq_sorted, seq_start, column_bits = (
         tab.seq_count,
@@ -236,11 +243,7 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
     x_bit = np.int64(1) if x_to_move else np.int64(0)
     first_key = tab.layer_first[n]
     blocks = tab.layer_first[n + 1] - first_key
-    weight = np.empty(cols, dtype=np.int64)
-    w = 1
-    for c in range(cols):
-        weight[c] = w
-        w *= rows + 1
+    weight = _key_weights(rows, cols)
     seq = (tab.seq_class, tab.seq_rank)
     seq_count, seq_sorted, seq_start, column_bits = (
         tab.seq_count,
@@ -305,42 +308,8 @@ def _backward_range(geo, tab, n, reach, nxt, out, start, lo, hi, wdl):
                     continue
                 slots[moves] = child
                 moves += 1
-            best_win = np.int64(255)
-            best_draw = np.int64(-1)
-            worst_loss = np.int64(-1)
-            for j in range(moves):
-                if wdl:  # depth 0 stands for every depth: a win stops, a draw is kept
-                    v = wdl_of(nxt, slots[j])
-                    if v == win_v:
-                        best_win = 0
-                        break
-                    if v == V_DRAW:
-                        best_draw = 0
-                    continue
-                child = np.int64(nxt[slots[j]])
-                v = child & 3
-                d = child >> 2
-                if v == win_v:
-                    if d < best_win:
-                        best_win = d
-                        if d == 0:
-                            break
-                elif v == V_DRAW:
-                    if d > best_draw:
-                        best_draw = d
-                elif d > worst_loss:
-                    worst_loss = d
-            if best_win != 255:
-                byte = np.uint8(((best_win + 1) << 2) | win_v)
-            elif best_draw >= 0:
-                byte = np.uint8(((best_draw + 1) << 2) | V_DRAW)
-            else:
-                byte = np.uint8(((worst_loss + 1) << 2) | loss_v)
-        if wdl:
-            r = i - start
-            out[r >> 2] |= np.uint8((byte & 3) << ((r & 3) << 1))
-        else:
-            out[i - start] = byte
+            byte = best_child_byte(nxt, slots, moves, wdl, win_v, loss_v)
+        store_value(out, i - start, byte, wdl)
     return missing
 
 

@@ -191,6 +191,17 @@ def _orbit_counts(spec: GameSpec, maps: list[list[int]]) -> list[int]:
     return [t // len(maps) for t in total]
 
 
+def refuse_positions(bad, firsts, seconds, layer: int, spec: GameSpec) -> None:
+    """Raise InvalidPositionError naming the first position flagged in ``bad`` (bitboards
+    ``firsts``/``seconds`` said to be of ``layer``), if any."""
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InvalidPositionError(
+            f"position {i} (first={int(firsts[i]):#x}, second={int(seconds[i]):#x}) is not "
+            f"a position of layer {layer} of {spec.name}"
+        )
+
+
 class LayerIndex:
     """The perfect index of every layer of ``spec`` (layers built on first use, kept).
 
@@ -309,12 +320,7 @@ class LayerIndex:
             | (nx != lay.x)
             | (no != layer - lay.x)
         )
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise InvalidPositionError(
-                f"position {i} (first={int(firsts[i]):#x}, second={int(seconds[i]):#x}) is not "
-                f"a position of layer {layer} of {self.spec.name}"
-            )
+        refuse_positions(bad, firsts, seconds, layer, self.spec)
         out = np.empty(firsts.shape[0], dtype=np.int64)
         kern.rank_many(self.geometry, lay, firsts, seconds, out)
         return out

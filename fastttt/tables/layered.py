@@ -150,27 +150,27 @@ class ChunkWork:
                 )
         self.store.write_chunk(kind, n, chunk, data)
 
-    def _run(self, serial, parallel, args, size: int) -> None:
+    def _run(self, serial, parallel, args, size: int):
+        """The kernel's result, run on threads when the chunk is big enough."""
         if self.parallel and size >= PARALLEL_MIN_SLOTS:
-            parallel(*args)
-        else:
-            serial(*args)
+            return parallel(*args)
+        return serial(*args)
 
     def forward(self, n: int, chunk: int) -> None:
         """Reach bytes of one chunk of layer ``n``, pulled from layer ``n - 1``."""
         start, stop = self.store.chunk_bounds(n, chunk)
         out = np.empty(stop - start, dtype=np.uint8)  # the kernel writes every slot
+        index = self.index
         if n == 0:
             out[0] = NONTERMINAL  # the empty board, the only slot of layer 0
-        elif isinstance(self.index, ColumnRunsIndex):
+        elif isinstance(index, ColumnRunsIndex):
             prev = self._neighbour("reach", n - 1, n, start, stop)
-            runs = (self.index.geometry, self.index.tables, n, prev, out, start)
+            runs = (index.geometry, index.tables, n, prev, out, start)
             kernels = (runs_kern.forward_chunk_serial, runs_kern.forward_chunk_parallel)
             self._run(*kernels, runs, out.size)
         else:
-            geo = self.index.geometry
             prev = self._neighbour("reach", n - 1, n, start, stop)
-            args = (geo, self.index.layer(n - 1), prev, self.index.layer(n), out, start)
+            args = (index.geometry, index.layer(n - 1), prev, index.layer(n), out, start)
             self._run(kern.forward_chunk_serial, kern.forward_chunk_parallel, args, out.size)
         self._write("reach", n, chunk, out)
 
@@ -182,11 +182,8 @@ class ChunkWork:
         start, stop = self.store.chunk_bounds(n, chunk)
         reach = self.store.read_chunk("reach", n, chunk)
         wdl = self.store.is_packed("value")
-        if isinstance(self.index, ColumnRunsIndex):
-            return self._backward_runs(n, chunk, start, stop, reach, wdl)
-        geo = self.index.geometry
-        lay = self.index.layer(n)
-        if n == self.index.spec.cells:
+        index = self.index
+        if n == index.spec.cells:
             # a full board is finished: its reach byte is its value
             out = pack_wdl(reach) if wdl else reach.copy()
         else:
@@ -195,49 +192,30 @@ class ChunkWork:
             else:
                 out = np.empty(stop - start, dtype=np.uint8)  # the kernel writes every slot
             nxt = self._neighbour("value", n + 1, n, start, stop)
-            args = (geo, lay, reach, self.index.layer(n + 1), nxt, out, start, wdl)
-            self._run(kern.backward_chunk_serial, kern.backward_chunk_parallel, args, reach.size)
+            if isinstance(index, ColumnRunsIndex):
+                runs = (index.geometry, index.tables, n, reach, nxt, out, start, wdl)
+                kernels = (runs_kern.backward_chunk_serial, runs_kern.backward_chunk_parallel)
+                missing = self._run(*kernels, runs, reach.size)
+                if missing:
+                    raise RuntimeError(
+                        f"{index!r}: {missing} children of open positions of layer {n} have no "
+                        "slot (every child of a reachable open position should have one)"
+                    )
+            else:
+                args = (index.geometry, index.layer(n), reach, index.layer(n + 1), nxt, out)
+                kernels = (kern.backward_chunk_serial, kern.backward_chunk_parallel)
+                self._run(*kernels, (*args, start, wdl), reach.size)
         self._write("value", n, chunk, out)
         if wdl:
             open_ = (reach == NONTERMINAL).view(np.uint8) << 2
             out = unpack_wdl(out, stop - start) | open_
         positions = np.zeros(256, dtype=np.int64)
         stored = np.zeros(256, dtype=np.int64)
-        counted = (geo, lay, out, start, positions, stored)
-        self._run(kern.histogram_serial, kern.histogram_parallel, counted, out.size)
-        return np.stack([positions, stored])
-
-    def _backward_runs(self, n, chunk, start, stop, reach, wdl) -> np.ndarray:
-        """:meth:`backward` over a :class:`ColumnRunsIndex` (kernels
-        ``runs_layered.backward_chunk_*``, ``runs_layered.histogram``)."""
-        index = self.index
-        assert isinstance(index, ColumnRunsIndex)
-        if n == index.spec.cells:
-            out = pack_wdl(reach) if wdl else reach.copy()
+        if isinstance(index, ColumnRunsIndex):
+            runs_kern.histogram(index.tables, n, out, start, positions, stored)
         else:
-            if wdl:
-                out = np.zeros(-(-(stop - start) // WDL_SLOTS), dtype=np.uint8)
-            else:
-                out = np.empty(stop - start, dtype=np.uint8)
-            nxt = self._neighbour("value", n + 1, n, start, stop)
-            args = (index.geometry, index.tables, n, reach, nxt, out, start, wdl)
-            kernels = (runs_kern.backward_chunk_serial, runs_kern.backward_chunk_parallel)
-            if self.parallel and reach.size >= PARALLEL_MIN_SLOTS:
-                missing = kernels[1](*args)
-            else:
-                missing = kernels[0](*args)
-            if missing:
-                raise RuntimeError(
-                    f"{index!r}: {missing} children of open positions of layer {n} have no "
-                    "slot (every child of a reachable open position should have one)"
-                )
-        self._write("value", n, chunk, out)
-        if wdl:
-            open_ = (reach == NONTERMINAL).view(np.uint8) << 2
-            out = unpack_wdl(out, stop - start) | open_
-        positions = np.zeros(256, dtype=np.int64)
-        stored = np.zeros(256, dtype=np.int64)
-        runs_kern.histogram(index.tables, n, out, start, positions, stored)
+            counted = (index.geometry, index.layer(n), out, start, positions, stored)
+            self._run(kern.histogram_serial, kern.histogram_parallel, counted, out.size)
         return np.stack([positions, stored])
 
 

@@ -41,7 +41,7 @@ from fastttt.games.mnk.board import BITBOARD_CELLS
 from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.kernels import runs_index as kern
 from fastttt.kernels.layered import Geometry
-from fastttt.tables.index import GROUPS, SYMMETRY_NONE, LayerIndex
+from fastttt.tables.index import GROUPS, SYMMETRY_NONE, LayerIndex, refuse_positions
 
 INDEX_COLUMN_RUNS = "gravity-column-runs"
 INDEX_BURIED_RUNS = "gravity-buried-runs"  # strict=False: only buried lines are left out
@@ -291,12 +291,7 @@ class ColumnRunsIndex:
             | (np.bitwise_count(firsts) != x)
             | (np.bitwise_count(seconds) != layer - x)
         )
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise InvalidPositionError(
-                f"position {i} (first={int(firsts[i]):#x}, second={int(seconds[i]):#x}) is not "
-                f"a position of layer {layer} of {self.spec.name}"
-            )
+        refuse_positions(bad, firsts, seconds, layer, self.spec)
         out = np.empty(firsts.shape[0], dtype=np.int64)
         kern.rank_many(self.tables, layer, firsts, seconds, out)
         return out
