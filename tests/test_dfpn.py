@@ -113,6 +113,63 @@ def test_threat_probes_at_attacker_nodes_keep_the_values(game, count):
     assert search.threat_probe_wins > 0 and search.threat_probe_nodes > 0
 
 
+@pytest.mark.parametrize("game, count", [("5x5k4", 200), ("4x5k4", 200), ("5x6k4", 100)])
+def test_every_move_outside_a_relevance_zone_loses(game, count):
+    """The zone's claim checked move by move with alpha-beta: a defender's stone outside it
+    leaves the attacker a win."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=18, zone_nodes=64)
+    zones = outside = 0
+    for pos in random_positions(spec, count, seed=11):
+        attacker = 1 - pos.to_move
+        zone = search.relevance_zone(pos, attacker)
+        if zone is None:
+            continue
+        zones += 1
+        for cell in range(spec.cells):
+            if cell in zone or pos.occupied >> cell & 1:
+                continue
+            child = pos.play(cell)
+            assert not child.is_over()
+            assert reference.solve(child, weak=True).score == 1, (pos, cell, sorted(zone))
+            outside += 1
+    assert zones > 20 and outside > 20
+
+
+@pytest.mark.parametrize("game, count", [("5x5k4", 100), ("4x5k4", 120), ("5x6k4", 30)])
+def test_relevance_zones_keep_the_values(game, count):
+    """Defender's nodes restricted to their zones: the values, principal lines and proof
+    walks stay those of alpha-beta."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=18, zone_nodes=32)
+    for pos in random_positions(spec, count, seed=2):
+        assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+    assert search.zone_cuts > 0 and search.zone_moves_pruned > 0
+
+
+def test_relevance_zones_with_a_tiny_table():
+    """Entries lost before the zone's walk: no zone there, and the values still right."""
+    spec = as_spec("4x5k4")
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=4, zone_nodes=16, threat_nodes=4)
+    for pos in random_positions(spec, 60, seed=7, min_ply=4):
+        assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+
+
+def test_relevance_zone_requests_are_checked():
+    search = ProofSearch("5x5k4", tt_bits=8, zone_nodes=16)
+    empty = Position.empty("5x5k4")
+    with pytest.raises(InvalidArgumentError, match="defender"):
+        search.relevance_zone(empty, 0)  # the attacker is to move
+    assert search.relevance_zone(empty, 1) is None  # no threat on the empty board
+    with pytest.raises(InvalidArgumentError, match="free board"):
+        ProofSearch("connect4", tt_bits=8).relevance_zone(Position.empty("connect4"), 1)
+    with pytest.raises(InvalidArgumentError, match="zone_nodes"):
+        ProofSearch("5x5k4", tt_bits=8, zone_nodes=-1)
+
+
 def test_threat_probes_with_a_tiny_table():
     spec = as_spec("tictactoe")
     table = solve(spec)

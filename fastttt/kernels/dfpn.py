@@ -34,6 +34,20 @@ time the node's work passes 8 times the last probe's budget (at most :data:`TSS_
 probes, counted in the row's flags). A threat win proves the node at once. The probes' nodes
 count in ``ctl[C_NODES]``; their solved positions go to the table under the threat mode's tag.
 
+Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
+the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
+the defender passed, whether it wins by threats (:func:`threat_probe`, that many nodes). If
+so, the proof is walked again from the table (:func:`_threat_proof_marks`, every node
+re-expanded and every leaf checked), and a defender's stone on a cell m leaves that proof
+intact when m is empty in all of it and every line through m either (attacker's side) holds
+a defender's stone now or at most k-4 attacker's stones in all of the proof, and (defender's
+side) holds an attacker's stone now or at most k-4 defender's stones in all of it: the
+threat mode's moves and leaves only read lines of k-3 or more stones of one side and none of
+the other, so with m the attacker's moves are still fours and threes, the defences the same,
+and the defender has no new four or winning cell. Such moves lose and are not searched
+(:func:`_restrict_to_zone`); the zone is the other cells. The proof must leave two empty
+cells at every node (no board filled by m).
+
 Thresholds: the child searched is the one of least ``delta``; it gets ``thphi = thdelta(n) -
 delta(n) + phi(c)`` and ``thdelta = min(thphi(n), delta2 * (1 + eps) + 1)`` with ``delta2`` the
 second least ``delta`` (the 1 + epsilon trick of Pawlewicz and Lew, 2007: fewer switches
@@ -65,8 +79,11 @@ from fastttt.kernels.lines import (
     H_COLS,
     H_EMPTY,
     H_GRAV,
+    H_K,
+    H_LCELLS,
     H_LINES,
     H_PLY,
+    H_SCRATCH,
     H_TC,
     H_WC,
     canonical_key,
@@ -90,6 +107,9 @@ C_PAIR_BUDGET = 20  # nodes of the pairing search after the greedy pass fails
 # threat probes at the attacker's nodes (full mode, free boards): the threat mode's key tag,
 # the first probe's node budget (0: no probes), and counters of their nodes and wins
 C_TSS_TAG, C_TSS_BUDGET, C_TSS_NODES, C_TSS_WINS = 21, 22, 23, 24
+# relevance zones at the defender's nodes (full mode, free boards): the null-move probe's node
+# budget (0: no zones), the nodes restricted and the moves pruned so far
+C_ZONE_BUDGET, C_ZONE_CUTS, C_ZONE_PRUNED = 25, 26, 27
 CTL_SIZE = 28
 
 MODE_FULL, MODE_THREATS = 0, 1
@@ -106,6 +126,11 @@ TSS_LEVELS = 6  # probes of one node at most; each has TSS_GROWTH times the last
 TSS_GROWTH_BITS = 2
 TSS_WORK_RATIO = 8  # the next probe comes once the node's work passes 8 times the last budget
 TSS_DEPTHS = (8, 16, 32)  # iterative deepening of a probe (plies), then no limit
+FLAG_NO_ZONE = 1 << 53  # the null-move probe found no threat win here
+# xor'd into the threat mode's tag for the positions after the defender's pass: there the
+# attacker is to move with the stones of a position where the defender is
+ZONE_TAG = np.uint64(0x6A09E667F3BCC908)
+ZONE_WALK_NODES = 1 << 12  # positions a zone's proof walk may visit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _LEAF, _INNER = 0, 1
@@ -412,6 +437,161 @@ def _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
 
 
 @njit(**JIT)
+def _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks):
+    """Walk the threat-mode proof that the table holds of the attacker's win from the board
+    (the attacker to move, entries under ``ctl[C_TSS_TAG]``) and mark the cells each side plays
+    in it: ``B[marks + c] |= 1`` for the attacker's stones, 2 for the defender's. Every node is
+    expanded again and every leaf checked by :func:`expand`; the table only picks the
+    attacker's move. Returns the deepest ply of the walk, or -1 when it fails (an entry lost,
+    a leaf the attacker does not win, over :data:`ZONE_WALK_NODES` positions); the board is
+    restored."""
+    tag = np.uint64(ctl[C_TSS_TAG])
+    bits = ctl[C_TTBITS]
+    a = ctl[C_ATTACKER]
+    visited = 0
+    deepest = 0
+    d = 0
+    ok = True
+    state = _ENTER
+    while True:
+        if state == _ENTER:
+            row = stk[d]
+            visited += 1
+            deepest = max(deepest, d)
+            if visited > ZONE_WALK_NODES:
+                ok = False
+                break
+            s = B[H_PLY] & 1
+            row[F_FLAGS] = 0
+            kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+            if kind == _LEAF:
+                if (phi == 0) != (s == a):
+                    ok = False
+                    break
+                state = _RETURN
+                continue
+            if s == a:  # one proving move: a child whose defender fails
+                pick = -1
+                for i in range(row[F_N]):
+                    found, cphi, cdelta, work, flags = tt_get(
+                        tt, child_key(B, Z, tag, row[NF + i], s), bits
+                    )
+                    if found and cdelta == 0:
+                        pick = i
+                        break
+                if pick < 0:
+                    ok = False
+                    break
+                row[NF] = row[NF + pick]
+                row[F_N] = 1
+            row[F_I] = 0
+            state = _LOOP
+        elif state == _RETURN:
+            if d == 0:
+                break
+            d -= 1
+            _take_back_last(B, Z, stk[d])
+            state = _LOOP
+        else:
+            row = stk[d]
+            if row[F_I] >= row[F_N]:
+                state = _RETURN
+                continue
+            B[marks + row[NF + row[F_I]]] |= 1 if B[H_PLY] & 1 == a else 2
+            _play_next(B, Z, row)
+            d += 1
+            state = _ENTER
+    while d > 0:
+        d -= 1
+        _take_back_last(B, Z, stk[d])
+    return deepest if ok else -1
+
+
+@njit(**JIT)
+def _mark_zone(B, a, marks):
+    """Add bit 4 to ``B[marks + c]`` on every line a defender's stone could change the proof
+    through (the module docstring's rule), given the proof's stones in bits 1 and 2."""
+    nl = B[H_LINES]
+    k = B[H_K]
+    att = B[H_CNT] + a * nl
+    dfd = B[H_CNT] + (1 - a) * nl
+    first = B[H_LCELLS]
+    for line in range(nl):
+        att_all = B[att + line]
+        dfd_all = B[dfd + line]
+        for t in range(k):
+            m = B[marks + B[first + line * k + t]]
+            att_all += m & 1
+            dfd_all += (m >> 1) & 1
+        if (B[dfd + line] == 0 and att_all >= k - 3) or (B[att + line] == 0 and dfd_all >= k - 3):
+            for t in range(k):
+                B[marks + B[first + line * k + t]] |= 4
+
+
+@njit(**JIT)
+def relevance_zone(B, Z, tt, ctl, stk, covered, used):
+    """The relevance zone of the defender, to move on the board, against ``ctl[C_ATTACKER]``
+    (the module docstring): marks in ``B[marks + c]`` (non-zero: in the zone) and True, or
+    False when the null-move probe (``ctl[C_ZONE_BUDGET]`` nodes) or its walk gives none.
+    Marks live in the board's scratch slots [3N, 4N)."""
+    n = B[H_CELLS]
+    marks = B[H_SCRATCH] + 3 * n
+    for c in range(n):
+        B[marks + c] = 0
+    budget = min(ctl[C_ZONE_BUDGET], ctl[C_MAXNODES] - ctl[C_NODES])
+    if budget <= 0:
+        return False
+    tag = ctl[C_TSS_TAG]
+    ctl[C_TSS_TAG] = tag ^ np.int64(ZONE_TAG)
+    B[H_PLY] += 1  # the defender passes
+    deepest = -1
+    if _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
+        mode = ctl[C_MODE]
+        ctl[C_MODE] = MODE_THREATS
+        deepest = _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks)
+        ctl[C_MODE] = mode
+    B[H_PLY] -= 1
+    ctl[C_TSS_TAG] = tag
+    if deepest < 0 or B[H_EMPTY] - deepest < 2:
+        return False
+    _mark_zone(B, ctl[C_ATTACKER], marks)
+    return True
+
+
+@njit(**JIT)
+def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk):
+    """At a defender's node in full mode on a free board, keep in ``row`` only the moves in
+    the relevance zone (:func:`relevance_zone`; none when ``row[F_FLAGS]`` says a probe found
+    no zone here, which a failed probe adds). Returns the moves kept."""
+    count = row[F_N]
+    if (
+        ctl[C_ZONE_BUDGET] == 0
+        or ctl[C_MODE] != MODE_FULL
+        or B[H_GRAV] != 0
+        or B[H_PLY] & 1 == ctl[C_ATTACKER]
+        or count < 2
+        or row[F_FLAGS] & FLAG_NO_ZONE != 0
+    ):
+        return count
+    if not relevance_zone(B, Z, tt, ctl, stk, covered, used):
+        row[F_FLAGS] |= FLAG_NO_ZONE
+        return count
+    n = B[H_CELLS]
+    marks = B[H_SCRATCH] + 3 * n
+    kept = 0
+    for i in range(count):
+        c = row[NF + i]
+        if B[marks + c] != 0:
+            row[NF + kept] = c
+            row[NF + n + kept] = row[NF + n + i]
+            kept += 1
+    row[F_N] = kept
+    ctl[C_ZONE_CUTS] += 1
+    ctl[C_ZONE_PRUNED] += count - kept
+    return kept
+
+
+@njit(**JIT)
 def _children_numbers(B, Z, tt, ctl, row):
     """Fill the phi and delta slots of ``row``'s children from the table (1, 1 if absent).
     Up to :data:`DEDUP_PLY` stones, children that are one position under a symmetry of the
@@ -541,6 +721,11 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
                         state = _RETURN
                         continue
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+            if (
+                kind == _INNER
+                and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk[d + 1 :]) == 0
+            ):
+                kind, phi, delta = _LEAF, np.int64(INF), np.int64(0)  # every move loses
             if kind == _LEAF:
                 tt_put(tt, key, bits, phi, delta, 1, row[F_FLAGS])
                 rphi, rdelta = phi, delta
@@ -713,6 +898,12 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, out):
         s = B[H_PLY] & 1
         row[F_FLAGS] = 0
         kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+        if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk) == 0:
+            for c in range(B[H_CELLS]):  # every move loses: any of them
+                if is_playable(B, c):
+                    row[NF] = c
+                    row[F_N] = 1
+                    break
         if kind == _LEAF:
             if B[H_EMPTY] == 0:
                 break
@@ -794,7 +985,7 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, seen):
                     status = ST_CAP
                     break
                 kind, phi, delta = expand(B, Z, ctl, row, covered, used)
-                if kind == _INNER:
+                if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk) > 0:
                     status = _proof_children(
                         B, Z, tt, ctl, stop, stk, covered, used, row, row[F_WANT] == 1, False
                     )

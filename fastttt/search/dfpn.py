@@ -32,6 +32,7 @@ import numpy as np
 from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_int
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dfpn as K
+from fastttt.kernels import lines as L
 from fastttt.kernels.threats import pairing_holds
 from fastttt.memory import require_memory
 from fastttt.search.lineboard import LineBoard, geometry_of
@@ -44,6 +45,7 @@ DEFAULT_PAIRING_NODES = 200  # the pairing search's nodes at each position, afte
 # default: measured (2-core Xeon, load 2-3) 4x9 k=4 "X wins" 12.9 CPU-s without, 13.6 with 16,
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
 DEFAULT_THREAT_NODES = 0
+DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
 _TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
 _BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-C writes 1)
@@ -94,6 +96,12 @@ class ProofSearch:
     its df-pn work passes 8 times the last probe's budget (up to 6 probes); a threat win
     proves the node (:func:`fastttt.kernels.dfpn.threat_probe`). ``threat_probe_nodes`` and
     ``threat_probe_wins`` count the probes' nodes (part of ``nodes``) and wins.
+    ``zone_nodes``: at each defender's node (full mode, free boards) the attacker is asked,
+    in that many nodes, whether it would win by threats if the defender passed; if so only
+    the defender's moves in the proof's relevance zone are searched, the others losing by the
+    same proof (:func:`fastttt.kernels.dfpn.relevance_zone`; 0: never). ``zone_cuts`` and
+    ``zone_moves_pruned`` count the nodes restricted and the moves left out; the probes'
+    nodes count in ``threat_probe_nodes``.
     """
 
     def __init__(
@@ -105,6 +113,7 @@ class ProofSearch:
         pairing: bool = True,
         pairing_nodes: int = DEFAULT_PAIRING_NODES,
         threat_nodes: int = DEFAULT_THREAT_NODES,
+        zone_nodes: int = DEFAULT_ZONE_NODES,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -126,6 +135,7 @@ class ProofSearch:
         self.ctl[K.C_PAIRING] = int(pairing)
         self.ctl[K.C_PAIR_BUDGET] = require_int(pairing_nodes, "pairing_nodes", 0, 1 << 30)
         self.ctl[K.C_TSS_BUDGET] = require_int(threat_nodes, "threat_nodes", 0, 1 << 30)
+        self.ctl[K.C_ZONE_BUDGET] = require_int(zone_nodes, "zone_nodes", 0, 1 << 30)
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False
@@ -140,6 +150,37 @@ class ProofSearch:
     def threat_probe_wins(self) -> int:
         """Attacker's nodes proven by a threat probe, over every question so far."""
         return int(self.ctl[K.C_TSS_WINS])
+
+    @property
+    def zone_cuts(self) -> int:
+        """Defender's nodes whose moves a relevance zone restricted, over every question."""
+        return int(self.ctl[K.C_ZONE_CUTS])
+
+    @property
+    def zone_moves_pruned(self) -> int:
+        """Defender's moves left out by relevance zones, over every question."""
+        return int(self.ctl[K.C_ZONE_PRUNED])
+
+    def relevance_zone(self, pos, attacker: int) -> frozenset[int] | None:
+        """The cells of ``pos`` (the defender, ``1 - attacker``, to move; a free board) where
+        a defender's stone can stop the attacker's threat win that a null-move probe of
+        ``zone_nodes`` nodes finds; a stone elsewhere loses to the same proof. None when there
+        is no such win (or zones are off)."""
+        attacker = require_int(attacker, "attacker", 0, 1)
+        if self.geometry.gravity or pos.to_move == attacker:
+            raise InvalidArgumentError("a relevance zone is the defender's, on a free board")
+        self._load(pos)
+        ctl = self.ctl
+        ctl[K.C_ATTACKER] = attacker
+        ctl[K.C_MODE] = K.MODE_FULL
+        ctl[K.C_TSS_TAG] = np.int64(_TAGS[attacker + 2 * K.MODE_THREATS].view(np.int64))
+        ctl[K.C_MAXNODES] = 1 << 62
+        args = (self.board.B, self.board.Z, self.tt, ctl, self.stk, self.covered, self.used)
+        if not K.relevance_zone(*args):
+            return None
+        marks = self.board.B[L.H_SCRATCH] + 3 * self.geometry.cells
+        zone = self.board.B[marks : marks + self.geometry.cells]
+        return frozenset(int(c) for c in np.flatnonzero(zone))
 
     # --- positions -------------------------------------------------------------------------
     def _load(self, pos) -> None:
