@@ -170,6 +170,42 @@ def test_relevance_zone_requests_are_checked():
         ProofSearch("5x5k4", tt_bits=8, zone_nodes=-1)
 
 
+@pytest.mark.parametrize(
+    "game, count, reach", [("5x5k4", 80, 1), ("5x6k4", 25, 1), ("5x6k4", 25, 2)]
+)
+def test_a_win_within_the_attackers_reach_is_a_win(game, count, reach):
+    """The attacker kept near the stones: every win found is one (alpha-beta, the line
+    replayed), a failure comes back unknown, and most wins are still found."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=18, zone_nodes=16)
+    found = missed = 0
+    for pos in random_positions(spec, count, seed=3):
+        score = reference.solve(pos, weak=True).score
+        for attacker in (0, 1):
+            wins = (score if pos.to_move == attacker else -score) == 1
+            result = search.prove(pos, attacker, attacker_reach=reach, proof_size=True)
+            assert result.proven in (True, None), (pos, attacker)
+            if result.proven:
+                assert wins, (pos, attacker)
+                check_line(pos, result.line, attacker)
+                found += 1
+            else:
+                missed += wins
+    assert found > 20 and missed < found
+
+
+def test_attacker_reach_requests_are_checked():
+    search = ProofSearch("5x5k4", tt_bits=8)
+    empty = Position.empty("5x5k4")
+    with pytest.raises(InvalidArgumentError, match="attacker_reach"):
+        search.prove(empty, 0, attacker_reach=-1)
+    with pytest.raises(InvalidArgumentError, match="full mode"):
+        search.prove(empty, 0, mode="threats", attacker_reach=1)
+    with pytest.raises(InvalidArgumentError, match="free board"):
+        ProofSearch("connect4", tt_bits=8).prove(Position.empty("connect4"), 0, attacker_reach=1)
+
+
 def test_threat_probes_with_a_tiny_table():
     spec = as_spec("tictactoe")
     table = solve(spec)

@@ -48,6 +48,11 @@ and the defender has no new four or winning cell. Such moves lose and are not se
 (:func:`_restrict_to_zone`); the zone is the other cells. The proof must leave two empty
 cells at every node (no board filled by m).
 
+Reach (``ctl[C_REACH] > 0``, full mode, free boards): the attacker's moves, where it is not
+forced, are only the cells within that many rows and columns of a stone (any cell on the
+empty board). The question is then another one (its own tag): a proof is a proof of the
+real game, a disproof only says that no win keeps to the reach.
+
 Thresholds: the child searched is the one of least ``delta``; it gets ``thphi = thdelta(n) -
 delta(n) + phi(c)`` and ``thdelta = min(thphi(n), delta2 * (1 + eps) + 1)`` with ``delta2`` the
 second least ``delta`` (the 1 + epsilon trick of Pawlewicz and Lew, 2007: fewer switches
@@ -83,6 +88,7 @@ from fastttt.kernels.lines import (
     H_LCELLS,
     H_LINES,
     H_PLY,
+    H_ROWS,
     H_SCRATCH,
     H_TC,
     H_WC,
@@ -110,7 +116,8 @@ C_TSS_TAG, C_TSS_BUDGET, C_TSS_NODES, C_TSS_WINS = 21, 22, 23, 24
 # relevance zones at the defender's nodes (full mode, free boards): the null-move probe's node
 # budget (0: no zones), the nodes restricted and the moves pruned so far
 C_ZONE_BUDGET, C_ZONE_CUTS, C_ZONE_PRUNED = 25, 26, 27
-CTL_SIZE = 28
+C_REACH = 28  # the attacker's moves within this distance of a stone (0: every move)
+CTL_SIZE = 32
 
 MODE_FULL, MODE_THREATS = 0, 1
 # statuses
@@ -215,6 +222,19 @@ def _sort_children(row, n, count):
         row[NF + n + j] = sc
 
 
+@njit(**INLINE_JIT)
+def _near_a_stone(B, c, reach):
+    """True when a stone lies within ``reach`` rows and columns of cell ``c``."""
+    cols = B[H_COLS]
+    r, q = divmod(c, cols)
+    board = B[H_BOARD]
+    for y in range(max(0, r - reach), min(B[H_ROWS], r + reach + 1)):
+        for x in range(max(0, q - reach), min(cols, q + reach + 1)):
+            if B[board + y * cols + x] != 0:
+                return True
+    return False
+
+
 @njit(**JIT)
 def expand(B, Z, ctl, row, covered, used):
     """Evaluate the position on the board: ``(_LEAF, phi, delta)`` for a leaf, else
@@ -294,10 +314,13 @@ def expand(B, Z, ctl, row, covered, used):
         if count == 0:
             return _LEAF, np.int64(INF), np.int64(0)
     else:
+        reach = ctl[C_REACH] if s == a and B[H_PLY] > 0 else 0
         for c in range(n):
-            if B[board + c] == 0:
+            if B[board + c] == 0 and (reach == 0 or _near_a_stone(B, c, reach)):
                 cells[count] = c
                 count += 1
+        if count == 0:
+            return _LEAF, np.int64(INF), np.int64(0)
     for i in range(count):
         row[NF + n + i] = move_score(B, s, cells[i])
     _sort_children(row, n, count)

@@ -48,6 +48,7 @@ DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
 _TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
+_REACH_TAG = 0x2545F4914F6CDD1D  # times the reach, xor'd into the tag: another question
 _BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-C writes 1)
 
 
@@ -251,26 +252,35 @@ class ProofSearch:
         proof_size: bool = False,
         line: bool = True,
         after_seconds: float | None = None,
+        attacker_reach: int = 0,
     ) -> DfpnResult:
         """Does ``attacker`` win from ``pos`` (a live position: no line, not full)? Within
         ``max_nodes`` expanded positions and ``seconds`` of wall time (None: no limit; Ctrl-C
         raises KeyboardInterrupt, the table kept). ``proof_size``: also count the proof
         graph; ``line``: the principal line of a proven win; both walk the proof once it is
         found, within ``after_seconds`` more (None: no limit) and ``max_nodes`` more nodes for
-        their searches again of entries the table lost. Kernel:
+        their searches again of entries the table lost. ``attacker_reach`` (full mode, free
+        boards; 0: off): the attacker plays only within that many rows and columns of a stone
+        (its forced blocks excepted), which narrows the search for a win; a win found is won
+        in the real game, but a failure proves nothing (``proven`` None). Kernel:
         :func:`fastttt.kernels.dfpn.search`."""
         if mode not in MODES:
             raise InvalidArgumentError(f"mode must be one of {sorted(MODES)}, got {mode!r}")
         if mode == "threats" and self.geometry.gravity:
             raise InvalidArgumentError("threat-space search needs a free board (no gravity)")
         attacker = require_int(attacker, "attacker", 0, 1)
+        attacker_reach = require_int(attacker_reach, "attacker_reach", 0, 64)
+        if attacker_reach and (mode != "full" or self.geometry.gravity):
+            raise InvalidArgumentError("attacker_reach is for full mode on a free board")
         limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
         self._load(pos)
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = MODES[mode]
-        ctl[K.C_TAG] = np.int64(_TAGS[attacker + 2 * MODES[mode]].view(np.int64))
+        tag = _TAGS[attacker + 2 * MODES[mode]] ^ np.uint64(attacker_reach * _REACH_TAG % (1 << 64))
+        ctl[K.C_TAG] = np.int64(tag.view(np.int64))
         ctl[K.C_TSS_TAG] = np.int64(_TAGS[attacker + 2 * K.MODE_THREATS].view(np.int64))
+        ctl[K.C_REACH] = attacker_reach
         ctl[K.C_THPHI] = ctl[K.C_THDELTA] = K.INF
         ctl[K.C_DEEPEST] = 0
         start_nodes = int(ctl[K.C_NODES])
@@ -295,6 +305,8 @@ class ProofSearch:
             if status == K.ST_DONE:  # phi and delta are the mover's: its goal is the
                 won, lost = (phi, delta) if pos.to_move == attacker else (delta, phi)
                 proven = True if won == 0 else False if lost == 0 else None  # attacker's
+                if attacker_reach and proven is False:
+                    proven = None  # lost within the reach only
             size = at_least = None
             moves = None
             if proven is not None and (proof_size or proven and line):
