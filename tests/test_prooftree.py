@@ -14,7 +14,13 @@ from fastttt.cli import main
 from fastttt.errors import SearchBudgetError, TableFileError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
-from fastttt.reference.proofcheck import ProofCheckError, Rules, read_position
+from fastttt.reference.proofcheck import (
+    ProofCheckError,
+    Rules,
+    check_claim,
+    check_pairing,
+    read_position,
+)
 from fastttt.search.prooftree import Claim, Proof, check, load, prove_with_strategies, save
 from fastttt.tables.dense import solve
 
@@ -42,11 +48,52 @@ def test_values_match_the_tables_and_every_proof_holds(game, count):
         assert all(r.positions >= 1 for r in reports)
 
 
-def test_the_empty_4x4_k4_draw_needs_both_strategies():
-    proof = prove_with_strategies(Position.empty(as_spec("4x4k4")), tt_bits=18)
+def test_the_empty_4x4_k4_draw_needs_both_strategies_and_pairings_close_them():
+    """Without certificates the two strategies held 5,829 moves; pairings close most games
+    early, and every certificate is a position the table says the attacker does not win."""
+    spec = as_spec("4x4k4")
+    proof = prove_with_strategies(Position.empty(spec), tt_bits=18)
     assert proof.value == 0
     assert {(c.attacker, c.attacker_wins) for c in proof.claims} == {(0, False), (1, False)}
-    assert all(len(c.strategy) > 100 for c in proof.claims)
+    assert all(c.strategy and c.pairings for c in proof.claims)
+    assert proof.positions < 1000
+    reports = check(proof)
+    assert sum(r.pairings for r in reports) == proof.pairings
+    table = solve(spec)
+    for claim in proof.claims:
+        for text in claim.pairings:
+            pos = Position.from_text(spec, text)
+            value = table.value(pos)  # the first player's
+            assert (value if claim.attacker == 0 else -value) < 1, (text, claim.attacker)
+
+
+def test_a_broken_pairing_certificate_is_caught():
+    proof = prove_with_strategies(Position.empty(as_spec("4x4k4")), tt_bits=18)
+    claim = proof.claims[0]
+    text, pairs = next(iter(claim.pairings.items()))
+
+    def checked(bad, attacker_wins=False):
+        broken = Claim(claim.attacker, attacker_wins, claim.strategy, {**claim.pairings, text: bad})
+        check_claim(
+            Rules(4, 4, 4, False),
+            proof.root,
+            claim.attacker,
+            attacker_wins,
+            broken.strategy,
+            broken.pairings,
+        )
+
+    with pytest.raises(ProofCheckError, match="no pair of the certificate lies on the line"):
+        checked(pairs[1:])
+    with pytest.raises(ProofCheckError, match="not disjoint"):
+        checked(pairs + ((pairs[0][0], pairs[1][1]),))
+    taken = next(c for c, ch in enumerate(text.replace("/", "")) if ch != ".")
+    with pytest.raises(ProofCheckError, match="not empty"):
+        checked(((taken, pairs[0][1]),) + pairs[1:])
+    with pytest.raises(ProofCheckError, match="only that an attacker does not win"):
+        checked(pairs, attacker_wins=True)
+    with pytest.raises(ProofCheckError, match="with gravity"):
+        check_pairing(Rules(4, 4, 4, True), [0] * 16, [], 0, ((0, 1),))
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "3x4k3g", "4x5k4", "5x4k4g"])
@@ -139,6 +186,29 @@ def test_roots_that_are_not_positions_are_refused(text, words):
 def test_a_floating_stone_is_refused_with_gravity():
     with pytest.raises(ProofCheckError, match="over an empty cell"):
         read_position(Rules(3, 3, 3, True), "X../.../O..")
+
+
+def test_a_version_1_file_without_certificates_still_loads(tmp_path):
+    from fastttt.search.prooftree import _digest
+
+    proof = _win_proof()
+    content = {
+        "format": "fastttt-proof",
+        "version": 1,
+        "game": {"rows": 4, "cols": 4, "k": 3, "gravity": False},
+        "root": proof.root,
+        "value": proof.value,
+        "claims": [
+            {
+                "attacker": proof.claims[0].attacker,
+                "attacker_wins": True,
+                "strategy": proof.claims[0].strategy,
+            }
+        ],
+    }
+    path = tmp_path / "old.proof"
+    path.write_text(json.dumps({**content, "sha256": _digest(content)}))
+    assert load(path) == proof and check(load(path))
 
 
 def test_files_round_trip_and_damage_is_refused(tmp_path):

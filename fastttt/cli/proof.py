@@ -29,6 +29,7 @@ def _fields(made, path, reports, started: float, cpu: float) -> dict:
         "value": VALUE_NAMES[made.value],
         "claims": len(made.claims),
         "strategy_moves": made.positions,
+        "pairing_certificates": made.pairings,
         "checked_positions": sum(r.positions for r in reports),
         "seconds": round(time.perf_counter() - started, 3),
         "cpu_seconds": round(time.process_time() - cpu, 3),
@@ -88,7 +89,8 @@ def build(game, moves, position, out_path, max_nodes, max_positions, force, as_j
         fields,
         as_json,
         f"{path}: {fields['value']} for the side to move, {made.positions:,} strategy moves, "
-        f"checked over {fields['checked_positions']:,} positions, {fields['seconds']:.1f} s",
+        f"{made.pairings:,} pairing certificates, checked over "
+        f"{fields['checked_positions']:,} positions, {fields['seconds']:.1f} s",
     )
 
 

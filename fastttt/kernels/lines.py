@@ -24,8 +24,8 @@ position's hashes), built by :class:`fastttt.search.lineboard.LineBoard`::
         wc[2 * N]  tc[2 * N]               as above, at p * N + c
         height[cols]                       stones in each column (gravity)
         scratch[...]                       work space of the threat kernels (4N + L slots: [3N,
-                                           4N) holds df-pn's relevance zone; then the pairing
-                                           search's stack)
+                                           4N) holds df-pn's relevance zone or the greedy
+                                           pairing's pairs; then the pairing search's stack)
     Z:  hashes[8]                          the position's Zobrist hash under each symmetry
         keys[nsym * N * 2]                 key of (symmetry s, cell c, player p)
 

@@ -192,7 +192,8 @@ def pairing_holds(B, a, covered, used, budget):
 @njit(**JIT)
 def _pairing_greedy(B, a, covered, used):
     """The greedy pass of :func:`pairing_holds` (scratch slots [4N, 4N + L): each open
-    line's free cells)."""
+    line's free cells). Its pairs are left in scratch slots [3N, 4N), two cells each, then -1
+    where room is left (:func:`greedy_pairs`)."""
     nl = B[H_LINES]
     k = B[H_K]
     board = B[H_BOARD]
@@ -217,6 +218,8 @@ def _pairing_greedy(B, a, covered, used):
             if B[board + B[lc + line * k + t]] == 0:
                 m += 1
         B[free + line] = m
+    pairs = B[H_SCRATCH] + 3 * B[H_CELLS]
+    paired = 0
     ok = True
     while open_lines > 0:
         best = -1
@@ -244,6 +247,9 @@ def _pairing_greedy(B, a, covered, used):
                 prev = t
         used[x] = 1
         used[y] = 1
+        B[pairs + paired] = x
+        B[pairs + paired + 1] = y
+        paired += 2
         for z in (x, y):
             for i in range(B[B[H_CLSTART] + z], B[B[H_CLSTART] + z + 1]):
                 B[free + B[cl + i]] -= 1
@@ -252,9 +258,27 @@ def _pairing_greedy(B, a, covered, used):
             if not covered[line] and _contains(B, line, y):
                 covered[line] = 1
                 open_lines -= 1
+    if paired < B[H_CELLS]:
+        B[pairs + paired] = -1
     covered[:] = 0
     used[:] = 0
     return ok
+
+
+@njit(**JIT)
+def greedy_pairs(B, a, covered, used, out):
+    """The pairs of :func:`pairing_holds`'s greedy pass into ``out`` (int64[N], two cells a
+    pair); returns how many pairs, -1 when the greedy pass finds no pairing."""
+    if not _pairing_greedy(B, a, covered, used):
+        return -1
+    n = B[H_CELLS]
+    pairs = B[H_SCRATCH] + 3 * n
+    count = 0
+    while 2 * count < n and B[pairs + 2 * count] >= 0:
+        out[2 * count] = B[pairs + 2 * count]
+        out[2 * count + 1] = B[pairs + 2 * count + 1]
+        count += 1
+    return count
 
 
 _CHOOSE, _APPLY, _BACK = 0, 1, 2

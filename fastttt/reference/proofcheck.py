@@ -13,7 +13,11 @@ prover is to move. :func:`check_claim` plays every move of the other side and th
 move for the prover, from the root to the end of every game, and fails at the first position
 the strategy lacks, an illegal move, or a game that ends against the claim. For "the attacker
 does not win", a game may also stop where every line holds a stone of the attacker's
-opponent (:func:`attacker_is_blocked`): the attacker can no longer complete one.
+opponent (:func:`attacker_is_blocked`): the attacker can no longer complete one; or, on a
+board without gravity, at a position with a pairing certificate (:func:`check_pairing`):
+disjoint pairs of empty cells such that every line with no stone of the opponent holds both
+cells of a pair. The opponent then answers each move of the attacker in a pair with the
+other cell (and plays anywhere otherwise), so every such line gets one of its stones.
 """
 
 from __future__ import annotations
@@ -80,16 +84,38 @@ class Rules:
 @dataclass(frozen=True)
 class CheckReport:
     """A claim that holds: ``positions`` distinct positions visited, ``games_end`` of them
-    finished games."""
+    finished games, ``pairings`` of them closed by a pairing certificate."""
 
     positions: int
     games_end: int
+    pairings: int = 0
 
 
 def attacker_is_blocked(board: list[int], lines: list[tuple[int, ...]], attacker: int) -> bool:
     """Whether every line holds a stone of ``attacker``'s opponent (0 first player, 1 second)."""
     other = SECOND if attacker == 0 else FIRST
     return all(any(board[c] == other for c in line) for line in lines)
+
+
+def check_pairing(
+    rules: Rules, board: list[int], lines: list[tuple[int, ...]], attacker: int, pairs
+) -> None:
+    """Raise :class:`ProofCheckError` unless ``pairs`` are disjoint pairs of empty cells and
+    every line with no stone of ``attacker``'s opponent holds both cells of one of them."""
+    text = rules.text(board)
+    if rules.gravity:
+        raise ProofCheckError(f"{text}: a pairing certificate on a board with gravity")
+    cells = [c for pair in pairs for c in pair]
+    if any(len(pair) != 2 for pair in pairs) or len(set(cells)) != len(cells):
+        raise ProofCheckError(f"{text}: the certificate's pairs are not disjoint pairs")
+    if any(not (isinstance(c, int) and 0 <= c < len(board)) or board[c] for c in cells):
+        raise ProofCheckError(f"{text}: the certificate pairs a cell that is not empty")
+    other = SECOND if attacker == 0 else FIRST
+    for line in lines:
+        if any(board[c] == other for c in line):
+            continue
+        if not any(x in line and y in line for x, y in pairs):
+            raise ProofCheckError(f"{text}: no pair of the certificate lies on the line {line}")
 
 
 def _winner(board: list[int], lines: list[tuple[int, ...]]) -> int:
@@ -129,17 +155,22 @@ def check_claim(
     attacker: int,
     attacker_wins: bool,
     strategy: dict[str, int],
+    pairings: dict | None = None,
 ) -> CheckReport:
     """Check that ``attacker`` (0 first player, 1 second) wins from the position ``root``
     (``attacker_wins``), or does not win (draws or loses), when its prover plays ``strategy``
-    (position text -> move) against every reply. Raises :class:`ProofCheckError` at the first
-    failure."""
+    (position text -> move) against every reply; ``pairings`` (position text -> pairs of
+    cells) close positions of a claim that the attacker does not win. Raises
+    :class:`ProofCheckError` at the first failure."""
+    pairings = pairings or {}
+    if attacker_wins and pairings:
+        raise ProofCheckError("pairing certificates prove only that an attacker does not win")
     lines = rules.lines()
     board, stones = read_position(rules, root)
     attacker_stone = FIRST if attacker == 0 else SECOND
     prover = attacker if attacker_wins else 1 - attacker
     seen: set[str] = set()
-    ends = 0
+    ends = paired = 0
     stack = [(board, stones)]
     while stack:
         board, ply = stack.pop()
@@ -157,6 +188,10 @@ def check_claim(
         if not attacker_wins and attacker_is_blocked(board, lines, attacker):
             ends += 1
             continue
+        if text in pairings:
+            check_pairing(rules, board, lines, attacker, pairings[text])
+            paired += 1
+            continue
         to_move = ply % 2
         stone = FIRST if to_move == 0 else SECOND
         if to_move == prover:
@@ -172,4 +207,4 @@ def check_claim(
             child = board.copy()
             child[cell] = stone
             stack.append((child, ply + 1))
-    return CheckReport(len(seen), ends)
+    return CheckReport(len(seen), ends, paired)

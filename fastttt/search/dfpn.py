@@ -33,7 +33,7 @@ from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_i
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
-from fastttt.kernels.threats import pairing_holds
+from fastttt.kernels.threats import greedy_pairs, pairing_holds
 from fastttt.memory import require_memory
 from fastttt.search.lineboard import LineBoard, geometry_of
 
@@ -208,6 +208,20 @@ class ProofSearch:
                 self.board.B, attacker, self.covered, self.used, self.ctl[K.C_PAIR_BUDGET]
             )
         )
+
+    def blocking_pairs(self, pos, attacker: int) -> tuple[tuple[int, int], ...] | None:
+        """The pairs of empty cells (disjoint, every open line of ``attacker`` holding one)
+        that the greedy pass of :meth:`pairing_blocks` finds in ``pos`` (free boards), or
+        None: a certificate that ``attacker`` cannot win, whoever moves."""
+        if self.geometry.gravity:
+            return None
+        attacker = require_int(attacker, "attacker", 0, 1)
+        self._load(pos)
+        out = np.zeros(self.geometry.cells, dtype=np.int64)
+        count = greedy_pairs(self.board.B, attacker, self.covered, self.used, out)
+        if count < 0:
+            return None
+        return tuple((int(out[2 * i]), int(out[2 * i + 1])) for i in range(count))
 
     def _move_of(self, cell: int) -> int:
         return cell % self.geometry.cols if self.geometry.gravity else cell

@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,8 @@ from fastttt.reference.proofcheck import (
 from fastttt.search.dfpn import ProofSearch
 
 FORMAT = "fastttt-proof"
-VERSION = 1
+VERSION = 2  # 2: pairing certificates
+READS = (1, 2)
 DEFAULT_MAX_POSITIONS = 1_000_000  # positions of one strategy at most
 PROGRESS_EVERY = 1000  # strategy moves between progress calls
 
@@ -53,11 +54,15 @@ PROGRESS_EVERY = 1000  # strategy moves between progress calls
 class Claim:
     """``attacker`` (0 first player, 1 second) wins (``attacker_wins``) or does not win;
     ``strategy``: position text -> move (a cell, or a 0-based column with gravity) for the
-    prover, the attacker when it wins, else its opponent."""
+    prover, the attacker when it wins, else its opponent. ``pairings`` (a claim that the
+    attacker does not win, free boards): position text -> pairs of empty cells, disjoint,
+    every line open to the attacker holding one; the prover answers a move in a pair with the
+    other cell, so the strategy stops there."""
 
     attacker: int
     attacker_wins: bool
     strategy: dict[str, int]
+    pairings: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     @property
     def prover(self) -> int:
@@ -77,6 +82,11 @@ class Proof:
     def positions(self) -> int:
         """Moves held by the strategies, all claims together."""
         return sum(len(c.strategy) for c in self.claims)
+
+    @property
+    def pairings(self) -> int:
+        """Positions closed by a pairing certificate, all claims together."""
+        return sum(len(c.pairings) for c in self.claims)
 
 
 def _question(search: ProofSearch, pos: Position, attacker: int, budget: list[int]) -> bool:
@@ -105,7 +115,8 @@ def _fill_strategy(
 ) -> None:
     """Give ``claim.strategy`` a move at every position of the prover reachable from ``root``
     (where the claim holds) with the prover following it, but past positions where the
-    attacker's every line is blocked when it is claimed not to win."""
+    attacker's every line is blocked, or a pairing blocks them (``claim.pairings``), when it
+    is claimed not to win."""
     spec = root.spec
     rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
     lines = rules.lines()
@@ -120,6 +131,10 @@ def _fill_strategy(
         if not claim.attacker_wins:
             board, _ = read_position(rules, text)
             if attacker_is_blocked(board, lines, claim.attacker):
+                continue
+            pairs = search.blocking_pairs(pos, claim.attacker)
+            if pairs is not None:
+                claim.pairings[text] = pairs
                 continue
         if pos.to_move != claim.prover:
             stack.extend(pos.play(m) for m in pos.legal_moves())
@@ -198,7 +213,7 @@ def check(proof: Proof) -> list[CheckReport]:
     if wanted is None or {(c.attacker, c.attacker_wins) for c in proof.claims} != wanted:
         raise ProofCheckError(f"the claims do not make the value {proof.value}")
     return [
-        check_claim(rules, proof.root, c.attacker, c.attacker_wins, c.strategy)
+        check_claim(rules, proof.root, c.attacker, c.attacker_wins, c.strategy, c.pairings)
         for c in proof.claims
     ]
 
@@ -213,7 +228,12 @@ def _content(proof: Proof) -> dict[str, Any]:
         "root": proof.root,
         "value": proof.value,
         "claims": [
-            {"attacker": c.attacker, "attacker_wins": c.attacker_wins, "strategy": c.strategy}
+            {
+                "attacker": c.attacker,
+                "attacker_wins": c.attacker_wins,
+                "strategy": c.strategy,
+                "pairings": {text: [list(p) for p in pairs] for text, pairs in c.pairings.items()},
+            }
             for c in proof.claims
         ],
     }
@@ -250,15 +270,25 @@ def load(path: str | os.PathLike) -> Proof:
         raise TableFileError(f"{path}: not a fastttt proof (not JSON)") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TableFileError(f"{path}: not a fastttt proof")
-    if data.get("version") != VERSION:
-        raise TableFileError(f"{path}: proof format {data.get('version')!r}, this reads {VERSION}")
+    if data.get("version") not in READS:
+        raise TableFileError(
+            f"{path}: proof format {data.get('version')!r}, this reads {', '.join(map(str, READS))}"
+        )
     digest = data.pop("sha256", None)
     if digest != _digest(data):
         raise TableFileError(f"{path}: the proof is damaged (SHA-256 mismatch)")
     try:
         spec = GameSpec(**data["game"])
         claims = tuple(
-            Claim(int(c["attacker"]), bool(c["attacker_wins"]), dict(c["strategy"]))
+            Claim(
+                int(c["attacker"]),
+                bool(c["attacker_wins"]),
+                dict(c["strategy"]),
+                {
+                    text: tuple((int(x), int(y)) for x, y in pairs)
+                    for text, pairs in c.get("pairings", {}).items()
+                },
+            )
             for c in data["claims"]
         )
         return Proof(spec, str(data["root"]), int(data["value"]), claims)
