@@ -114,5 +114,6 @@ def check_command(path, as_json) -> None:
         fields,
         as_json,
         f"{path}: holds: {fields['value']} for the side to move of {made.root}, "
-        f"{fields['checked_positions']:,} positions replayed",
+        f"{fields['checked_positions']:,} positions replayed, "
+        f"{sum(r.pairings for r in reports):,} pairing certificates checked",
     )
