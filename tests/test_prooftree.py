@@ -49,14 +49,14 @@ def test_values_match_the_tables_and_every_proof_holds(game, count):
 
 
 def test_the_empty_4x4_k4_draw_needs_both_strategies_and_pairings_close_them():
-    """Without certificates the two strategies held 5,829 moves; pairings close most games
+    """Without certificates the two strategies held 5,829 moves; pairings close the games
     early, and every certificate is a position the table says the attacker does not win."""
     spec = as_spec("4x4k4")
     proof = prove_with_strategies(Position.empty(spec), tt_bits=18)
     assert proof.value == 0
     assert {(c.attacker, c.attacker_wins) for c in proof.claims} == {(0, False), (1, False)}
     assert all(c.strategy and c.pairings for c in proof.claims)
-    assert proof.positions < 1000
+    assert proof.positions < 100
     reports = check(proof)
     assert sum(r.pairings for r in reports) == proof.pairings
     table = solve(spec)
@@ -234,7 +234,7 @@ def test_files_round_trip_and_damage_is_refused(tmp_path):
 
 
 def test_budgets_stop_with_a_clear_error():
-    pos = Position.empty(as_spec("4x4k4"))
+    pos = Position.empty(as_spec("4x5k4"))
     with pytest.raises(SearchBudgetError, match="node budget"):
         prove_with_strategies(pos, max_nodes=50, tt_bits=16)
     with pytest.raises(SearchBudgetError, match="more than 10 positions"):

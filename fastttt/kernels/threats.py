@@ -193,7 +193,7 @@ def pairing_holds(B, a, covered, used, budget):
 def _pairing_greedy(B, a, covered, used):
     """The greedy pass of :func:`pairing_holds` (scratch slots [4N, 4N + L): each open
     line's free cells). Its pairs are left in scratch slots [3N, 4N), two cells each, then -1
-    where room is left (:func:`greedy_pairs`)."""
+    where room is left (:func:`blocking_pairs`)."""
     nl = B[H_LINES]
     k = B[H_K]
     board = B[H_BOARD]
@@ -266,10 +266,13 @@ def _pairing_greedy(B, a, covered, used):
 
 
 @njit(**JIT)
-def greedy_pairs(B, a, covered, used, out):
-    """The pairs of :func:`pairing_holds`'s greedy pass into ``out`` (int64[N], two cells a
-    pair); returns how many pairs, -1 when the greedy pass finds no pairing."""
-    if not _pairing_greedy(B, a, covered, used):
+def blocking_pairs(B, a, covered, used, budget, out):
+    """The pairs that :func:`pairing_holds` finds (its greedy pass, then its search of
+    ``budget`` nodes) into ``out`` (int64[N], two cells a pair); returns how many pairs, -1
+    when it finds no pairing."""
+    if not _pairing_greedy(B, a, covered, used) and (
+        budget <= 0 or pairing_search(B, a, covered, used, budget) != 1
+    ):
         return -1
     n = B[H_CELLS]
     pairs = B[H_SCRATCH] + 3 * n
@@ -291,7 +294,8 @@ def pairing_search(B, a, covered, used, budget):
     free cells in the order of the uncovered lines each would cover. Returns 1 (found), 0 (no
     pairing exists) or -1 (more than ``budget`` nodes). ``covered`` and ``used`` are left
     zeroed; scratch slots from 4N + L hold the stack (:func:`pairing_frame` slots a level,
-    at most N / 2 + 1 levels)."""
+    at most N / 2 + 1 levels); the pairs found are left as :func:`_pairing_greedy` leaves
+    them."""
     n = B[H_CELLS]
     nl = B[H_LINES]
     k = B[H_K]
@@ -408,9 +412,19 @@ def pairing_search(B, a, covered, used, budget):
             _undo_pair(B, base + depth * size, pairs, covered, used, free)
             remaining += B[base + depth * size + 3]
             state = _APPLY
+    found = B[H_SCRATCH] + 3 * n  # the pairs found, as the greedy pass leaves them
+    paired = 0
     while depth > 0:
         depth -= 1
-        _undo_pair(B, base + depth * size, pairs, covered, used, free)
+        f = base + depth * size
+        if result == 1:
+            i = B[f + 2] - 1
+            B[found + paired] = B[f + 4 + 3 * i]
+            B[found + paired + 1] = B[f + 4 + 3 * i + 1]
+            paired += 2
+        _undo_pair(B, f, pairs, covered, used, free)
+    if result == 1 and paired < n:
+        B[found + paired] = -1
     covered[:] = 0
     used[:] = 0
     return result

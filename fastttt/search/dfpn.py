@@ -33,7 +33,7 @@ from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_i
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
-from fastttt.kernels.threats import greedy_pairs, pairing_holds
+from fastttt.kernels.threats import blocking_pairs
 from fastttt.memory import require_memory
 from fastttt.search.lineboard import LineBoard, geometry_of
 
@@ -199,26 +199,19 @@ class ProofSearch:
         """True when a pairing of the empty cells blocks every open line of ``attacker``
         in ``pos`` (free boards): then ``attacker`` cannot win, whoever moves (the greedy
         of :func:`fastttt.kernels.threats.pairing_holds`: False is "not found")."""
-        if self.geometry.gravity:
-            return False
-        attacker = require_int(attacker, "attacker", 0, 1)
-        self._load(pos)
-        return bool(
-            pairing_holds(
-                self.board.B, attacker, self.covered, self.used, self.ctl[K.C_PAIR_BUDGET]
-            )
-        )
+        return self.blocking_pairs(pos, attacker) is not None
 
     def blocking_pairs(self, pos, attacker: int) -> tuple[tuple[int, int], ...] | None:
         """The pairs of empty cells (disjoint, every open line of ``attacker`` holding one)
-        that the greedy pass of :meth:`pairing_blocks` finds in ``pos`` (free boards), or
-        None: a certificate that ``attacker`` cannot win, whoever moves."""
+        that :meth:`pairing_blocks` finds in ``pos`` (free boards), or None: a certificate
+        that ``attacker`` cannot win, whoever moves."""
         if self.geometry.gravity:
             return None
         attacker = require_int(attacker, "attacker", 0, 1)
         self._load(pos)
         out = np.zeros(self.geometry.cells, dtype=np.int64)
-        count = greedy_pairs(self.board.B, attacker, self.covered, self.used, out)
+        budget = self.ctl[K.C_PAIR_BUDGET]
+        count = blocking_pairs(self.board.B, attacker, self.covered, self.used, budget, out)
         if count < 0:
             return None
         return tuple((int(out[2 * i]), int(out[2 * i + 1])) for i in range(count))
