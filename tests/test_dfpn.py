@@ -113,7 +113,9 @@ def test_threat_probes_at_attacker_nodes_keep_the_values(game, count):
     assert search.threat_probe_wins > 0 and search.threat_probe_nodes > 0
 
 
-@pytest.mark.parametrize("game, count", [("5x5k4", 200), ("4x5k4", 200), ("5x6k4", 100)])
+@pytest.mark.parametrize(
+    "game, count", [("5x5k4", 200), ("4x5k4", 200), ("5x6k4", 100), ("6x6k5", 300)]
+)
 def test_every_move_outside_a_relevance_zone_loses(game, count):
     """The zone's claim checked move by move with alpha-beta: a defender's stone outside it
     leaves the attacker a win."""
