@@ -117,6 +117,9 @@ C_TSS_TAG, C_TSS_BUDGET, C_TSS_NODES, C_TSS_WINS = 21, 22, 23, 24
 # budget (0: no zones), the nodes restricted and the moves pruned so far
 C_ZONE_BUDGET, C_ZONE_CUTS, C_ZONE_PRUNED = 25, 26, 27
 C_REACH = 28  # the attacker's moves within this distance of a stone (0: every move)
+# threat mode with local defences (the zones' probes): 1 or 0, and the move that led to the
+# position being expanded (-1: none)
+C_LOCAL, C_LAST = 29, 30
 CTL_SIZE = 32
 
 MODE_FULL, MODE_THREATS = 0, 1
@@ -289,7 +292,8 @@ def expand(B, Z, ctl, row, covered, used):
                 return _LEAF, np.int64(INF), np.int64(0)
             return _LEAF, np.int64(0), np.int64(INF)
         row[F_FLAGS] |= FLAG_NO_PAIRING
-    threats, count = defences(B, o, cells)
+    local = threats_only and s != a and ctl[C_LOCAL] != 0
+    threats, count = defences(B, o, cells, ctl[C_LAST] if local else -1)
     board = B[H_BOARD]
     if threats > 0:
         # the defences are listed; add the mover's fours not among them
@@ -353,6 +357,14 @@ def _attacker_numbers(s, a, won):
     return np.int64(INF), np.int64(0)
 
 
+@njit(**INLINE_JIT)
+def _last_move(stk, d):
+    """The move that led from stack row ``d - 1`` to row ``d`` (-1 at the root)."""
+    if d == 0:
+        return np.int64(-1)
+    return stk[d - 1, NF + stk[d - 1, F_I] - 1]
+
+
 @njit(**JIT)
 def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
     """Does the attacker, to move, win by threats (``MODE_THREATS`` moves) within ``budget``
@@ -387,6 +399,7 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
             row[F_KEY] = np.int64(key)
             row[F_NODES0] = nodes
             row[F_FLAGS] = 0
+            ctl[C_LAST] = _last_move(stk, d)
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
             if kind == _LEAF:
                 tt_put(tt, key, bits, phi, delta, 1, 0)
@@ -486,6 +499,9 @@ def _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks):
                 break
             s = B[H_PLY] & 1
             row[F_FLAGS] = 0
+            last = _last_move(stk, d)
+            ctl[C_LAST] = last
+            _mark_threat_lines(B, a, last if s != a else -1, marks)
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
             if kind == _LEAF:
                 if (phi == 0) != (s == a):
@@ -530,25 +546,72 @@ def _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks):
     return deepest if ok else -1
 
 
+@njit(**INLINE_JIT)
+def _mark_line(B, line, marks):
+    """Add bit 4 to the marks of ``line``'s cells."""
+    k = B[H_K]
+    first = B[H_LCELLS] + line * k
+    for t in range(k):
+        B[marks + B[first + t]] |= 4
+
+
+@njit(**JIT)
+def _mark_threat_lines(B, a, last, marks):
+    """Mark (bit 4) the lines the threat mode reads of the attacker ``a`` here: every line
+    with k-1 of its stones and none of the defender's (a winning cell); with ``last >= 0``
+    (a defender's node, ``last`` the attacker's move), the lines through ``last`` with k-2 or
+    more of its stones and none of the defender's, and every such line with k-2 through a
+    double-threat cell sharing a line with ``last`` (the threats :func:`defences` answers)."""
+    n = B[H_CELLS]
+    nl = B[H_LINES]
+    k = B[H_K]
+    att = B[H_CNT] + a * nl
+    dfd = B[H_CNT] + (1 - a) * nl
+    for line in range(nl):
+        if B[att + line] >= k - 1 and B[dfd + line] == 0:
+            _mark_line(B, line, marks)
+    if last < 0:
+        return
+    cl = B[H_CLINES]
+    clstart = B[H_CLSTART]
+    first = B[H_LCELLS]
+    for i in range(B[clstart + last], B[clstart + last + 1]):
+        line = B[cl + i]
+        if B[att + line] < k - 2 or B[dfd + line] != 0:
+            continue
+        _mark_line(B, line, marks)
+    tc = B[H_TC] + a * n
+    board = B[H_BOARD]
+    for i in range(B[clstart + last], B[clstart + last + 1]):
+        through = B[cl + i]
+        for t in range(k):
+            g = B[first + through * k + t]
+            if B[board + g] != 0 or B[tc + g] < 2:
+                continue
+            for j in range(B[clstart + g], B[clstart + g + 1]):
+                line = B[cl + j]
+                if B[att + line] == k - 2 and B[dfd + line] == 0:
+                    _mark_line(B, line, marks)
+
+
 @njit(**JIT)
 def _mark_zone(B, a, marks):
-    """Add bit 4 to ``B[marks + c]`` on every line a defender's stone could change the proof
-    through (the module docstring's rule), given the proof's stones in bits 1 and 2."""
+    """Add bit 4 to ``B[marks + c]`` on every line that holds no attacker's stone now and
+    k-3 or more defender's stones in all of the proof (bits 2: the defender's moves in it),
+    where a defender's stone would give the defender a new four or threat."""
     nl = B[H_LINES]
     k = B[H_K]
     att = B[H_CNT] + a * nl
     dfd = B[H_CNT] + (1 - a) * nl
     first = B[H_LCELLS]
     for line in range(nl):
-        att_all = B[att + line]
+        if B[att + line] != 0:
+            continue
         dfd_all = B[dfd + line]
         for t in range(k):
-            m = B[marks + B[first + line * k + t]]
-            att_all += m & 1
-            dfd_all += (m >> 1) & 1
-        if (B[dfd + line] == 0 and att_all >= k - 3) or (B[att + line] == 0 and dfd_all >= k - 3):
-            for t in range(k):
-                B[marks + B[first + line * k + t]] |= 4
+            dfd_all += (B[marks + B[first + line * k + t]] >> 1) & 1
+        if dfd_all >= k - 3:
+            _mark_line(B, line, marks)
 
 
 @njit(**JIT)
@@ -567,12 +630,14 @@ def relevance_zone(B, Z, tt, ctl, stk, covered, used):
     tag = ctl[C_TSS_TAG]
     ctl[C_TSS_TAG] = tag ^ np.int64(ZONE_TAG)
     B[H_PLY] += 1  # the defender passes
+    ctl[C_LOCAL] = 1
     deepest = -1
     if _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
         mode = ctl[C_MODE]
         ctl[C_MODE] = MODE_THREATS
         deepest = _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks)
         ctl[C_MODE] = mode
+    ctl[C_LOCAL] = 0
     B[H_PLY] -= 1
     ctl[C_TSS_TAG] = tag
     if deepest < 0 or B[H_EMPTY] - deepest < 2:

@@ -84,12 +84,14 @@ def partner_count(B, p, g, limit):
 
 
 @njit(**JIT)
-def defences(B, o, out):
+def defences(B, o, out, last):
     """Moves of the side to move s = 1 - o that stop every double-threat cell of ``o``: the
-    intersection of ``{g} + E(g)`` over o's double-threat cells g, into ``out``. Returns
-    ``(threats, n)``: the number of double-threat cells of ``o`` (0: nothing to stop, ``out``
-    untouched) and the number of cells written. Assumes neither player has a winning cell.
-    Uses scratch slots [0, 3N)."""
+    intersection of ``{g} + E(g)`` over o's double-threat cells g, into ``out``; with
+    ``last >= 0``, only over those on a line through the cell ``last`` (the threats o's last
+    move made: a move outside the intersection still loses to one of them, and the answer
+    reads only their lines). Returns ``(threats, n)``: the number of double-threat cells
+    counted (0: nothing to stop, ``out`` untouched) and the number of cells written. Assumes
+    neither player has a winning cell. Uses scratch slots [0, 3N)."""
     n = B[H_CELLS]
     board = B[H_BOARD]
     tc = B[H_TC] + o * n
@@ -100,6 +102,8 @@ def defences(B, o, out):
     n_touched = 0
     for g in range(n):
         if B[board + g] != 0 or B[tc + g] < 2:
+            continue
+        if last >= 0 and not _shares_a_line(B, g, last):
             continue
         ne = partner_count(B, o, g, n)
         if ne < 2:
@@ -164,6 +168,16 @@ def is_three(B, Z, p, c):
                 break
     take_back(B, Z, c, p)
     return found
+
+
+@njit(**INLINE_JIT)
+def _shares_a_line(B, g, c):
+    """True when the cells ``g`` and ``c`` lie on one line."""
+    cl = B[H_CLINES]
+    for i in range(B[B[H_CLSTART] + c], B[B[H_CLSTART] + c + 1]):
+        if _contains(B, B[cl + i], g):
+            return True
+    return False
 
 
 @njit(**INLINE_JIT)
