@@ -36,17 +36,20 @@ count in ``ctl[C_NODES]``; their solved positions go to the table under the thre
 
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
-the defender passed, whether it wins by threats (:func:`threat_probe`, that many nodes). If
-so, the proof is walked again from the table (:func:`_threat_proof_marks`, every node
-re-expanded and every leaf checked), and a defender's stone on a cell m leaves that proof
-intact when m is empty in all of it and every line through m either (attacker's side) holds
-a defender's stone now or at most k-4 attacker's stones in all of the proof, and (defender's
-side) holds an attacker's stone now or at most k-4 defender's stones in all of it: the
-threat mode's moves and leaves only read lines of k-3 or more stones of one side and none of
-the other, so with m the attacker's moves are still fours and threes, the defences the same,
-and the defender has no new four or winning cell. Such moves lose and are not searched
-(:func:`_restrict_to_zone`); the zone is the other cells. The proof must leave two empty
-cells at every node (no board filled by m).
+the defender passed, whether it wins by threats (:func:`threat_probe`, that many nodes, under
+its own tag) with *local defences* (``ctl[C_LOCAL]``): at a defender's node only the
+double-threat cells sharing a line with the attacker's last move are answered, so the
+defender tries more moves than the threat mode's, and each move left out still loses to one
+of those threats. If the attacker wins, the proof is walked again from the table
+(:func:`_threat_proof_marks`: every node re-expanded, every leaf checked), marking the lines
+it reads (:func:`_mark_threat_lines`): the attacker's lines of k-1 stones, and at each
+defender's node the lines of k-2 or more through the attacker's last move and the lines of
+k-2 through the double-threat cells answered. A defender's stone on a cell m then leaves the
+proof as it is when m is empty in all of it, on none of those lines, and on no line without
+an attacker's stone now that holds k-3 or more defender's stones in all of the proof
+(:func:`_mark_zone`: there m could give the defender a new four or threat). Such moves lose
+and are not searched (:func:`_restrict_to_zone`); the zone is the other cells. The proof must
+leave two empty cells at every node (no board filled by m).
 
 Reach (``ctl[C_REACH] > 0``, full mode, free boards): the attacker's moves, where it is not
 forced, are only the cells within that many rows and columns of a stone (any cell on the
