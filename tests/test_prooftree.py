@@ -233,6 +233,17 @@ def test_files_round_trip_and_damage_is_refused(tmp_path):
     assert other.read_text() == "mine"
 
 
+def test_progress_counts_the_claims_together(monkeypatch):
+    from fastttt.search import prooftree
+
+    monkeypatch.setattr(prooftree, "PROGRESS_EVERY", 10)
+    seen: list[int] = []
+    proof = prove_with_strategies(Position.empty(as_spec("4x5k4")), progress=seen.append)
+    assert proof.value == 0 and len(proof.claims) == 2
+    assert seen == sorted(set(seen)) and len(seen) > 2
+    assert seen[-1] > len(proof.claims[0].strategy) and seen[-1] <= proof.positions
+
+
 def test_budgets_stop_with_a_clear_error():
     pos = Position.empty(as_spec("4x5k4"))
     with pytest.raises(SearchBudgetError, match="node budget"):

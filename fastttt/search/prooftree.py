@@ -176,7 +176,7 @@ def prove_with_strategies(
     """The value of ``pos`` (live, an m,n,k board) for the side to move, proven by df-pn, with
     the strategies that make it checkable. ``max_nodes``: df-pn nodes for everything (None:
     no limit); ``max_positions``: the most moves one strategy may hold; ``progress(moves)``
-    is called every :data:`PROGRESS_EVERY` strategy moves. Raises
+    is called every :data:`PROGRESS_EVERY` strategy moves (all claims together). Raises
     :class:`SearchBudgetError` when a budget runs out."""
     require_type(pos, Position, "pos")
     if pos.is_over():
@@ -192,8 +192,11 @@ def prove_with_strategies(
         value, claims = -1, [Claim(1 - mover, True, {})]
     else:
         value, claims = 0, [Claim(0, False, {}), Claim(1, False, {})]
+    done = 0  # the earlier claims' moves: progress counts all claims together
     for claim in claims:
-        _fill_strategy(search, pos, claim, budget, max_positions, progress)
+        shown = None if progress is None else lambda moves, done=done: progress(done + moves)
+        _fill_strategy(search, pos, claim, budget, max_positions, shown)
+        done += len(claim.strategy)
     return Proof(pos.spec, str(pos), value, tuple(claims))
 
 
