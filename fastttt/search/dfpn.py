@@ -168,9 +168,13 @@ class ProofSearch:
         ``zone_nodes`` nodes finds; a stone elsewhere loses to the same proof. None when there
         is no such win (or zones are off)."""
         attacker = require_int(attacker, "attacker", 0, 1)
-        if self.geometry.gravity or pos.to_move == attacker:
-            raise InvalidArgumentError("a relevance zone is the defender's, on a free board")
+        if self.geometry.gravity:
+            raise InvalidArgumentError("relevance zones need a free board (no gravity)")
         self._load(pos)
+        if pos.to_move == attacker:
+            raise InvalidArgumentError(
+                f"player {attacker} is to move: a relevance zone is the defender's"
+            )
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = K.MODE_FULL
@@ -198,7 +202,8 @@ class ProofSearch:
     def pairing_blocks(self, pos, attacker: int) -> bool:
         """True when a pairing of the empty cells blocks every open line of ``attacker``
         in ``pos`` (free boards): then ``attacker`` cannot win, whoever moves (the greedy
-        of :func:`fastttt.kernels.threats.pairing_holds`: False is "not found")."""
+        pass and search of :func:`fastttt.kernels.threats.pairing_holds`: False is "not
+        found")."""
         return self.blocking_pairs(pos, attacker) is not None
 
     def blocking_pairs(self, pos, attacker: int) -> tuple[tuple[int, int], ...] | None:
