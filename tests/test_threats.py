@@ -135,7 +135,7 @@ def test_fours_threes_and_defences_follow_their_definitions(game, count):
     spec = as_spec(game)
     lb = LineBoard(spec)
     out = np.zeros(spec.cells, dtype=np.int64)
-    checked = 0
+    checked = local_seen = 0
     for pos in random_positions(spec, count, seed=12, min_ply=2):
         if _winning_cells(pos, 0) or _winning_cells(pos, 1):
             continue  # the definitions below are for quiet positions
@@ -167,12 +167,25 @@ def test_fours_threes_and_defences_follow_their_definitions(game, count):
                 }
                 expected = any(len(_winning_cells(_after(after, p, g), p)) >= 2 for g in near)
                 assert T.is_three(lb.B, lb.Z, p, c) == expected, (pos, p, c)
-            threats, n = T.defences(lb.B, p, out)
+            threats, n = T.defences(lb.B, p, out, -1)
             assert threats == len(doubles)
             if doubles:
                 expected = set.intersection(*({g} | w for g, w in doubles.items()))
                 assert set(out[:n].tolist()) == expected
-    assert checked >= 3
+            # local defences: only the double-threat cells on a line through a stone of p
+            for last in [c for c in range(spec.cells) if mine >> c & 1][:3]:
+                local = {
+                    g: w
+                    for g, w in doubles.items()
+                    if any(m >> g & 1 and m >> last & 1 for m in map(int, win_masks(spec)))
+                }
+                threats, n = T.defences(lb.B, p, out, last)
+                assert threats == len(local), (pos, p, last)
+                if local:
+                    local_seen += 1
+                    expected = set.intersection(*({g} | w for g, w in local.items()))
+                    assert set(out[:n].tolist()) == expected
+    assert checked >= 3 and local_seen > 0
 
 
 def _pairing_exists(open_lines: list[int], budget: int = 50_000) -> bool | None:
