@@ -85,6 +85,11 @@ class DfpnResult:
     root_solved: int = 0
 
 
+def _threat_tag(attacker: int) -> np.int64:
+    """The table tag of the threat mode's entries for ``attacker`` (shared by its probes)."""
+    return np.int64(_TAGS[attacker + 2 * K.MODE_THREATS].view(np.int64))
+
+
 class ProofSearch:
     """df-pn over one board geometry, with a transposition table kept between questions.
 
@@ -178,7 +183,7 @@ class ProofSearch:
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = K.MODE_FULL
-        ctl[K.C_TSS_TAG] = np.int64(_TAGS[attacker + 2 * K.MODE_THREATS].view(np.int64))
+        ctl[K.C_TSS_TAG] = _threat_tag(attacker)
         ctl[K.C_MAXNODES] = 1 << 62
         args = (self.board.B, self.board.Z, self.tt, ctl, self.stk, self.covered, self.used)
         if not K.relevance_zone(*args):
@@ -291,7 +296,7 @@ class ProofSearch:
         ctl[K.C_MODE] = MODES[mode]
         tag = _TAGS[attacker + 2 * MODES[mode]] ^ np.uint64(attacker_reach * _REACH_TAG % (1 << 64))
         ctl[K.C_TAG] = np.int64(tag.view(np.int64))
-        ctl[K.C_TSS_TAG] = np.int64(_TAGS[attacker + 2 * K.MODE_THREATS].view(np.int64))
+        ctl[K.C_TSS_TAG] = _threat_tag(attacker)
         ctl[K.C_REACH] = attacker_reach
         ctl[K.C_THPHI] = ctl[K.C_THDELTA] = K.INF
         ctl[K.C_DEEPEST] = 0
