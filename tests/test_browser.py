@@ -359,15 +359,15 @@ def test_layout_fits_the_width(server, browser, tmp_path, width, height):
 
 def test_a_new_position_cancels_the_running_job(server, page):
     """Values of a Connect Four position off the book's lines within 10 s (its moves searched
-    for 0.5 to 2.3 s each): a click before they finish cancels that job (its DELETE is seen)
+    for 0.2 to 1.6 s each): a click before they finish cancels that job (its DELETE is seen)
     and the new position's job runs (its moves searched too, none of them by the first job)."""
     deleted = []
     page.on("request", lambda r: deleted.append(r.url) if r.method == "DELETE" else None)
-    page.goto(f"{server}/?game=connect4&seconds=10&moves=1111222")
+    page.goto(f"{server}/?game=connect4&seconds=10&moves=11112222")
     page.wait_for_selector('body[data-idle="0"]')
     page.wait_for_function("document.getElementById('progress').textContent.includes('valuing')")
     page.locator('#board svg rect.move[data-move="6"]').click()
-    page.wait_for_function("document.body.dataset.ply === '8'")
+    page.wait_for_function("document.body.dataset.ply === '9'")
     page.wait_for_function("document.getElementById('progress').textContent.includes('valuing')")
     assert any("/api/jobs/values-" in url for url in deleted), deleted
     page.goto(f"{server}/?game=tictactoe")  # leaves the second job to be cancelled

@@ -149,7 +149,7 @@ def test_default_players_answer_on_connect4(tmp_path):
 
 @pytest.mark.parametrize(
     "game, cost",
-    [("connect4", "reads its opening book to 7 plies"), ("5x8k4g", "exact search")],
+    [("connect4", "reads its opening book to 8 plies"), ("5x8k4g", "exact search")],
 )
 def test_asked_perfect_play_on_a_big_board_warns_of_its_cost(tmp_path, game, cost):
     result = invoke(["play", game, "--x", "human", "--o", "perfect"], tmp_path, input="")

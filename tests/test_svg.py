@@ -134,7 +134,7 @@ def test_connect4_values_within_the_book_come_from_it():
 
     book = shipped(connect4)
     assert book is not None
-    line = [0, 0, 0, 0, 1, 1, 1]  # off the book's lines at its depth, 7
+    line = [0, 0, 0, 0, 1, 1, 1, 1]  # off the book's lines at its depth, 8
     assert book.depth <= len(line)
     pos = Position.from_moves(connect4, line[: book.depth - 1])
     found = move_values(pos, seconds=0)  # no time to search: every value is the book's
@@ -355,7 +355,7 @@ def test_cancelled_search_values_stop_at_once(monkeypatch):
     cancel = threading.Event()
     threading.Timer(0.3, cancel.set).start()  # while the first move's search runs (seconds)
     start = time.monotonic()
-    past_the_book = Position.from_moves(connect4, [0, 0, 0, 0, 1, 1, 1])  # off the book's lines
+    past_the_book = Position.from_moves(connect4, [0, 0, 0, 0, 1, 1, 1, 1])  # off the book's lines
     found = move_values(past_the_book, seconds=600, cancel=cancel)
     assert time.monotonic() - start < 60  # the budget would take ten minutes
     assert not found.complete and all(v.result is None for v in found.values.values())
