@@ -101,6 +101,48 @@ def test_without_pairing_leaves_the_values_hold():
         assert dfpn_value(plain, pos) == dfpn_value(paired, pos), pos
 
 
+def test_pairing_searches_grow_with_the_nodes_work():
+    """An attacker's node has its first pairing search on its first expansion; after a failed
+    one, the next (4 times the budget) once its work reaches 8 times the last budget; six in
+    all."""
+    from fastttt.kernels import dfpn as K
+
+    ctl = np.zeros(K.CTL_SIZE, dtype=np.int64)
+    ctl[K.C_PAIR_BUDGET] = 32
+    row = np.zeros(K.NF + 8, dtype=np.int64)
+
+    def level(flags: int) -> int:
+        return (flags >> K.PAIR_SHIFT) & 7
+
+    def failed(lvl: int) -> int:
+        return (lvl << K.PAIR_SHIFT) | K.FLAG_NO_PAIRING
+
+    K._next_pairing(ctl, row, np.int64(0), np.int64(0))  # a new node
+    assert row[K.F_PAIR] == 32 and level(row[K.F_FLAGS]) == 1
+    assert row[K.F_FLAGS] & K.FLAG_NO_PAIRING == 0
+    row[K.F_FLAGS] = failed(1)
+    K._next_pairing(ctl, row, np.int64(failed(1)), np.int64(8 * 32 - 1))  # not yet
+    assert row[K.F_FLAGS] == failed(1)
+    K._next_pairing(ctl, row, np.int64(failed(1)), np.int64(8 * 32))
+    assert row[K.F_PAIR] == 128 and level(row[K.F_FLAGS]) == 2
+    assert row[K.F_FLAGS] & K.FLAG_NO_PAIRING == 0  # tried again
+    last = failed(K.PAIR_LEVELS)
+    row[K.F_FLAGS] = last
+    K._next_pairing(ctl, row, np.int64(last), np.int64(1 << 40))  # no seventh search
+    assert row[K.F_FLAGS] == last and row[K.F_PAIR] == 32 << (2 * (K.PAIR_LEVELS - 1))
+
+
+@pytest.mark.parametrize("game, count", [("5x5k4", 60), ("4x5k4", 60)])
+def test_pairing_searches_from_one_node_keep_the_values(game, count):
+    """The smallest first budget: the pairings come from the later, bigger searches, and the
+    proof walk (``proof_size``) and principal lines find the same leaves."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=18, pairing_nodes=1)
+    for pos in random_positions(spec, count, seed=5):
+        assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+
+
 @pytest.mark.parametrize("game, count", [("4x4k3", 150), ("4x4k4", 150), ("5x5k4", 80)])
 def test_threat_probes_at_attacker_nodes_keep_the_values(game, count):
     """Threat probes (small budgets: most run out, some win) prove attacker's nodes; the

@@ -17,7 +17,8 @@ gravity never play under an opponent's winning cell; on free boards, against dou
 cells only their defences and the mover's fours; and (``ctl[C_PAIRING]``) a position where a
 pairing blocks every line of the attacker is a leaf that the attacker does not win (a greedy
 pass at every node, then at the attacker's nodes a search of ``ctl[C_PAIR_BUDGET]`` nodes;
-a position found without one is flagged in the table and not tried again). Up to
+a position found without one is flagged in the table and tried again, with 4 times the
+budget, once its work passes 8 times the last budget: :func:`_next_pairing`). Up to
 ``DEDUP_PLY`` stones, children that are one position under a symmetry are searched once.
 
 Threat-space mode (``ctl[C_MODE] == MODE_THREATS``, free boards): the attacker plays only
@@ -129,7 +130,7 @@ MODE_FULL, MODE_THREATS = 0, 1
 # statuses
 ST_DONE, ST_BUDGET, ST_STOPPED, ST_CAP = 0, 1, 2, 3
 # stack frame fields
-F_N, F_THPHI, F_THDELTA, F_SEL, F_NODES0, F_KEY, F_I, F_WANT, F_FLAGS = range(9)
+F_N, F_THPHI, F_THDELTA, F_SEL, F_NODES0, F_KEY, F_I, F_WANT, F_FLAGS, F_PAIR = range(10)
 NF = 10
 # table flags, above the work count in a row's last column
 WORK_MASK = (1 << 48) - 1
@@ -140,6 +141,10 @@ TSS_GROWTH_BITS = 2
 TSS_WORK_RATIO = 8  # the next probe comes once the node's work passes 8 times the last budget
 TSS_DEPTHS = (8, 16, 32)  # iterative deepening of a probe (plies), then no limit
 FLAG_NO_ZONE = 1 << 53  # the null-move probe found no threat win here
+PAIR_SHIFT = 54  # 3 bits: how many pairing searches the attacker's node has had
+PAIR_LEVELS = 6  # searches of one node at most; each has PAIR_GROWTH times the last budget
+PAIR_GROWTH_BITS = 2
+PAIR_WORK_RATIO = 8  # the next search comes once the node's work passes 8 times the last budget
 # xor'd into the threat mode's tag for the positions after the defender's pass: there the
 # attacker is to move with the stones of a position where the defender is
 ZONE_TAG = np.uint64(0x6A09E667F3BCC908)
@@ -241,11 +246,51 @@ def _near_a_stone(B, c, reach):
     return False
 
 
+@njit(**INLINE_JIT)
+def pairing_budget(ctl, flags):
+    """Nodes of the pairing search at an attacker's node whose table ``flags`` record
+    ``level`` searches: ``ctl[C_PAIR_BUDGET]``, times 4 a level past the first."""
+    level = max((flags >> PAIR_SHIFT) & 7, np.int64(1))
+    return ctl[C_PAIR_BUDGET] << (PAIR_GROWTH_BITS * (level - 1))
+
+
+@njit(**INLINE_JIT)
+def _next_pairing(ctl, row, flags, work):
+    """Set the pairing search of the attacker's node in ``row`` from its table ``flags`` and
+    ``work``: a new node has its first; a node that had one and found no pairing has the
+    next level's (4 times the budget) once its work passes 8 times the last budget, at most
+    :data:`PAIR_LEVELS` in all. The level goes to ``row[F_FLAGS]``, the budget to
+    ``row[F_PAIR]``."""
+    level = (flags >> PAIR_SHIFT) & 7
+    if level == 0 or (
+        level < PAIR_LEVELS
+        and flags & FLAG_NO_PAIRING != 0
+        and work >= PAIR_WORK_RATIO * pairing_budget(ctl, flags)
+    ):
+        flags = (flags & ~(np.int64(7) << PAIR_SHIFT) & ~np.int64(FLAG_NO_PAIRING)) | (
+            (level + 1) << PAIR_SHIFT
+        )
+        row[F_FLAGS] = flags
+    row[F_PAIR] = pairing_budget(ctl, flags)
+
+
+@njit(**INLINE_JIT)
+def _table_pairing(B, Z, tt, ctl, row):
+    """``row[F_PAIR]`` for a walk over solved positions: the budget of the level the table
+    records for the position on the board, so that a pairing the search found is found
+    again."""
+    found, phi, delta, work, flags = tt_get(
+        tt, canonical_key(B, Z, np.uint64(ctl[C_TAG])), ctl[C_TTBITS]
+    )
+    row[F_PAIR] = pairing_budget(ctl, flags)
+
+
 @njit(**JIT)
 def expand(B, Z, ctl, row, covered, used):
     """Evaluate the position on the board: ``(_LEAF, phi, delta)`` for a leaf, else
     ``(_INNER, 0, 0)`` with its moves listed in ``row`` (``row[F_N]`` of them, in search
-    order; their phi slots hold scores, not yet numbers)."""
+    order; their phi slots hold scores, not yet numbers). At the attacker's nodes the
+    pairing search has ``row[F_PAIR]`` nodes."""
     n = B[H_CELLS]
     s = B[H_PLY] & 1
     o = 1 - s
@@ -290,7 +335,7 @@ def expand(B, Z, ctl, row, covered, used):
         row[F_N] = count
         return _INNER, np.int64(0), np.int64(0)
     if ctl[C_PAIRING] != 0 and not threats_only and row[F_FLAGS] & FLAG_NO_PAIRING == 0:
-        if pairing_holds(B, a, covered, used, ctl[C_PAIR_BUDGET] if s == a else 0):
+        if pairing_holds(B, a, covered, used, row[F_PAIR] if s == a else 0):
             if s == a:
                 return _LEAF, np.int64(INF), np.int64(0)
             return _LEAF, np.int64(0), np.int64(INF)
@@ -402,6 +447,7 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
             row[F_KEY] = np.int64(key)
             row[F_NODES0] = nodes
             row[F_FLAGS] = 0
+            row[F_PAIR] = 0
             ctl[C_LAST] = _last_move(stk, d)
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
             if kind == _LEAF:
@@ -502,6 +548,7 @@ def _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks):
                 break
             s = B[H_PLY] & 1
             row[F_FLAGS] = 0
+            row[F_PAIR] = 0
             last = _last_move(stk, d)
             ctl[C_LAST] = last
             _mark_threat_lines(B, a, last if s != a else -1, marks)
@@ -811,6 +858,8 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
                         rphi, rdelta = np.int64(0), np.int64(INF)
                         state = _RETURN
                         continue
+            if B[H_PLY] & 1 == ctl[C_ATTACKER]:
+                _next_pairing(ctl, row, row[F_FLAGS], work)
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
             if (
                 kind == _INNER
@@ -988,6 +1037,7 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, out):
     while True:
         s = B[H_PLY] & 1
         row[F_FLAGS] = 0
+        _table_pairing(B, Z, tt, ctl, row)
         kind, phi, delta = expand(B, Z, ctl, row, covered, used)
         if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk) == 0:
             for c in range(B[H_CELLS]):  # every move loses: any of them
@@ -1075,6 +1125,7 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, seen):
                 if count > cap:
                     status = ST_CAP
                     break
+                _table_pairing(B, Z, tt, ctl, row)
                 kind, phi, delta = expand(B, Z, ctl, row, covered, used)
                 if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk) > 0:
                     status = _proof_children(

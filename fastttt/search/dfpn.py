@@ -40,7 +40,11 @@ from fastttt.search.lineboard import LineBoard, geometry_of
 MODES = {"full": K.MODE_FULL, "threats": K.MODE_THREATS}
 DEFAULT_TT_BITS = 22  # 4 Mi rows of 32 bytes: 128 MiB
 DEFAULT_EPSILON = 0.25
-DEFAULT_PAIRING_NODES = 200  # the pairing search's nodes at each position, after the greedy
+# The first pairing search's nodes at an attacker's node, after the greedy pass. Measured
+# (2-core Xeon, load 1-2): 7x7 k=5 "X cannot win" 12.8 CPU-s with 200, 5.9 with 32, 8.6
+# with 16 (a 2**22 table); 4x9 k=4 "X wins" 50.2 s with 200, 24.1 with 32 (2**24).
+DEFAULT_PAIRING_NODES = 32
+CERTIFICATE_PAIRING_NODES = 200  # at least this many for blocking_pairs (proof files' leaves)
 # The first threat probe's nodes at an attacker's node (free boards; 0: no probes). Off by
 # default: measured (2-core Xeon, load 2-3) 4x9 k=4 "X wins" 12.9 CPU-s without, 13.6 with 16,
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
@@ -95,8 +99,10 @@ class ProofSearch:
 
     ``tt_bits``: 2**bits table rows of 32 bytes (default 22: 128 MiB); ``epsilon``: the
     threshold growth of the 1 + epsilon trick (0.25); ``pairing``: leaves where a pairing
-    blocks every open line of the attacker (free boards), found by a greedy pass then a search
-    of ``pairing_nodes`` nodes (:func:`fastttt.kernels.threats.pairing_holds`);
+    blocks every open line of the attacker (free boards), found by a greedy pass then, at the
+    attacker's nodes, a search of ``pairing_nodes`` nodes, and again with 4 times more each
+    time the node's df-pn work passes 8 times the last budget (up to 6 searches;
+    :func:`fastttt.kernels.threats.pairing_holds`);
     ``threat_nodes``: in full mode on free boards, each attacker's node is first probed by a
     threat-space search of that many nodes (0: never), and again with 4 times more each time
     its df-pn work passes 8 times the last probe's budget (up to 6 probes); a threat win
@@ -213,14 +219,15 @@ class ProofSearch:
 
     def blocking_pairs(self, pos, attacker: int) -> tuple[tuple[int, int], ...] | None:
         """The pairs of empty cells (disjoint, every open line of ``attacker`` holding one)
-        that :meth:`pairing_blocks` finds in ``pos`` (free boards), or None: a certificate
-        that ``attacker`` cannot win, whoever moves."""
+        that :meth:`pairing_blocks` finds in ``pos`` (free boards; a search of at least
+        :data:`CERTIFICATE_PAIRING_NODES` nodes), or None: a certificate that ``attacker``
+        cannot win, whoever moves."""
         if self.geometry.gravity:
             return None
         attacker = require_int(attacker, "attacker", 0, 1)
         self._load(pos)
         out = np.zeros(self.geometry.cells, dtype=np.int64)
-        budget = self.ctl[K.C_PAIR_BUDGET]
+        budget = max(self.ctl[K.C_PAIR_BUDGET], CERTIFICATE_PAIRING_NODES)
         count = blocking_pairs(self.board.B, attacker, self.covered, self.used, budget, out)
         if count < 0:
             return None
