@@ -248,8 +248,8 @@ def _near_a_stone(B, c, reach):
 
 @njit(**INLINE_JIT)
 def pairing_budget(ctl, flags):
-    """Nodes of the pairing search at an attacker's node whose table ``flags`` record
-    ``level`` searches: ``ctl[C_PAIR_BUDGET]``, times 4 a level past the first."""
+    """Nodes of the pairing search at an attacker's node at the level its table ``flags``
+    record (at least the first): ``ctl[C_PAIR_BUDGET]``, times 4 a level past the first."""
     level = max((flags >> PAIR_SHIFT) & 7, np.int64(1))
     return ctl[C_PAIR_BUDGET] << (PAIR_GROWTH_BITS * (level - 1))
 
@@ -278,11 +278,12 @@ def _next_pairing(ctl, row, flags, work):
 def _table_pairing(B, Z, tt, ctl, row):
     """``row[F_PAIR]`` for a walk over solved positions: the budget of the level the table
     records for the position on the board, so that a pairing the search found is found
-    again."""
+    again; where that search found none, ``row[F_FLAGS]`` says so and none is tried."""
     found, phi, delta, work, flags = tt_get(
         tt, canonical_key(B, Z, np.uint64(ctl[C_TAG])), ctl[C_TTBITS]
     )
     row[F_PAIR] = pairing_budget(ctl, flags)
+    row[F_FLAGS] |= flags & FLAG_NO_PAIRING
 
 
 @njit(**JIT)
