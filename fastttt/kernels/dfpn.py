@@ -135,16 +135,17 @@ NF = 10
 # table flags, above the work count in a row's last column
 WORK_MASK = (1 << 48) - 1
 FLAG_NO_PAIRING = 1 << 48  # expanded before and no pairing was found
+# the schedule of the searches a node may have again (threat probes, pairing searches): each
+# has 2**GROWTH_BITS times the last one's budget, once the node's work passes WORK_RATIO
+# times the last budget
+GROWTH_BITS = 2
+WORK_RATIO = 8
 TSS_SHIFT = 49  # 4 bits: how many threat probes the node has had
-TSS_LEVELS = 6  # probes of one node at most; each has TSS_GROWTH times the last one's budget
-TSS_GROWTH_BITS = 2
-TSS_WORK_RATIO = 8  # the next probe comes once the node's work passes 8 times the last budget
+TSS_LEVELS = 6  # probes of one node at most
 TSS_DEPTHS = (8, 16, 32)  # iterative deepening of a probe (plies), then no limit
 FLAG_NO_ZONE = 1 << 53  # the null-move probe found no threat win here
 PAIR_SHIFT = 54  # 3 bits: how many pairing searches the attacker's node has had
-PAIR_LEVELS = 6  # searches of one node at most; each has PAIR_GROWTH times the last budget
-PAIR_GROWTH_BITS = 2
-PAIR_WORK_RATIO = 8  # the next search comes once the node's work passes 8 times the last budget
+PAIR_LEVELS = 6  # searches of one node at most
 # xor'd into the threat mode's tag for the positions after the defender's pass: there the
 # attacker is to move with the stones of a position where the defender is
 ZONE_TAG = np.uint64(0x6A09E667F3BCC908)
@@ -251,7 +252,7 @@ def pairing_budget(ctl, flags):
     """Nodes of the pairing search at an attacker's node at the level its table ``flags``
     record (at least the first): ``ctl[C_PAIR_BUDGET]``, times 4 a level past the first."""
     level = max((flags >> PAIR_SHIFT) & 7, np.int64(1))
-    return ctl[C_PAIR_BUDGET] << (PAIR_GROWTH_BITS * (level - 1))
+    return ctl[C_PAIR_BUDGET] << (GROWTH_BITS * (level - 1))
 
 
 @njit(**INLINE_JIT)
@@ -265,7 +266,7 @@ def _next_pairing(ctl, row, flags, work):
     if level == 0 or (
         level < PAIR_LEVELS
         and flags & FLAG_NO_PAIRING != 0
-        and work >= PAIR_WORK_RATIO * pairing_budget(ctl, flags)
+        and work >= WORK_RATIO * pairing_budget(ctl, flags)
     ):
         flags = (flags & ~(np.int64(7) << PAIR_SHIFT) & ~np.int64(FLAG_NO_PAIRING)) | (
             (level + 1) << PAIR_SHIFT
@@ -845,9 +846,9 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
                 and B[H_GRAV] == 0
             ):
                 level = (flags >> TSS_SHIFT) & 15
-                last = ctl[C_TSS_BUDGET] << (TSS_GROWTH_BITS * (level - 1)) if level else 0
-                if level == 0 or (level < TSS_LEVELS and work >= TSS_WORK_RATIO * last):
-                    budget = ctl[C_TSS_BUDGET] << (TSS_GROWTH_BITS * level)
+                last = ctl[C_TSS_BUDGET] << (GROWTH_BITS * (level - 1)) if level else 0
+                if level == 0 or (level < TSS_LEVELS and work >= WORK_RATIO * last):
+                    budget = ctl[C_TSS_BUDGET] << (GROWTH_BITS * level)
                     budget = min(budget, ctl[C_MAXNODES] - ctl[C_NODES])
                     row[F_FLAGS] = (flags & ~(np.int64(15) << TSS_SHIFT)) | (
                         np.int64(level + 1) << TSS_SHIFT
