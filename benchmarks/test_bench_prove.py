@@ -181,22 +181,27 @@ def test_threats_against_dfpn(benchmark, game, text):
 
 
 @pytest.mark.slow
-def test_7x7k5_published_draw(benchmark):
-    """Hsu et al. 2020: a draw. The portfolio, as ``solve 7x7k5 --search`` runs it."""
+@pytest.mark.parametrize("threads", [2, 1])
+def test_7x7k5_published_draw(benchmark, threads):
+    """Hsu et al. 2020: a draw. The portfolio, as ``solve 7x7k5 --search --threads N`` runs it:
+    df-pn and alpha-beta side by side (2, the command's default on 2 cores) or in turns (1)."""
     out = {}
 
     def run():
-        out["r"] = prove(Position.empty("7x7k5"), budget_seconds=max(CAP, 600.0))
+        cpu = time.process_time()
+        out["r"] = prove(Position.empty("7x7k5"), budget_seconds=max(CAP, 600.0), threads=threads)
+        out["cpu"] = time.process_time() - cpu
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     r = out["r"]
-    assert r.value == 0, r.verdict()
+    assert r.value == 0 and r.threads == threads, r.verdict()
     _report(
         benchmark,
-        "prove 7x7k5",
+        f"prove 7x7k5 (threads={threads})",
         method=r.method,
         nodes=r.nodes,
         seconds=round(r.seconds, 1),
+        cpu_seconds=round(out["cpu"], 1),
         proof_size=r.proof_size,
     )
 

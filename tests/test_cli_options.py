@@ -49,6 +49,7 @@ OPTION_ARGS = {
     "index": ["--index", "column-runs"],
     "budget": ["--budget", "1s"],
     "method": ["--method", "dfpn"],
+    "threads": ["--threads", "1"],
     "checkpoint": ["--checkpoint", "{tmp}/split.json"],
 }
 

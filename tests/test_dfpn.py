@@ -435,3 +435,21 @@ def test_boards_beyond_64_cells():
     search = ProofSearch(Geometry(15, 15, 5), tt_bits=16)
     result = search.prove(Wide(x, o), 0, proof_size=True)  # X to move
     assert result.proven and len(result.line) == 3  # an open four, a block, the five
+
+
+def test_halt_from_another_thread_stops_a_proof():
+    import threading
+
+    search = ProofSearch(as_spec("7x7k5"), tt_bits=16)
+    answers = []
+    worker = threading.Thread(
+        target=lambda: answers.append(search.prove(Position.empty("7x7k5"), 0, seconds=300))
+    )
+    worker.start()
+    for _ in range(1200):  # a minute at most; halted within milliseconds of its start
+        search.halt()  # a prove that starts after this clears the word: so again
+        worker.join(0.05)
+        if not worker.is_alive():
+            break
+    assert not worker.is_alive() and answers[0].proven is None
+    assert search.prove(Position.empty("7x7k5"), 0, max_nodes=2000).nodes == 2000  # cleared

@@ -109,6 +109,47 @@ def test_a_time_budget_ends_with_the_bounds_proven():
     assert "unknown within budget (draw .. win)" == result.verdict()
 
 
+@pytest.mark.parametrize("game", ["4x4k4", "5x5k4"])
+def test_side_by_side_values_match_alphabeta(game):
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    for pos in random_positions(spec, 12, seed=23, min_ply=2):
+        result = prove(pos, threads=2)
+        assert result.value == reference.solve(pos, weak=True).score, pos
+        assert result.nodes == sum(step.nodes for step in result.steps)
+        if result.value:
+            winner = pos.to_move if result.value == 1 else 1 - pos.to_move
+            check_line(pos, result.line, winner)
+
+
+def test_side_by_side_both_methods_work_until_the_time_is_spent():
+    result = prove(Position.empty("7x7k5"), budget_seconds=3, threads=2)
+    assert result.value is None and result.bounds == (0, 1) and result.threads == 2
+    assert {"dfpn", "alphabeta"} <= {step.method for step in result.steps}
+
+
+def test_a_node_budget_keeps_the_turns():
+    def work(threads):
+        result = prove(Position.empty("7x7k5"), budget_nodes=150_000, threads=threads)
+        return result.threads, [(s.method, s.question, s.answer, s.nodes) for s in result.steps]
+
+    turns = work(2)
+    assert turns == work(1) and turns[0] == 1
+    assert [s[0] for s in turns[1][3:7]] == ["dfpn", "alphabeta", "dfpn", "alphabeta"]
+
+
+def test_side_by_side_the_first_to_know_halts_the_other():
+    # 6 x 6 k = 5 after the centre: df-pn proves the draw in a few dozen nodes, alpha-beta
+    # does not settle it within a million
+    pos = Position.from_moves("6x6k5", [14])
+    assert prove(pos, methods=("alphabeta",), budget_nodes=1_000_000).value is None
+    result = prove(pos, threads=2)
+    assert result.value == 0 and result.method == "dfpn" and result.threads == 2
+    halted = [s for s in result.steps if s.method == "alphabeta"]
+    assert halted and all(s.answer == "unknown" for s in halted)
+    assert sum(s.nodes for s in halted) < 1_000_000
+
+
 def test_bad_requests():
     with pytest.raises(InvalidPositionError, match="already over"):
         prove(Position.from_moves("tictactoe", [0, 3, 1, 4, 2]))
@@ -118,6 +159,8 @@ def test_bad_requests():
         prove(Position.empty("tictactoe"), budget_seconds=float("nan"))
     with pytest.raises(InvalidArgumentError, match="unknown method"):
         prove(Position.empty("tictactoe"), methods=("magic",))
+    with pytest.raises(InvalidArgumentError, match="threads"):
+        prove(Position.empty("tictactoe"), threads=3)
 
 
 # --- the command line -------------------------------------------------------------------
@@ -198,6 +241,21 @@ def test_search_unknown_within_budget():
     assert result.exit_code == 0, result.output
     assert "unknown within budget: loss .. win for the first player (X)" in result.stdout
     assert result.stderr.startswith("Warning: exact search") is False
+
+
+def test_search_threads_option():
+    def run(*extra):
+        result = CliRunner().invoke(main, ["solve", "6x6k5", "--search", "--json", *extra])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    assert run("--threads", "1")["threads"] == 1
+    out = run("--threads", "2")
+    assert out["threads"] == 2 and out["value"] == "draw"
+    assert {"dfpn", "alphabeta"} <= {step["method"] for step in out["steps"]}
+    assert run("--threads", "2", "--budget", "1e7nodes")["threads"] == 1  # the turns
+    result = CliRunner().invoke(main, ["solve", "6x6k5", "--search", "--threads", "3"])
+    assert result.exit_code == 2 and "--threads" in result.stderr
 
 
 def test_search_method_option():

@@ -404,3 +404,29 @@ def test_benchmark_scores_follow_the_benchmark_formula_on_odd_and_even_boards(sp
         assert (converted != scores).any()
     else:
         assert (converted == scores).all()
+
+
+def test_halt_from_another_thread_stops_a_budgeted_search():
+    import threading
+
+    s = Searcher(mnk(6, 6, 5), tt_bits=17)
+    errors = []
+
+    def search():
+        try:
+            s.solve(Position.empty(mnk(6, 6, 5)), weak=True, seconds=300)
+        except SearchBudgetError as err:
+            errors.append(err)
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    for _ in range(1200):  # a minute at most
+        s.halt()  # a search that starts after this clears the word: so again
+        worker.join(0.05)
+        if not worker.is_alive():
+            break
+    assert not worker.is_alive() and len(errors) == 1
+    before = s.nodes
+    with pytest.raises(SearchBudgetError):  # the word was cleared: this one runs its nodes
+        s.solve(Position.empty(mnk(6, 6, 5)), weak=True, max_nodes=5000)
+    assert s.nodes - before == 5000

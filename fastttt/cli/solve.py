@@ -67,6 +67,7 @@ class SolveArgs:
     budget: str | None
     method: str
     checkpoint: str | None
+    threads: int | None
 
     @property
     def game_given(self) -> bool:
@@ -86,7 +87,7 @@ MODE_OPTIONS = {
     "--load --stdin": _GAME | {"load_path", "stdin", "as_json"},
     "--all-moves": _GAME | {"all_moves", "position", "moves", "weak", "nodes", "as_json"},
     "--search": _GAME
-    | {"search", "position", "moves", "as_json", "budget", "method"}
+    | {"search", "position", "moves", "as_json", "budget", "method", "threads"}
     | {"workers", "scheduler", "checkpoint"},
     "--load": _GAME | {"load_path", "save_path", "force", "position", "moves", "as_json"},
     "a table solve": _GAME
@@ -250,6 +251,13 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     help="With --search: the portfolio (auto) or one method alone.",
 )
 @click.option(
+    "--threads",
+    type=click.IntRange(min=1, max=2),
+    help="With --search: 2 runs df-pn and alpha-beta side by side, one core each; 1 gives "
+    "them turns. A node budget keeps the turns (its answer does not depend on timing).  "
+    "[default: 2 on 2 cores or more]",
+)
+@click.option(
     "--engine",
     type=click.Choice(["auto", "dense", "layered"]),
     default="auto",
@@ -350,6 +358,7 @@ def solve(**params) -> None:
             args.budget,
             args.method,
             split=(args.workers or 1, args.scheduler, args.checkpoint),
+            threads=args.threads,
         )
     from fastttt.cli.solve_table import solve_table
 

@@ -56,6 +56,14 @@ def parse_budget(text: str | None) -> tuple[int | None, float | None]:
     return nodes, seconds
 
 
+def default_threads() -> int:
+    """The portfolio's threads by default: 2 where this process may run on 2 cores or more."""
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return 2 if (cores or 1) > 1 else 1
+
+
 class _SearchProgress:
     """A line on stderr after each step of the portfolio, once the search has run for
     PROGRESS_AFTER seconds (at once on a terminal)."""
@@ -80,10 +88,13 @@ class _SearchProgress:
         )
 
 
-def solve_by_search(spec, position, moves, as_json, budget, method, split=(1, None, None)):
+def solve_by_search(
+    spec, position, moves, as_json, budget, method, split=(1, None, None), threads=None
+):
     """``solve --search``: the value of one position by the portfolio of
     :func:`fastttt.search.portfolio.prove` (or one of its methods), within ``--budget``;
-    ``split``: ``(workers, scheduler, checkpoint)`` of df-pn's root split."""
+    ``split``: ``(workers, scheduler, checkpoint)`` of df-pn's root split; ``threads``: the
+    portfolio's (None: 2 where this process may use 2 cores or more)."""
     from fastttt.play.players import QUICK_SEARCH_CELLS
     from fastttt.search.portfolio import VALUE_WORDS, prove
 
@@ -129,6 +140,7 @@ def solve_by_search(spec, position, moves, as_json, budget, method, split=(1, No
             workers=split[0],
             scheduler=split[1],
             checkpoint=split[2],
+            threads=default_threads() if threads is None else threads,
         )
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None
@@ -143,6 +155,7 @@ def solve_by_search(spec, position, moves, as_json, budget, method, split=(1, No
         "method": result.method,
         "nodes": result.nodes,
         "seconds": round(result.seconds, 6),
+        "threads": result.threads,
         "proof_size": result.proof_size,
         "line": format_line(spec, pos, result.line) if result.line is not None else None,
         "line_note": result.line_note,
@@ -186,6 +199,8 @@ def solve_by_search(spec, position, moves, as_json, budget, method, split=(1, No
         ("nodes", f"{result.nodes:,}"),
         ("seconds", f"{result.seconds:.3f}"),
     ]
+    if result.threads > 1:
+        rows.append(("threads", f"{result.threads} (df-pn and alpha-beta side by side)"))
     if result.proof_size:  # 0: arguments only (pairing, strategy stealing), no search graph
         rows.append(("proof size", f"{result.proof_size:,} positions"))
     if out["line"] is not None:

@@ -260,6 +260,13 @@ class Searcher:
         self.work[nk.S_STOP] = 0
         return run(kernel, *args, stop=self.work, slot=nk.S_STOP)
 
+    def halt(self) -> None:
+        """Stop the budgeted :meth:`solve` that another thread runs: it raises
+        SearchBudgetError within a millisecond or so, as when its time runs out (the table
+        keeps what finished). A search that starts later clears the word: call again until
+        the other thread is done."""
+        self.work[nk.S_STOP] = STOP_BUDGET
+
     def reset(self) -> None:
         """Empty the transposition table and zero the node counter."""
         self.tt[:] = 0
@@ -511,7 +518,7 @@ class _Budget:
             self.thread.join()
         kernels = wk if self.s.wide else nk
         self.s.work[kernels.S_LIMIT] = kernels.NO_LIMIT
-        stopped = int(self.s.work[nk.S_STOP]) == kernels.STOP_NODES
+        stopped = int(self.s.work[nk.S_STOP]) in (kernels.STOP_NODES, STOP_BUDGET)  # or halt()
         if exc_type is None and (self.fired or stopped):
             self.s.work[nk.S_STOP] = 0
             spent = []

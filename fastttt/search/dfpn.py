@@ -237,6 +237,12 @@ class ProofSearch:
         return cell % self.geometry.cols if self.geometry.gravity else cell
 
     # --- budget ----------------------------------------------------------------------------
+    def halt(self) -> None:
+        """Stop the :meth:`prove` that another thread runs: it returns ``proven`` None, as
+        when its time runs out (the table kept). A call of :meth:`prove` that starts later
+        clears the word: call again until the other thread is done."""
+        self.stop[0] = _BUDGET_WORD
+
     def _arm(self, seconds: float | None):
         """A timer that writes the stop word when ``seconds`` have passed (None: no timer)."""
         self.stop[0] = 0

@@ -21,9 +21,13 @@ mode) in
    rounds: each gets a slice of the budget in turn, the slices doubling from 20,000 nodes or
    0.25 s (at most 30 s each, so that progress is reported); both keep their tables from one
    slice to the next, so a slice resumes the last. Whatever the better method on a position,
-   the portfolio spends at most about three times its effort. Gravity boards that the 64-bit
-   Connect Four engine holds skip df-pn (it settles next to nothing there): alpha-beta gets
-   the whole budget at once.
+   the portfolio spends at most about three times its effort. With ``threads=2`` and no
+   node budget the two run side by side instead, df-pn on a helper thread (the kernels
+   release the GIL: one core each), each in its own doubling slices of time; the first to
+   know the value stops the other, so the wall time is about the better method's alone. A
+   node budget keeps the turns, whose answer does not depend on timing. Gravity boards that
+   the 64-bit Connect Four engine holds skip df-pn (it settles next to nothing there):
+   alpha-beta gets the whole budget at once.
 
 The value is returned as soon as it is proven; a principal line (for a win or a loss) is
 extra work with its own bound, :data:`LINE_SHARE` of the nodes the value took (at least
@@ -46,7 +50,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fastttt.errors import InvalidArgumentError, InvalidPositionError, SearchBudgetError
+from fastttt.errors import (
+    InvalidArgumentError,
+    InvalidPositionError,
+    SearchBudgetError,
+    require_int,
+)
 from fastttt.search.dfpn import ProofSearch
 from fastttt.values import RESULT_WORDS, relative, value_name
 
@@ -89,7 +98,7 @@ class ProofResult:
     gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
     line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
     when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
-    order."""
+    order; ``threads``: 2 when df-pn and alpha-beta ran side by side, else 1."""
 
     value: int | None
     bounds: tuple[int, int]
@@ -104,6 +113,7 @@ class ProofResult:
     pairs: tuple[tuple[int, int], ...] | None = None
     steps: tuple[Step, ...] = field(default_factory=tuple)
     line_note: str | None = None
+    threads: int = 1
 
     @property
     def winner(self) -> str | None:
@@ -192,6 +202,7 @@ def prove(
     workers: int = 1,
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
+    threads: int = 1,
 ) -> ProofResult:
     """Win, draw or loss of the live position ``pos`` from its side to move (see the module
     docstring: methods, schedule, value scheme), within ``budget_nodes`` nodes and
@@ -201,13 +212,16 @@ def prove(
     step. ``dfpn_tt_bits``: the df-pn table's size (2**bits rows of 32 bytes; default by
     board size, at most 2**23: 256 MiB). ``workers`` above 1, or a Dask ``scheduler``: df-pn's
     questions are split at the root, one task a root move (:mod:`fastttt.search.split`, method
-    ``dfpn-split``), with their answers kept in ``checkpoint`` (a JSON file) when given."""
+    ``dfpn-split``), with their answers kept in ``checkpoint`` (a JSON file) when given.
+    ``threads``: 1, df-pn and alpha-beta take turns; 2, they run side by side when the budget
+    has no node bound (module docstring)."""
     spec = getattr(pos, "spec", None)
     if spec is None or not hasattr(pos, "first"):
         raise InvalidArgumentError(f"expected an m,n,k position, got {pos!r}")
     if pos.is_over():
         raise InvalidPositionError(f"the game is already over in {pos!r}")
     budget_nodes, budget_seconds = _check_budget(budget_nodes, budget_seconds)
+    threads = require_int(threads, "threads", 1, 2)
     chosen = METHODS if methods is None else tuple(methods)
     unknown = [m for m in chosen if m not in METHODS]
     if unknown:
@@ -242,6 +256,11 @@ def prove(
     rounds = [m for m in ("dfpn", "alphabeta") if m in chosen and not engine]
     if ab is None and "alphabeta" in rounds:
         rounds.remove("alphabeta")
+    side_by_side = len(rounds) == 2 and threads == 2 and budget.nodes is None
+    if side_by_side and not state.known() and not budget.spent_all():
+        assert dfpn is not None
+        _side_by_side(state, dfpn, ab, proof_size)
+        state.threads, rounds = 2, []
     slice_nodes, slice_seconds = FIRST_SLICE_NODES, FIRST_SLICE_SECONDS
     while rounds and not state.known() and not budget.spent_all():
         for method in rounds:
@@ -277,6 +296,8 @@ class _State:
         self.line: tuple[int, ...] | None = None
         self.line_note: str | None = None
         self.pairs: tuple[tuple[int, int], ...] | None = None
+        self.lock = threading.RLock()  # side by side, two threads record steps
+        self.threads = 1
 
     def known(self) -> bool:
         return self.low == self.high
@@ -298,19 +319,26 @@ class _State:
         """Record a step; raise the lower bound to ``low`` and lower the upper one to
         ``high`` (None: unchanged) when they narrow the value. ``size``: the positions of the
         proof graph behind it (0 for an argument, None when unknown)."""
-        if low is not None and low > self.low:
-            self.low, self.lower_by, self.low_size = low, method, size
-        if high is not None and high < self.high:
-            self.high, self.upper_by, self.high_size = high, method, size
-        if self.low > self.high:  # two methods disagree: a bug, never a silent answer
-            raise AssertionError(f"{method} contradicts the bounds proven before: {self.steps}")
-        self.note(Step(method, question, answer, nodes, seconds))
+        with self.lock:
+            if low is not None and low > self.low:
+                self.low, self.lower_by, self.low_size = low, method, size
+            if high is not None and high < self.high:
+                self.high, self.upper_by, self.high_size = high, method, size
+            if self.low > self.high:  # two methods disagree: a bug, never a silent answer
+                raise AssertionError(f"{method} contradicts the bounds proven before: {self.steps}")
+            self.note(Step(method, question, answer, nodes, seconds))
 
     def note(self, step: Step) -> None:
-        self.steps.append(step)
-        self.budget.spent += step.nodes
+        with self.lock:
+            self.steps.append(step)
+            self.budget.spent += step.nodes
+            self.report(step)
+
+    def report(self, step: Step) -> None:
+        """Tell ``progress`` of ``step`` without recording it (a search still running)."""
         if self.progress is not None:
-            self.progress(step, (self.low, self.high))
+            with self.lock:
+                self.progress(step, (self.low, self.high))
 
     def result(self) -> ProofResult:
         value = self.value()
@@ -346,6 +374,7 @@ class _State:
             self.pairs,
             tuple(self.steps),
             self.line_note if value in (1, -1) else None,
+            self.threads,
         )
 
 
@@ -433,6 +462,43 @@ def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: boo
     _answered(state, "dfpn", question, attacker, r.proven, r.nodes, r.seconds, r.proof_size)
 
 
+def _side_by_side(state: _State, dfpn: ProofSearch, ab, proof_size: bool) -> None:
+    """df-pn's questions on a helper thread and alpha-beta on this one (Ctrl-C reaches it
+    here), each in doubling slices of time, until the value is known or the time is spent;
+    the first to know the value halts the other (module docstring)."""
+    budget = state.budget
+    this_done = threading.Event()
+    failure: list[BaseException] = []
+
+    def dfpn_rounds() -> None:
+        try:
+            seconds = FIRST_SLICE_SECONDS
+            while not this_done.is_set() and not state.known() and not budget.spent_all():
+                _dfpn_step(state, dfpn, None, budget.slice(None, seconds)[1], proof_size)
+                seconds = min(2 * seconds, MAX_SLICE_SECONDS)
+        except BaseException as err:  # raised again on this thread
+            failure.append(err)
+        finally:
+            while not this_done.is_set():  # alpha-beta may be inside a slice
+                ab.halt()
+                this_done.wait(0.01)
+
+    helper = threading.Thread(target=dfpn_rounds, name="fastttt-dfpn", daemon=True)
+    helper.start()
+    try:
+        seconds = FIRST_SLICE_SECONDS
+        while not failure and not state.known() and not budget.spent_all():
+            _alphabeta_step(state, ab, None, budget.slice(None, seconds)[1])
+            seconds = min(2 * seconds, MAX_SLICE_SECONDS)
+    finally:
+        this_done.set()
+        while helper.is_alive():
+            dfpn.halt()
+            helper.join(0.01)
+    if failure:
+        raise failure[0]
+
+
 def _question(state: _State) -> tuple[int, str]:
     """The open question: "does the mover win?" until disproven, then "does the opponent?"."""
     if state.high == 1:
@@ -490,8 +556,7 @@ def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
             wait = min(2 * wait, 60.0)
             if state.progress is not None:
                 elapsed = time.perf_counter() - t0
-                step = Step("alphabeta", "value", "searching", ab.nodes - before, elapsed)
-                state.progress(step, (state.low, state.high))
+                state.report(Step("alphabeta", "value", "searching", ab.nodes - before, elapsed))
 
     watcher = threading.Thread(target=heartbeat, daemon=True)
     if state.progress is not None:
