@@ -9,6 +9,14 @@ Each line: ``wall`` and ``cpu`` seconds since the start (compile excluded), ``no
 in all, the root's proof and disproof numbers for the attacker's question (``phi``/``delta``
 from the side to move; 0 closes it), root moves searched and solved, the deepest ply reached,
 and the load average. First a threat-space pass (a fast prover of forced wins), then df-pn.
+
+``ultimate`` and ``ultimate-open`` (issue 19, item 5) run Ultimate's df-pn
+(:class:`fastttt.search.ultimate.proof.Prover`, its table kept between checkpoints) on the
+empty board: ``pn``/``dn`` are the root's numbers for the attacker, ``first_moves`` counts
+X's 81 first moves by what the table says of the position after each (``proven``: the
+attacker wins there, ``disproven``, ``open``, ``unseen``)::
+
+    .venv/bin/python benchmarks/frontier_run.py ultimate-open --hours 0.5 --tt-bits 26 --log u.jsonl
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ def main() -> None:
     parser.add_argument("--threat-seconds", type=float, default=120.0)
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
+    if args.game in ("ultimate", "ultimate-open"):
+        return ultimate_run(args)
 
     spec = as_spec(args.game)
     compile_seconds = warmup()
@@ -75,6 +85,52 @@ def main() -> None:
         r = search.prove(root, args.attacker, seconds=min(args.checkpoint, left), line=False)
         if record("dfpn", r):
             return
+
+
+def ultimate_run(args) -> None:
+    """The Ultimate run of the module docstring: checkpoints of about ``args.checkpoint``
+    seconds, counted in nodes (the kernel takes a node budget; the first 2 M nodes time it)."""
+    from fastttt.games.ultimate.state import UltimateState
+    from fastttt.search.ultimate.proof import Prover
+
+    root = UltimateState(open_won_boards=args.game == "ultimate-open")
+    prover = Prover(tt_bits=args.tt_bits)
+    prover.prove(UltimateState(), 0, max_nodes=1000)  # compiles the kernel
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    budget = args.hours * 3600
+    nodes, chunk = 0, 2_000_000
+    while time.process_time() - cpu0 < budget:
+        t0 = time.perf_counter()
+        r = prover.prove(root, args.attacker, max_nodes=chunk)
+        nodes += r.nodes
+        rate = r.nodes / max(time.perf_counter() - t0, 1e-3)
+        first_moves = {"proven": 0, "disproven": 0, "open": 0, "unseen": 0}
+        for move in root.legal_moves():
+            stored = prover.stored(root.play(move))
+            kind = "unseen" if stored is None else "proven" if stored[0] == 0 else "disproven"
+            if stored is not None and stored[0] and stored[1]:
+                kind = "open"
+            first_moves[kind] += 1
+        line = {
+            "game": args.game,
+            "attacker": args.attacker,
+            "wall": round(time.perf_counter() - wall0, 1),
+            "cpu": round(time.process_time() - cpu0, 1),
+            "nodes": nodes,
+            "status": r.status,
+            "pn": r.pn,
+            "dn": r.dn,
+            "first_moves": first_moves,
+            "load": os.getloadavg()[0],
+            "tt_bits": args.tt_bits,
+        }
+        with open(args.log, "a") as out:
+            out.write(json.dumps(line) + "\n")
+        print(json.dumps(line), flush=True)
+        if r.status != "unknown":
+            return
+        left = budget - (time.process_time() - cpu0)
+        chunk = max(1_000_000, int(rate * min(args.checkpoint, max(left, 1.0))))
 
 
 if __name__ == "__main__":
