@@ -248,11 +248,32 @@ def _near_a_stone(B, c, reach):
 
 
 @njit(**INLINE_JIT)
+def _level_budget(first, level):
+    """The budget of a search at ``level`` (1 the first) of the regrowth schedule: ``first``,
+    times 2**GROWTH_BITS a level past the first."""
+    return first << (GROWTH_BITS * (level - 1))
+
+
+@njit(**INLINE_JIT)
 def pairing_budget(ctl, flags):
     """Nodes of the pairing search at an attacker's node at the level its table ``flags``
     record (at least the first): ``ctl[C_PAIR_BUDGET]``, times 4 a level past the first."""
-    level = max((flags >> PAIR_SHIFT) & 7, np.int64(1))
-    return ctl[C_PAIR_BUDGET] << (GROWTH_BITS * (level - 1))
+    return _level_budget(ctl[C_PAIR_BUDGET], max((flags >> PAIR_SHIFT) & 7, np.int64(1)))
+
+
+@njit(**INLINE_JIT)
+def _next_probe(ctl, row, flags, work):
+    """The threat probe's budget at the attacker's node in ``row`` (0: no probe now), from its
+    table ``flags`` and ``work``: a new node has the first, ``ctl[C_TSS_BUDGET]``; a node
+    probed before has the next level's (4 times the budget) once its work passes 8 times the
+    last, at most :data:`TSS_LEVELS` in all. The level goes to ``row[F_FLAGS]``."""
+    level = (flags >> TSS_SHIFT) & 15
+    if level > 0 and (
+        level >= TSS_LEVELS or work < WORK_RATIO * _level_budget(ctl[C_TSS_BUDGET], level)
+    ):
+        return np.int64(0)
+    row[F_FLAGS] = (flags & ~(np.int64(15) << TSS_SHIFT)) | (np.int64(level + 1) << TSS_SHIFT)
+    return _level_budget(ctl[C_TSS_BUDGET], level + 1)
 
 
 @njit(**INLINE_JIT)
@@ -845,21 +866,12 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
                 and B[H_PLY] & 1 == ctl[C_ATTACKER]
                 and B[H_GRAV] == 0
             ):
-                level = (flags >> TSS_SHIFT) & 15
-                last = ctl[C_TSS_BUDGET] << (GROWTH_BITS * (level - 1)) if level else 0
-                if level == 0 or (level < TSS_LEVELS and work >= WORK_RATIO * last):
-                    budget = ctl[C_TSS_BUDGET] << (GROWTH_BITS * level)
-                    budget = min(budget, ctl[C_MAXNODES] - ctl[C_NODES])
-                    row[F_FLAGS] = (flags & ~(np.int64(15) << TSS_SHIFT)) | (
-                        np.int64(level + 1) << TSS_SHIFT
-                    )
-                    if budget > 0 and _threat_win(
-                        B, Z, tt, ctl, stk[d + 1 :], covered, used, budget
-                    ):
-                        tt_put(tt, key, bits, np.int64(0), np.int64(INF), work + 1, row[F_FLAGS])
-                        rphi, rdelta = np.int64(0), np.int64(INF)
-                        state = _RETURN
-                        continue
+                budget = min(_next_probe(ctl, row, flags, work), ctl[C_MAXNODES] - ctl[C_NODES])
+                if budget > 0 and _threat_win(B, Z, tt, ctl, stk[d + 1 :], covered, used, budget):
+                    tt_put(tt, key, bits, np.int64(0), np.int64(INF), work + 1, row[F_FLAGS])
+                    rphi, rdelta = np.int64(0), np.int64(INF)
+                    state = _RETURN
+                    continue
             if B[H_PLY] & 1 == ctl[C_ATTACKER]:
                 _next_pairing(ctl, row, row[F_FLAGS], work)
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
