@@ -19,6 +19,7 @@ from fastttt.reference.proofcheck import (
     Rules,
     check_claim,
     check_pairing,
+    check_window,
     read_position,
 )
 from fastttt.search.prooftree import Claim, Proof, check, load, prove_with_strategies, save
@@ -273,3 +274,85 @@ def test_cli_builds_and_checks(tmp_path):
     result = CliRunner().invoke(main, ["proof", "check", str(out)])
     assert result.exit_code == 1
     assert result.stderr.strip().startswith("Error:") and "value 1" in result.stderr
+
+
+# --- boards inside (the sub-board argument) -----------------------------------------------
+
+
+@pytest.fixture
+def listed(monkeypatch):
+    """The literature file's first-player wins replaced by the given boards."""
+    import fastttt.search.subboard as subboard
+    from fastttt.games.facts import KnownValue
+
+    def use(*games):
+        values = [KnownValue(g, "first", "test") for g in games]
+        monkeypatch.setattr(subboard, "known_values", lambda: values)
+
+    return use
+
+
+@pytest.mark.parametrize("big, turned", [("4x5k3", False), ("5x3k3", True)])
+def test_a_win_through_a_board_inside_holds_and_round_trips(listed, tmp_path, big, turned):
+    listed("3x4k3")
+    spec = as_spec(big)
+    proof = prove_with_strategies(Position.empty(spec), tt_bits=16)
+    assert proof.value == table_value(solve(spec), Position.empty(spec)) == 1
+    assert proof.inside is not None and proof.claims == ()
+    assert proof.inside.turned == turned and proof.inside.proof.spec == as_spec("3x4k3")
+    assert proof.positions == len(proof.inside.proof.claims[0].strategy) > 0
+    reports = check(proof)
+    assert len(reports) == 1 and reports[0].positions > 0
+    path = save(proof, tmp_path / "p.proof")
+    assert load(path) == proof and check(load(path))
+
+
+def test_a_board_inside_that_does_not_stand_is_caught(listed):
+    import dataclasses
+
+    listed("3x4k3")
+    proof = prove_with_strategies(Position.empty(as_spec("4x5k3")), tt_bits=16)
+    where = proof.inside
+    assert where is not None
+
+    def moved(**changes):
+        return dataclasses.replace(proof, inside=dataclasses.replace(where, **changes))
+
+    with pytest.raises(ProofCheckError, match="does not fit"):
+        check(moved(col=3))
+    with pytest.raises(ProofCheckError, match="does not fit"):
+        check(moved(row=1, turned=True))
+    assert check(moved(turned=True))  # turned, it fits too: a transposed window is as good
+    with pytest.raises(ProofCheckError, match="only for the empty board"):
+        check(dataclasses.replace(proof, root="X..../...../...../....."))
+    with pytest.raises(ProofCheckError, match="and only that"):
+        check(dataclasses.replace(proof, value=0))
+    other_k = dataclasses.replace(where.proof, spec=as_spec("3x4k4"))
+    with pytest.raises(ProofCheckError, match="k=4"):
+        check(moved(proof=other_k))
+    claim = where.proof.claims[0]
+    first = next(iter(claim.strategy))
+    wrong = {**claim.strategy, first: (claim.strategy[first] + 1) % 12}
+    broken = dataclasses.replace(where.proof, claims=(dataclasses.replace(claim, strategy=wrong),))
+    with pytest.raises(ProofCheckError):
+        check(moved(proof=broken))
+
+
+def test_check_window_refuses_gravity():
+    with pytest.raises(ProofCheckError, match="gravity"):
+        check_window(
+            Rules(5, 5, 3, True), Rules(3, 4, 3, True), 0, 0, False, "...../" * 4 + "....."
+        )
+
+
+def test_cli_names_the_board_inside(listed, tmp_path):
+    listed("3x4k3")
+    out = tmp_path / "w.proof"
+    result = CliRunner().invoke(main, ["proof", "build", "4x5k3", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "through the 3x4k3 board inside (its corner at row 1, column 1)" in result.stdout
+    result = CliRunner().invoke(main, ["proof", "check", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["inside"] == {"game": "3x4k3", "row": 1, "col": 1, "turned": False}
+    assert doc["value"] == "win" and doc["claims"] == 1

@@ -18,6 +18,13 @@ board without gravity, at a position with a pairing certificate (:func:`check_pa
 disjoint pairs of empty cells such that every line with no stone of the opponent holds both
 cells of a pair. The opponent then answers each move of the attacker in a pair with the
 other cell (and plays anywhere otherwise), so every such line gets one of its stones.
+
+A first-player win on the empty board may also stand on a smaller board of the same ``k``
+placed inside it, a *window* (:func:`check_window`): the first player plays the small board's
+winning strategy inside the window and answers a reply outside it with any empty cell of the
+window. A stone outside blocks no line of the window, and an extra stone never hurts its
+owner, so the strategy still completes a line of the window, which is a line of the board.
+Without gravity only: with it, a stone outside could change where the next one lands.
 """
 
 from __future__ import annotations
@@ -147,6 +154,36 @@ def read_position(rules: Rules, text: str) -> tuple[list[int], int]:
     if _winner(board, rules.lines()) or all(board):
         raise ProofCheckError(f"root {text!r}: the game is already over")
     return board, xs + os_
+
+
+def check_window(board: Rules, window: Rules, row: int, col: int, turned: bool, root: str) -> None:
+    """Check that a first-player win on the empty ``window`` board stands for one on
+    ``board`` from ``root`` (module docstring): the window's row 0, column 0 lies on
+    ``(row, col)`` of the board, its rows along the board's columns when ``turned``. Raises
+    :class:`ProofCheckError` naming what fails: gravity, another k, a stone on the board, a
+    window off the board, or a line of the window that is not a line of the board."""
+    if board.gravity or window.gravity:
+        raise ProofCheckError("a board inside proves nothing with gravity")
+    if board.k != window.k:
+        raise ProofCheckError(f"the board inside has k={window.k}, the board k={board.k}")
+    cells, _ = read_position(board, root)
+    if any(cells):
+        raise ProofCheckError(f"{root}: a board inside stands only for the empty board")
+
+    def placed(cell: int) -> int | None:
+        r, c = divmod(cell, window.cols)
+        r, c = (row + c, col + r) if turned else (row + r, col + c)
+        return r * board.cols + c if 0 <= r < board.rows and 0 <= c < board.cols else None
+
+    if any(placed(cell) is None for cell in range(window.rows * window.cols)):
+        raise ProofCheckError(
+            f"the {window.rows}x{window.cols} board at row {row}, column {col}"
+            f"{' turned' if turned else ''} does not fit on {board.rows}x{board.cols}"
+        )
+    board_lines = {frozenset(line) for line in board.lines()}
+    for line in window.lines():
+        if frozenset(placed(cell) for cell in line) not in board_lines:
+            raise ProofCheckError(f"the line {line} of the board inside is not a line of the board")
 
 
 def check_claim(

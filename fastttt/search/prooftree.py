@@ -9,6 +9,10 @@ every position, reachable from the root with the prover playing the strategy, wh
 move. Strategies are read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's
 positions, the first move whose child df-pn proves the same claim of.
 
+On an empty free board a first-player win may instead stand on a smaller board placed inside
+(:class:`Inside`, the sub-board argument of :mod:`fastttt.search.subboard`): the proof then
+holds the smaller board's proof and where it lies, and no claims of its own.
+
 :func:`check` replays every claim with :mod:`fastttt.reference.proofcheck`, which knows only the
 plain rules. A proof file (:func:`save`, :func:`load`) is JSON with a SHA-256 of its content.
 """
@@ -39,13 +43,14 @@ from fastttt.reference.proofcheck import (
     Rules,
     attacker_is_blocked,
     check_claim,
+    check_window,
     read_position,
 )
 from fastttt.search.dfpn import ProofSearch
 
 FORMAT = "fastttt-proof"
-VERSION = 2  # 2: pairing certificates
-READS = (1, 2)
+VERSION = 3  # 2: pairing certificates; 3: boards inside
+READS = (1, 2, 3)
 DEFAULT_MAX_POSITIONS = 1_000_000  # positions of one strategy at most
 PROGRESS_EVERY = 1000  # strategy moves between progress calls
 
@@ -71,22 +76,38 @@ class Claim:
 
 @dataclass(frozen=True)
 class Proof:
-    """The value (1 win, 0 draw, -1 loss for the side to move of ``root``) and its claims."""
+    """The value (1 win, 0 draw, -1 loss for the side to move of ``root``) and its claims, or
+    (``inside``) the proof of a smaller board inside that stands for them."""
 
     spec: GameSpec
     root: str
     value: int
     claims: tuple[Claim, ...]
+    inside: Inside | None = None
 
     @property
     def positions(self) -> int:
-        """Moves held by the strategies, all claims together."""
-        return sum(len(c.strategy) for c in self.claims)
+        """Moves held by the strategies, all claims together (the board inside's too)."""
+        inner = 0 if self.inside is None else self.inside.proof.positions
+        return inner + sum(len(c.strategy) for c in self.claims)
 
     @property
     def pairings(self) -> int:
         """Positions closed by a pairing certificate, all claims together."""
-        return sum(len(c.pairings) for c in self.claims)
+        inner = 0 if self.inside is None else self.inside.proof.pairings
+        return inner + sum(len(c.pairings) for c in self.claims)
+
+
+@dataclass(frozen=True)
+class Inside:
+    """A first-player win on the empty board proven on the smaller board of ``proof``, placed
+    with its row 0, column 0 on ``(row, col)``, its rows along the board's columns when
+    ``turned`` (:func:`fastttt.reference.proofcheck.check_window`)."""
+
+    row: int
+    col: int
+    turned: bool
+    proof: Proof
 
 
 def _question(search: ProofSearch, pos: Position, attacker: int, budget: list[int]) -> bool:
@@ -142,8 +163,10 @@ def _fill_strategy(
         if len(claim.strategy) >= max_positions:
             raise SearchBudgetError(f"the strategy needs more than {max_positions:,} positions")
         children = [(m, pos.play(m)) for m in pos.legal_moves()]
-        if claim.attacker_wins:  # games that end now first
-            children.sort(key=lambda mc: not mc[1].is_over())
+        if claim.attacker_wins:  # games that end now first, then the most threats to win next
+            children.sort(
+                key=lambda mc: (not mc[1].is_over(), -_threats(mc[1], claim.prover, lines))
+            )
         else:  # then the moves that leave the attacker the fewest open lines: smaller trees
             children.sort(
                 key=lambda mc: (not mc[1].is_over(), _open_lines(mc[1], claim.prover, lines))
@@ -157,6 +180,19 @@ def _fill_strategy(
             raise SearchBudgetError(f"no move of {text} keeps the claim (a search disagreed)")
         if progress is not None and len(claim.strategy) % PROGRESS_EVERY == 0:
             progress(len(claim.strategy))
+
+
+def _threats(pos: Position, player: int, lines: list[tuple[int, ...]]) -> int:
+    """The empty cells where ``player`` would complete a line (a move away)."""
+    own, other = (pos.second, pos.first) if player == 1 else (pos.first, pos.second)
+    cells = set()
+    for line in lines:
+        if any(other >> c & 1 for c in line):
+            continue
+        empty = [c for c in line if not own >> c & 1]
+        if len(empty) == 1:
+            cells.add(empty[0])
+    return len(cells)
 
 
 def _open_lines(pos: Position, prover: int, lines: list[tuple[int, ...]]) -> int:
@@ -183,8 +219,12 @@ def prove_with_strategies(
         raise InvalidPositionError(f"the game is already over in {pos!r}")
     limit = 1 << 62 if max_nodes is None else require_int(max_nodes, "max_nodes", 1, 1 << 62)
     max_positions = require_int(max_positions, "max_positions", 1, 1 << 40)
-    search = ProofSearch(pos.spec, tt_bits=tt_bits)
     budget = [limit]
+    if pos.ply == 0 and not pos.spec.gravity:
+        inside = _inside(pos, tt_bits, budget, max_positions, progress)
+        if inside is not None:
+            return Proof(pos.spec, str(pos), 1, (), inside)
+    search = ProofSearch(pos.spec, tt_bits=tt_bits)
     mover = pos.to_move
     if _question(search, pos, mover, budget):
         value, claims = 1, [Claim(mover, True, {})]
@@ -200,12 +240,55 @@ def prove_with_strategies(
     return Proof(pos.spec, str(pos), value, tuple(claims))
 
 
+def _inside(
+    pos: Position,
+    tt_bits: int | None,
+    budget: list[int],
+    max_positions: int,
+    progress: Callable[[int], None] | None,
+) -> Inside | None:
+    """The first board inside the empty ``pos`` (:func:`fastttt.search.subboard.candidates`)
+    that df-pn proves a first-player win, with its strategy; None when none is."""
+    from fastttt.search.subboard import candidates
+
+    for window, _ in candidates(pos.spec):
+        small = Position.empty(window.small)
+        search = ProofSearch(window.small, tt_bits=tt_bits)
+        if _question(search, small, 0, budget):
+            claim = Claim(0, True, {})
+            _fill_strategy(search, small, claim, budget, max_positions, progress)
+            proof = Proof(window.small, str(small), 1, (claim,))
+            return Inside(window.row, window.col, window.turned, proof)
+    return None
+
+
+def _rules(spec: GameSpec) -> Rules:
+    return Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+
+
 def check(proof: Proof) -> list[CheckReport]:
     """Replay every claim of ``proof`` on the plain rules
-    (:func:`fastttt.reference.proofcheck.check_claim`) and check that the claims make the value;
-    raises :class:`~fastttt.reference.proofcheck.ProofCheckError` otherwise."""
+    (:func:`fastttt.reference.proofcheck.check_claim`) and check that the claims make the value,
+    or that the board inside stands for it (:func:`~fastttt.reference.proofcheck.check_window`,
+    then its own proof); raises :class:`~fastttt.reference.proofcheck.ProofCheckError`
+    otherwise."""
     spec = proof.spec
-    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    rules = _rules(spec)
+    if proof.inside is not None:
+        inner = proof.inside.proof
+        if proof.value != 1 or proof.claims or inner.value != 1:
+            raise ProofCheckError("a board inside proves a first-player win, and only that")
+        check_window(
+            rules,
+            _rules(inner.spec),
+            proof.inside.row,
+            proof.inside.col,
+            proof.inside.turned,
+            proof.root,
+        )
+        if any(ch != "." for ch in inner.root.replace("/", "")):
+            raise ProofCheckError(f"{inner.root}: the board inside starts empty")
+        return check(inner)
     stones = sum(ch != "." for ch in proof.root.replace("/", ""))
     mover = stones % 2
     wanted = {
@@ -223,10 +306,22 @@ def check(proof: Proof) -> list[CheckReport]:
 
 # --- the file ----------------------------------------------------------------------------
 def _content(proof: Proof) -> dict[str, Any]:
+    inside: dict[str, Any] = {}
+    if proof.inside is not None:
+        where = proof.inside
+        inside["inside"] = {
+            "row": where.row,
+            "col": where.col,
+            "turned": where.turned,
+            "proof": _fields(where.proof),
+        }
+    return {"format": FORMAT, "version": VERSION, **_fields(proof), **inside}
+
+
+def _fields(proof: Proof) -> dict[str, Any]:
+    """The fields of one board's proof in the file (a board inside has its own)."""
     spec = proof.spec
     return {
-        "format": FORMAT,
-        "version": VERSION,
         "game": {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity},
         "root": proof.root,
         "value": proof.value,
@@ -281,26 +376,35 @@ def load(path: str | os.PathLike) -> Proof:
     if digest != _digest(data):
         raise TableFileError(f"{path}: the proof is damaged (SHA-256 mismatch)")
     try:
-        spec = GameSpec(**data["game"])
-        claims = tuple(
-            Claim(
-                int(c["attacker"]),
-                bool(c["attacker_wins"]),
-                dict(c["strategy"]),
-                {
-                    text: tuple((int(x), int(y)) for x, y in pairs)
-                    for text, pairs in c.get("pairings", {}).items()
-                },
-            )
-            for c in data["claims"]
-        )
-        return Proof(spec, str(data["root"]), int(data["value"]), claims)
+        inside = None
+        if "inside" in data:
+            where = data["inside"]
+            inner = _from_fields(where["proof"])
+            inside = Inside(int(where["row"]), int(where["col"]), bool(where["turned"]), inner)
+        return _from_fields(data, inside)
     except (KeyError, TypeError, ValueError) as err:
         raise TableFileError(f"{path}: the proof's fields are damaged ({err})") from None
 
 
+def _from_fields(data: dict[str, Any], inside: Inside | None = None) -> Proof:
+    claims = tuple(
+        Claim(
+            int(c["attacker"]),
+            bool(c["attacker_wins"]),
+            dict(c["strategy"]),
+            {
+                text: tuple((int(x), int(y)) for x, y in pairs)
+                for text, pairs in c.get("pairings", {}).items()
+            },
+        )
+        for c in data["claims"]
+    )
+    return Proof(GameSpec(**data["game"]), str(data["root"]), int(data["value"]), claims, inside)
+
+
 __all__ = [
     "Claim",
+    "Inside",
     "Proof",
     "ProofCheckError",
     "check",
