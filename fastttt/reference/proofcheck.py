@@ -9,10 +9,14 @@ written as its rows from the top, joined by ``/`` (``"X../.O./..."``).
 
 A claim says "``attacker`` wins from the root" or "``attacker`` does not win" and comes with a
 strategy for its prover (the attacker, or its opponent): one move for each position where the
-prover is to move. :func:`check_claim` plays every move of the other side and the strategy's
-move for the prover, from the root to the end of every game, and fails at the first position
-the strategy lacks, an illegal move, or a game that ends against the claim. For "the attacker
-does not win", a game may also stop where every line holds a stone of the attacker's
+prover is to move, but where the checker picks the move itself (:func:`forced_move`): a move
+that completes a line of the prover's, or else, when exactly one move would complete a line of
+the other side's, that move (the block: any other move lets the other side complete a line at
+once). :func:`check_claim` plays every move of the other side and the prover's move, from the
+root to the end of every game, and fails at the first position the strategy lacks, an illegal
+move, or a game that ends against the claim. Whoever picks the prover's moves, every reply is
+played: the strategy and the checker's picks together must win (or hold) against all. For
+"the attacker does not win", a game may also stop where every line holds a stone of the attacker's
 opponent (:func:`attacker_is_blocked`): the attacker can no longer complete one; or, on a
 board without gravity, at a position with a pairing certificate (:func:`check_pairing`):
 disjoint pairs of empty cells such that every line with no stone of the opponent holds both
@@ -186,6 +190,35 @@ def check_window(board: Rules, window: Rules, row: int, col: int, turned: bool, 
             raise ProofCheckError(f"the line {line} of the board inside is not a line of the board")
 
 
+def lines_through(rules: Rules) -> list[list[tuple[int, ...]]]:
+    """For each cell, the lines (:meth:`Rules.lines`) that hold it."""
+    through: list[list[tuple[int, ...]]] = [[] for _ in range(rules.rows * rules.cols)]
+    for line in rules.lines():
+        for cell in line:
+            through[cell].append(line)
+    return through
+
+
+def forced_move(
+    rules: Rules, board: list[int], stone: int, through: list[list[tuple[int, ...]]]
+) -> int | None:
+    """The move the checker picks for ``stone`` (module docstring): the first, in
+    :meth:`Rules.moves` order, that completes a line of ``stone``'s; else the only move that
+    would complete one of the other side's; else None. ``through``: :func:`lines_through`."""
+    other = FIRST + SECOND - stone
+    theirs = []
+    for move in rules.moves(board):
+        cell = rules.cell_of(board, move)
+        assert cell is not None  # a legal move
+        for who in (stone, other):
+            if any(all(board[c] == who for c in line if c != cell) for line in through[cell]):
+                if who == stone:
+                    return move
+                theirs.append(move)
+                break
+    return theirs[0] if len(theirs) == 1 else None
+
+
 def check_claim(
     rules: Rules,
     root: str,
@@ -203,6 +236,7 @@ def check_claim(
     if attacker_wins and pairings:
         raise ProofCheckError("pairing certificates prove only that an attacker does not win")
     lines = rules.lines()
+    through = lines_through(rules)
     board, stones = read_position(rules, root)
     attacker_stone = FIRST if attacker == 0 else SECOND
     prover = attacker if attacker_wins else 1 - attacker
@@ -232,9 +266,10 @@ def check_claim(
         to_move = ply % 2
         stone = FIRST if to_move == 0 else SECOND
         if to_move == prover:
-            if text not in strategy:
+            picked = forced_move(rules, board, stone, through)
+            if picked is None and text not in strategy:
                 raise ProofCheckError(f"{text}: the strategy has no move here")
-            replies = [strategy[text]]
+            replies = [strategy[text] if picked is None else picked]
         else:
             replies = rules.moves(board)
         for move in replies:

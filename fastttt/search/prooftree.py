@@ -6,8 +6,10 @@ and the claims that make it: a win is "the mover wins", a loss "the opponent win
 first player does not win" and "the second player does not win". Each :class:`Claim` carries a
 strategy for its prover (the attacker when it wins, else the attacker's opponent): one move for
 every position, reachable from the root with the prover playing the strategy, where the prover is to
-move. Strategies are read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's
-positions, the first move whose child df-pn proves the same claim of.
+move, but those where the checker picks the move itself (a win at once, or the only block:
+:func:`fastttt.reference.proofcheck.forced_move`; not stored since format 3). Strategies are
+read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's positions, the first
+move whose child df-pn proves the same claim of.
 
 On an empty free board a first-player win may instead stand on a smaller board placed inside
 (:class:`Inside`, the sub-board argument of :mod:`fastttt.search.subboard`): the proof then
@@ -44,6 +46,8 @@ from fastttt.reference.proofcheck import (
     attacker_is_blocked,
     check_claim,
     check_window,
+    forced_move,
+    lines_through,
     read_position,
 )
 from fastttt.search.dfpn import ProofSearch
@@ -141,6 +145,7 @@ def _fill_strategy(
     spec = root.spec
     rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
     lines = rules.lines()
+    through = lines_through(rules)
     stack = [root]
     seen: set[str] = set()
     while stack:
@@ -159,6 +164,11 @@ def _fill_strategy(
                 continue
         if pos.to_move != claim.prover:
             stack.extend(pos.play(m) for m in pos.legal_moves())
+            continue
+        board, _ = read_position(rules, text)
+        picked = forced_move(rules, board, 1 + pos.to_move, through)
+        if picked is not None:  # the checker plays it itself: not stored
+            stack.append(pos.play(picked))
             continue
         if len(claim.strategy) >= max_positions:
             raise SearchBudgetError(f"the strategy needs more than {max_positions:,} positions")
