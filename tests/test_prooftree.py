@@ -20,6 +20,8 @@ from fastttt.reference.proofcheck import (
     check_claim,
     check_pairing,
     check_window,
+    forced_move,
+    lines_through,
     read_position,
 )
 from fastttt.search.prooftree import Claim, Proof, check, load, prove_with_strategies, save
@@ -122,6 +124,35 @@ def test_the_checker_rules_are_fastttt_rules(game):
             assert cell is not None
             board[cell] = 1 + pos.to_move
             pos = pos.play(move)
+
+
+@pytest.mark.parametrize(
+    "game, text, stone, expected",
+    [
+        ("4x4k3", "XX../O.../O.../....", 1, 2),  # X completes its row at once
+        ("4x4k3", "XX../O.../..../....", 2, 2),  # O has no line to complete: the one block
+        ("4x4k3", "XX../.XO./O.../....", 2, None),  # two threats of X's: no move saves O
+        ("4x4k3", "X.../O.../..../....", 1, None),  # nothing at once: the strategy's move
+        ("4x4k3g", "..../..../O.../XX..", 2, 2),  # gravity: the block is column 2
+    ],
+)
+def test_the_checker_picks_wins_and_the_only_block(game, text, stone, expected):
+    spec = as_spec(game)
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    board, _ = read_position(rules, text)
+    assert forced_move(rules, board, stone, lines_through(rules)) == expected
+
+
+def test_win_strategies_leave_the_checker_its_picks():
+    proof = prove_with_strategies(Position.empty(as_spec("4x4k3")), tt_bits=16)
+    spec = as_spec("4x4k3")
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    through = lines_through(rules)
+    strategy = proof.claims[0].strategy
+    assert strategy and all(
+        forced_move(rules, read_position(rules, text)[0], 1, through) is None for text in strategy
+    )
+    assert check(proof)[0].positions > 10 * len(strategy)  # the picks' games are replayed too
 
 
 def _win_proof() -> Proof:
