@@ -142,8 +142,7 @@ def _fill_strategy(
     (where the claim holds) with the prover following it, but past positions where the
     attacker's every line is blocked, or a pairing blocks them (``claim.pairings``), when it
     is claimed not to win."""
-    spec = root.spec
-    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    rules = _rules(root.spec)
     lines = rules.lines()
     through = lines_through(rules)
     stack = [root]
