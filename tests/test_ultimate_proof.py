@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 
 from fastttt.errors import InvalidArgumentError, TableFileError
@@ -229,3 +230,36 @@ def test_prove_suite_signature_is_deterministic():
 
     assert bench and without_times(runs[0].output) == without_times(runs[1].output)
     assert int(bench[0].split()[1]) > 20 * 2000  # every position asked twice or proved
+
+
+def test_the_table_keeps_the_shallower_state_of_a_bucket():
+    from fastttt.kernels import ultimate_dfpn as D
+
+    keys = np.zeros(8, dtype=np.uint64)
+    pn, dn = np.zeros(8, dtype=np.int64), np.zeros(8, dtype=np.int64)
+    ply = np.zeros(8, dtype=np.uint8)
+
+    def store(h, p, at):
+        D._tt_store(keys, pn, dn, ply, np.uint64(h), np.int64(p), np.int64(p + 1), np.uint8(at))
+
+    def stored(h):
+        got_pn, got_dn, found = D.tt_lookup(keys, pn, dn, np.uint64(h))
+        return (int(got_pn), int(got_dn)) if found else None
+
+    store(16, 1, 10)  # 16, 32, 48 and 64 share bucket 0 of this 8-entry table
+    store(32, 2, 20)
+    assert stored(16) == (1, 2) and stored(32) == (2, 3)
+    store(48, 3, 30)  # deeper: takes the second entry, the shallower one stays
+    assert stored(16) == (1, 2) and stored(32) is None and stored(48) == (3, 4)
+    store(64, 4, 5)  # shallower: first entry; the state it displaces goes second
+    assert stored(64) == (4, 5) and stored(16) == (1, 2) and stored(48) is None
+    store(16, 7, 10)  # a state already stored is updated where it is
+    assert stored(16) == (7, 8) and stored(64) == (4, 5)
+
+
+def test_a_tiny_table_gives_the_same_verdicts():
+    states = P.suite_positions(False)[:8]  # plies 60 and 50: settled within the budget
+    for state in states:
+        big = P.solve(state, max_nodes=2_000_000, tt_bits=22)
+        small = P.solve(state, max_nodes=2_000_000, tt_bits=8)
+        assert big.proved and small.proved and small.verdict == big.verdict

@@ -9,8 +9,12 @@ defender wins or the game is drawn). Numbers saturate at :data:`INF`.
 
 A child's thresholds use the 1 + epsilon trick (Pawlewicz and Lew 2007): the best child is
 searched until its delta passes ``(1 + EPS)`` times the second best, which cuts the
-re-expansions of plain df-pn. Transposition table: direct-mapped, keyed by the Zobrist hash of
-:func:`fastttt.kernels.ultimate.state_hash`, always replaced. State layout and rules:
+re-expansions of plain df-pn. Transposition table: buckets of two entries, keyed by the
+Zobrist hash of :func:`fastttt.kernels.ultimate.state_hash`, each with the ply of its state: the
+first entry keeps the shallower state (the most work behind it), the second the last other one
+stored there, so the entries near the root outlive the leaves that pass through once the table
+is full (a 2**16 table settles the suite's ply-40 draw in 16.0 M nodes, where one entry a slot,
+always replaced, did not in 48 M). State layout and rules:
 :mod:`fastttt.kernels.ultimate`. Kernels never raise; the stop word and the node budget end a
 search early (the root's numbers are then bounds, not a result).
 """
@@ -34,18 +38,29 @@ NCTL = 4
 @njit(**JIT)
 def tt_lookup(tt_keys, tt_pn, tt_dn, h):
     """(pn, dn, found) of the state with hash ``h``; (1, 1, False) when not stored."""
-    i = h & np.uint64(tt_keys.shape[0] - 1)
-    if tt_keys[i] == h:
-        return tt_pn[i], tt_dn[i], True
+    i = h & np.uint64(tt_keys.shape[0] - 2)
+    for slot in (i, i + np.uint64(1)):
+        if tt_keys[slot] == h:
+            return tt_pn[slot], tt_dn[slot], True
     return np.int64(1), np.int64(1), False
 
 
 @njit(**JIT)
-def _tt_store(tt_keys, tt_pn, tt_dn, h, pn, dn):
-    i = h & np.uint64(tt_keys.shape[0] - 1)
+def _tt_store(tt_keys, tt_pn, tt_dn, tt_ply, h, pn, dn, ply):
+    """Store (pn, dn) of the state with hash ``h`` at game ply ``ply`` (module docstring)."""
+    i = h & np.uint64(tt_keys.shape[0] - 2)  # the bucket's first entry: the shallower state
+    j = i + np.uint64(1)  # its second: the last other state stored there
+    if tt_keys[j] == h:
+        i = j
+    elif tt_keys[i] != h:
+        if tt_keys[i] != 0 and ply > tt_ply[i]:
+            i = j
+        else:  # the shallower state moves in first; the one it displaces goes second
+            tt_keys[j], tt_pn[j], tt_dn[j], tt_ply[j] = tt_keys[i], tt_pn[i], tt_dn[i], tt_ply[i]
     tt_keys[i] = h
     tt_pn[i] = pn
     tt_dn[i] = dn
+    tt_ply[i] = ply
 
 
 @njit(**JIT)
@@ -77,7 +92,7 @@ def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attac
 
 
 @njit(**JIT)
-def dfpn_root(start, tt_keys, tt_pn, tt_dn, zob, ctl, stop):
+def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     """Prove or disprove "``ctl[D_ATTACKER]`` wins" from ``start`` (an ongoing state) within
     ``ctl[D_LIMIT]`` nodes; returns the root's (pn, dn). ``ctl[D_NODES]`` counts the nodes
     (expansions), ``ctl[D_ABORTED]`` is 1 when the budget or the stop word ended it.
@@ -130,7 +145,9 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, zob, ctl, stop):
             if aborted:
                 ctl[D_ABORTED] = 1
             pn, dn = (phi, delta) if or_node else (delta, phi)
-            _tt_store(tt_keys, tt_pn, tt_dn, hashes[ply], pn, dn)
+            _tt_store(
+                tt_keys, tt_pn, tt_dn, tt_ply, hashes[ply], pn, dn, np.uint8(stack[ply, K.PLY])
+            )
             if ply == 0:
                 return pn, dn
             ply -= 1

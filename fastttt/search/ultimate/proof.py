@@ -76,16 +76,17 @@ class GameValue:
 
 
 class Prover:
-    """df-pn with a transposition table of ``2**tt_bits`` entries (24 bytes each), kept
+    """df-pn with a transposition table of ``2**tt_bits`` entries (25 bytes each), kept
     between questions for the same attacker (a proof tree re-reads it), cleared when the
     attacker changes."""
 
     def __init__(self, tt_bits: int = 22):
         size = 1 << require_int(tt_bits, "tt_bits", 4, 32)
-        require_memory(24 * size, f"a proof table of 2**{tt_bits} entries (24 bytes each)")
+        require_memory(25 * size, f"a proof table of 2**{tt_bits} entries (25 bytes each)")
         self.tt_keys = np.zeros(size, dtype=np.uint64)
         self.tt_pn = np.zeros(size, dtype=np.int64)
         self.tt_dn = np.zeros(size, dtype=np.int64)
+        self.tt_ply = np.zeros(size, dtype=np.uint8)
         self.ctl = np.zeros(D.NCTL, dtype=np.int64)
         self.stop = new_stop()
         self.attacker = -1  # whose question the table's numbers answer
@@ -123,6 +124,7 @@ class Prover:
             self.tt_keys,
             self.tt_pn,
             self.tt_dn,
+            self.tt_ply,
             ZOBRIST,
             self.ctl,
             self.stop,
