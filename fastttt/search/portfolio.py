@@ -103,7 +103,8 @@ class ProofResult:
     gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
     line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
     when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
-    order; ``threads``: 2 when df-pn and alpha-beta ran side by side, else 1."""
+    order; ``threads``: 2 when df-pn and alpha-beta ran side by side (here or on a board
+    inside), else 1."""
 
     value: int | None
     bounds: tuple[int, int]
@@ -484,6 +485,7 @@ def _sub_board_step(state: _State, chosen, proof_size: bool, threads: int) -> No
             threads=threads,
         )
         question = f"mover wins on the {board} board inside"
+        state.threads = max(state.threads, small.threads)
         if small.value == 1:
             if small.line is not None:
                 state.line = tuple(window.cell(cell) for cell in small.line)
