@@ -64,7 +64,7 @@ def _result_fields(result) -> dict:
     type=click.IntRange(10, 32),
     default=22,
     show_default=True,
-    help="Transposition table of 2**BITS entries (24 bytes each).",
+    help="Transposition table of 2**BITS entries (25 bytes each).",
 )
 @click.option(
     "--proof",
