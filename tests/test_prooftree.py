@@ -310,19 +310,6 @@ def test_cli_builds_and_checks(tmp_path):
 # --- boards inside (the sub-board argument) -----------------------------------------------
 
 
-@pytest.fixture
-def listed(monkeypatch):
-    """The literature file's first-player wins replaced by the given boards."""
-    import fastttt.search.subboard as subboard
-    from fastttt.games.facts import KnownValue
-
-    def use(*games):
-        values = [KnownValue(g, "first", "test") for g in games]
-        monkeypatch.setattr(subboard, "known_values", lambda: values)
-
-    return use
-
-
 @pytest.mark.parametrize("big, turned", [("4x5k3", False), ("5x3k3", True)])
 def test_a_win_through_a_board_inside_holds_and_round_trips(listed, tmp_path, big, turned):
     listed("3x4k3")

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import fastttt.search.subboard as subboard
-from fastttt.games.facts import KnownValue
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
 from fastttt.search.portfolio import prove
@@ -56,17 +54,6 @@ def test_candidates_come_from_the_literature_file_smallest_first():
     assert games[:2] == ["4x9k4", "4x10k4"]
     assert candidates(as_spec("15x15k5")) == []  # Allis' 15x15 is listed beyond reach
     assert candidates(as_spec("7x6k4g")) == []  # gravity
-
-
-@pytest.fixture
-def listed(monkeypatch):
-    """The literature file replaced by the given first-player wins."""
-
-    def use(*games):
-        values = [KnownValue(g, "first", "test", budget=60) for g in games]
-        monkeypatch.setattr(subboard, "known_values", lambda: values)
-
-    return use
 
 
 @pytest.mark.parametrize("big", ["4x5k3", "5x3k3", "3x6k3"])

@@ -153,8 +153,9 @@ def _fill_strategy(
         if text in seen or pos.is_over():
             continue
         seen.add(text)
-        if not claim.attacker_wins:
+        if not claim.attacker_wins or pos.to_move == claim.prover:
             board, _ = read_position(rules, text)
+        if not claim.attacker_wins:
             if attacker_is_blocked(board, lines, claim.attacker):
                 continue
             pairs = search.blocking_pairs(pos, claim.attacker)
@@ -164,7 +165,6 @@ def _fill_strategy(
         if pos.to_move != claim.prover:
             stack.extend(pos.play(m) for m in pos.legal_moves())
             continue
-        board, _ = read_position(rules, text)
         picked = forced_move(rules, board, 1 + pos.to_move, through)
         if picked is not None:  # the checker plays it itself: not stored
             stack.append(pos.play(picked))
