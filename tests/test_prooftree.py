@@ -155,6 +155,37 @@ def test_win_strategies_leave_the_checker_its_picks():
     assert check(proof)[0].positions > 10 * len(strategy)  # the picks' games are replayed too
 
 
+@pytest.mark.parametrize("game, value", [("3x6k3", 1), ("4x5k4", 0), ("4x4k4g", 0)])
+def test_strategies_follow_the_tables_cheapest_answer(game, value, monkeypatch):
+    """The prover's move is df-pn's own (the child whose answer the table holds with the least
+    work): strategies come out smaller than with the heuristic order alone, and still hold."""
+    import fastttt.search.prooftree as prooftree
+
+    pos = Position.empty(as_spec(game))
+    followed = prove_with_strategies(pos, tt_bits=18)
+    monkeypatch.setattr(prooftree, "_table_rank", lambda search, child, claim: (0, 0))
+    heuristic = prove_with_strategies(pos, tt_bits=18)
+    assert followed.value == heuristic.value == value
+    assert 0 < followed.positions < heuristic.positions
+    assert all(r.positions >= 1 for r in check(followed))
+
+
+def test_table_work_reads_the_answer_the_table_holds():
+    from fastttt.errors import InvalidPositionError
+    from fastttt.search.dfpn import ProofSearch
+
+    spec = as_spec("4x4k3")
+    search = ProofSearch(spec, tt_bits=16)
+    empty = Position.empty(spec)
+    assert search.table_work(empty, 0, True) is None  # nothing asked yet
+    assert search.prove(empty, 0).proven
+    assert search.table_work(empty, 0, True) > 0
+    assert search.table_work(empty, 0, False) is None
+    assert search.table_work(empty, 1, True) is None  # another question's entries
+    with pytest.raises(InvalidPositionError, match="already over"):
+        search.table_work(Position.from_moves(spec, [0, 4, 1, 5, 2]), 0, True)
+
+
 def _win_proof() -> Proof:
     pos = Position.from_moves(as_spec("4x4k3"), [5])
     proof = prove_with_strategies(pos, tt_bits=16)

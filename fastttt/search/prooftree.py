@@ -8,8 +8,9 @@ strategy for its prover (the attacker when it wins, else the attacker's opponent
 every position, reachable from the root with the prover playing the strategy, where the prover is to
 move, but those where the checker picks the move itself (a win at once, or the only block:
 :func:`fastttt.reference.proofcheck.forced_move`; not stored since format 3). Strategies are
-read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's positions, the first
-move whose child df-pn proves the same claim of.
+read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's positions, the move
+whose child df-pn's table already settles the same claim of with the least work (df-pn's own
+proof), else the first whose child df-pn proves it of.
 
 On an empty free board a first-player win may instead stand on a smaller board placed inside
 (:class:`Inside`, the sub-board argument of :mod:`fastttt.search.subboard`): the proof then
@@ -180,6 +181,7 @@ def _fill_strategy(
             children.sort(
                 key=lambda mc: (not mc[1].is_over(), _open_lines(mc[1], claim.prover, lines))
             )
+        children.sort(key=lambda mc: _table_rank(search, mc[1], claim))
         for move, child in children:
             if _holds(search, child, claim, budget):
                 claim.strategy[text] = move
@@ -189,6 +191,17 @@ def _fill_strategy(
             raise SearchBudgetError(f"no move of {text} keeps the claim (a search disagreed)")
         if progress is not None and len(claim.strategy) % PROGRESS_EVERY == 0:
             progress(len(claim.strategy))
+
+
+def _table_rank(search: ProofSearch, child: Position, claim: Claim) -> tuple[int, int]:
+    """Children of the prover's position in the order the strategy tries them (a stable
+    sort keeps the heuristic order among equals): games that end now, then those whose
+    claim df-pn's table already settled, the least work first (df-pn's own proof, the
+    smallest strategy), then the rest."""
+    if child.is_over():
+        return (0, 0)
+    work = search.table_work(child, claim.attacker, claim.attacker_wins)
+    return (2, 0) if work is None else (1, work)
 
 
 def _threats(pos: Position, player: int, lines: list[tuple[int, ...]]) -> int:
