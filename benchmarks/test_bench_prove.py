@@ -292,3 +292,31 @@ def test_beyond_reach_how_far(benchmark, game, published):
         deepest=d.deepest,
         nodes_per_s=round(d.nodes / max(d.seconds, 1e-9)),
     )
+
+
+# --- proof files: the builder follows df-pn's own proof ------------------------------------
+
+
+@pytest.mark.parametrize("order", ["heuristic", "table"])
+def test_proof_file_build(benchmark, order, monkeypatch):
+    """``proof build 4x5k4g`` (a draw, no certificates with gravity): the prover's moves in
+    the heuristic order alone (the reference) against df-pn's own proof first
+    (``prooftree._table_rank``). Strategy moves are the deterministic figure."""
+    import fastttt.search.prooftree as prooftree
+
+    if order == "heuristic":
+        monkeypatch.setattr(prooftree, "_table_rank", lambda search, child, claim: (0, 0))
+    pos = Position.empty(as_spec("4x5k4g"))
+    out = {}
+
+    def run():
+        out["proof"] = prooftree.prove_with_strategies(pos, tt_bits=20)
+
+    benchmark.pedantic(run, rounds=2, iterations=1)
+    proof = out["proof"]
+    assert proof.value == 0
+    if order == "heuristic":
+        record("proof_build_heuristic", benchmark)
+    else:
+        speedup("proof_build_heuristic", "proof_build_table", benchmark)
+    _report(benchmark, f"proof build 4x5k4g, {order}", moves=proof.positions)
