@@ -235,11 +235,13 @@ class ProofSearch:
 
     def table_work(self, pos, attacker: int, won: bool) -> int | None:
         """The work (nodes searched below it) behind the table's answer that ``attacker``
-        wins (``won``) or does not win from the live ``pos`` (full mode, any reach off); None
-        when the table holds no such answer. A proof's builder follows the cheapest."""
+        wins (``won``) or does not win from the live ``pos`` (the full-mode question, no
+        reach); None when the table holds no such answer. A proof's builder follows the
+        cheapest."""
         attacker = require_int(attacker, "attacker", 0, 1)
         self._load(pos)
-        key = L.canonical_key(self.board.B, self.board.Z, np.uint64(_TAGS[attacker]))
+        tag = np.uint64(_TAGS[attacker + 2 * K.MODE_FULL])
+        key = L.canonical_key(self.board.B, self.board.Z, tag)
         found, phi, delta, work, _ = K.tt_get(self.tt, np.uint64(key), self.tt_bits)
         mine, theirs = (phi, delta) if pos.to_move == attacker else (delta, phi)
         settled = mine == 0 if won else theirs == 0
