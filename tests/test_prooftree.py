@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from fastttt.cli import main
-from fastttt.errors import SearchBudgetError, TableFileError
+from fastttt.errors import InvalidPositionError, SearchBudgetError, TableFileError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
 from fastttt.reference.proofcheck import (
@@ -24,6 +24,8 @@ from fastttt.reference.proofcheck import (
     lines_through,
     read_position,
 )
+from fastttt.search import prooftree
+from fastttt.search.dfpn import ProofSearch
 from fastttt.search.prooftree import Claim, Proof, check, load, prove_with_strategies, save
 from fastttt.tables.dense import solve
 
@@ -159,8 +161,6 @@ def test_win_strategies_leave_the_checker_its_picks():
 def test_strategies_follow_the_tables_cheapest_answer(game, value, monkeypatch):
     """The prover's move is df-pn's own (the child whose answer the table holds with the least
     work): strategies come out smaller than with the heuristic order alone, and still hold."""
-    import fastttt.search.prooftree as prooftree
-
     pos = Position.empty(as_spec(game))
     followed = prove_with_strategies(pos, tt_bits=18)
     monkeypatch.setattr(prooftree, "_table_rank", lambda search, child, claim: (0, 0))
@@ -171,9 +171,6 @@ def test_strategies_follow_the_tables_cheapest_answer(game, value, monkeypatch):
 
 
 def test_table_work_reads_the_answer_the_table_holds():
-    from fastttt.errors import InvalidPositionError
-    from fastttt.search.dfpn import ProofSearch
-
     spec = as_spec("4x4k3")
     search = ProofSearch(spec, tt_bits=16)
     empty = Position.empty(spec)
@@ -297,8 +294,6 @@ def test_files_round_trip_and_damage_is_refused(tmp_path):
 
 
 def test_progress_counts_the_claims_together(monkeypatch):
-    from fastttt.search import prooftree
-
     monkeypatch.setattr(prooftree, "PROGRESS_EVERY", 10)
     seen: list[int] = []
     proof = prove_with_strategies(Position.empty(as_spec("4x5k4")), progress=seen.append)
