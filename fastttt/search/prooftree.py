@@ -173,15 +173,7 @@ def _fill_strategy(
         if len(claim.strategy) >= max_positions:
             raise SearchBudgetError(f"the strategy needs more than {max_positions:,} positions")
         children = [(m, pos.play(m)) for m in pos.legal_moves()]
-        if claim.attacker_wins:  # games that end now first, then the most threats to win next
-            children.sort(
-                key=lambda mc: (not mc[1].is_over(), -_threats(mc[1], claim.prover, lines))
-            )
-        else:  # then the moves that leave the attacker the fewest open lines: smaller trees
-            children.sort(
-                key=lambda mc: (not mc[1].is_over(), _open_lines(mc[1], claim.prover, lines))
-            )
-        children.sort(key=lambda mc: _table_rank(search, mc[1], claim))
+        children.sort(key=lambda mc: _try_order(search, mc[1], claim, lines))
         for move, child in children:
             if _holds(search, child, claim, budget):
                 claim.strategy[text] = move
@@ -193,15 +185,26 @@ def _fill_strategy(
             progress(len(claim.strategy))
 
 
+def _try_order(
+    search: ProofSearch, child: Position, claim: Claim, lines: list[tuple[int, ...]]
+) -> tuple[bool, int, int, int]:
+    """Sort key of the prover's moves, by their ``child``: games that end now first, then
+    those whose claim df-pn's table already settles (:func:`_table_rank`), then, for a win,
+    the most threats to win next, or for a draw the fewest lines left open to the attacker
+    (smaller trees)."""
+    if claim.attacker_wins:
+        heuristic = -_threats(child, claim.prover, lines)
+    else:
+        heuristic = _open_lines(child, claim.prover, lines)
+    over = child.is_over()
+    return (not over, *((0, 0) if over else _table_rank(search, child, claim)), heuristic)
+
+
 def _table_rank(search: ProofSearch, child: Position, claim: Claim) -> tuple[int, int]:
-    """Children of the prover's position in the order the strategy tries them (a stable
-    sort keeps the heuristic order among equals): games that end now, then those whose
-    claim df-pn's table already settled, the least work first (df-pn's own proof, the
-    smallest strategy), then the rest."""
-    if child.is_over():
-        return (0, 0)
+    """(0, work) when df-pn's table already settles ``claim`` of the live ``child``, the least
+    work first (df-pn's own proof: the smallest strategy); (1, 0) when it does not."""
     work = search.table_work(child, claim.attacker, claim.attacker_wins)
-    return (2, 0) if work is None else (1, work)
+    return (1, 0) if work is None else (0, work)
 
 
 def _threats(pos: Position, player: int, lines: list[tuple[int, ...]]) -> int:
