@@ -353,7 +353,8 @@ def test_cancelled_search_values_stop_at_once(monkeypatch):
 
     monkeypatch.setattr(fastttt.play.move_values, "_SEARCHERS", {})  # no table warm from others
     cancel = threading.Event()
-    threading.Timer(0.3, cancel.set).start()  # while the first move's search runs (seconds)
+    # while the first move's search runs: it has taken as little as 0.3 s (a fresh clone, CI)
+    threading.Timer(0.05, cancel.set).start()
     start = time.monotonic()
     past_the_book = Position.from_moves(connect4, [0, 0, 0, 0, 1, 1, 1, 1])  # off the book's lines
     found = move_values(past_the_book, seconds=600, cancel=cancel)
