@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--attacker", type=int, default=0, help="0: does X win? 1: does O?")
     parser.add_argument("--tt-bits", type=int, default=25, help="2**bits rows of 32 bytes")
     parser.add_argument("--threat-seconds", type=float, default=120.0)
+    parser.add_argument("--weak-sums", action="store_true", help="df-pn's weak sums")
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
     if args.game in ("ultimate", "ultimate-open"):
@@ -46,7 +47,7 @@ def main() -> None:
 
     spec = as_spec(args.game)
     compile_seconds = warmup()
-    search = ProofSearch(spec, tt_bits=args.tt_bits)
+    search = ProofSearch(spec, tt_bits=args.tt_bits, weak_sums=args.weak_sums)
     root = Position.empty(spec)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     budget = args.hours * 3600
@@ -67,6 +68,7 @@ def main() -> None:
             "deepest": r.deepest,
             "load": os.getloadavg()[0],
             "tt_bits": args.tt_bits,
+            "weak_sums": args.weak_sums,
             "compile_seconds": round(compile_seconds, 1),
         }
         with open(args.log, "a") as out:

@@ -156,6 +156,32 @@ def test_threat_probes_at_attacker_nodes_keep_the_values(game, count):
 
 
 @pytest.mark.parametrize(
+    "game, count", [("3x4k3", 200), ("4x4k3g", 150), ("4x5k4", 100), ("5x5k4", 60)]
+)
+def test_weak_sums_keep_the_values(game, count):
+    """Weak sums change only which child df-pn searches next, never a leaf: the values and
+    principal lines stay alpha-beta's, also with a table small enough to lose entries."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    for bits in (20, 6):
+        search = ProofSearch(spec, tt_bits=bits, weak_sums=True)
+        for pos in random_positions(spec, count, seed=7):
+            assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+
+
+def test_weak_sums_refute_with_fewer_nodes():
+    """5x5 k=4's "X cannot win": the weak sums count transposed replies once."""
+    spec = as_spec("5x5k4")
+    empty = Position.empty(spec)
+    plain = ProofSearch(spec, tt_bits=20).prove(empty, 0, line=False)
+    weak = ProofSearch(spec, tt_bits=20, weak_sums=True).prove(empty, 0, line=False)
+    assert plain.proven is False and weak.proven is False
+    assert weak.nodes < plain.nodes
+    with pytest.raises(InvalidArgumentError, match="weak_sums"):
+        ProofSearch(spec, tt_bits=8, weak_sums=1)
+
+
+@pytest.mark.parametrize(
     "game, count", [("5x5k4", 200), ("4x5k4", 200), ("5x6k4", 100), ("6x6k5", 300)]
 )
 def test_every_move_outside_a_relevance_zone_loses(game, count):

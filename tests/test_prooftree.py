@@ -17,12 +17,15 @@ from fastttt.games.mnk.spec import as_spec
 from fastttt.reference.proofcheck import (
     ProofCheckError,
     Rules,
+    canonical_text,
     check_claim,
     check_pairing,
     check_window,
     forced_move,
     lines_through,
+    mapped,
     read_position,
+    symmetries,
 )
 from fastttt.search import prooftree
 from fastttt.search.dfpn import ProofSearch
@@ -170,6 +173,89 @@ def test_strategies_follow_the_tables_cheapest_answer(game, value, monkeypatch):
     assert all(r.positions >= 1 for r in check(followed))
 
 
+@pytest.mark.parametrize(
+    "game, count",
+    [
+        ("3x3k3", 8),
+        ("4x5k4", 4),
+        ("5x4k3", 4),
+        ("4x4k4g", 2),
+        ("2x2k2", 8),
+        ("1x5k3", 2),
+        ("4x1k2g", 1),
+    ],
+)
+def test_the_checkers_symmetries_map_lines_onto_lines(game, count):
+    spec = as_spec(game)
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    images = symmetries(rules)
+    assert len(images) == count and images[0] == list(range(spec.cells))
+    lines = {frozenset(line) for line in rules.lines()}
+    for image in images:
+        assert sorted(image) == list(range(spec.cells))
+        assert {frozenset(image[c] for c in line) for line in lines} == lines
+
+
+def _images_apart(proof: Proof) -> bool:
+    """Whether no two positions of each strategy are images of each other."""
+    spec = proof.spec
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    images = symmetries(rules)
+    for claim in proof.claims:
+        for table in (claim.strategy, claim.pairings):
+            keys = [canonical_text(rules, read_position(rules, t)[0], images) for t in table]
+            if len(set(keys)) != len(keys):
+                return False
+    return True
+
+
+def _mirrored(proof: Proof, image_index: int, map_moves: bool = True) -> Proof:
+    """``proof`` with every strategy position (and its move, unless not ``map_moves``) and
+    every certificate replaced by its image under the checker's symmetry ``image_index``."""
+    import dataclasses
+
+    spec = proof.spec
+    rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
+    image = symmetries(rules)[image_index]
+
+    def moved(text: str) -> str:
+        return rules.text(mapped(read_position(rules, text)[0], image))
+
+    def move(m: int) -> int:
+        if not map_moves:
+            return m
+        if spec.gravity:
+            return image[(spec.rows - 1) * spec.cols + m] % spec.cols
+        return image[m]
+
+    claims = tuple(
+        dataclasses.replace(
+            c,
+            strategy={moved(t): move(m) for t, m in c.strategy.items()},
+            pairings={
+                moved(t): tuple((image[x], image[y]) for x, y in pairs)
+                for t, pairs in c.pairings.items()
+            },
+        )
+        for c in proof.claims
+    )
+    return dataclasses.replace(proof, claims=claims)
+
+
+@pytest.mark.parametrize("game, image", [("4x5k4", 3), ("4x4k3", 5), ("4x4k4g", 1)])
+def test_strategies_hold_one_position_of_each_set_of_images(game, image):
+    """The builder answers one position of each set of images, and the checker maps that
+    answer back: a proof holds as well with every position named by another image, and is
+    caught when the moves are not mapped with them."""
+    proof = prove_with_strategies(Position.empty(as_spec(game)), tt_bits=18)
+    assert _images_apart(proof)
+    assert [r.positions for r in check(_mirrored(proof, image))] == [
+        r.positions for r in check(proof)
+    ]
+    with pytest.raises(ProofCheckError):
+        check(_mirrored(proof, image, map_moves=False))
+
+
 def test_table_work_reads_the_answer_the_table_holds():
     spec = as_spec("4x4k3")
     search = ProofSearch(spec, tt_bits=16)
@@ -283,6 +369,13 @@ def test_files_round_trip_and_damage_is_refused(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(TableFileError, match="SHA-256"):
         load(path)
+    from fastttt.search.prooftree import _digest
+
+    del data["sha256"]
+    data["claims"][0]["strategy"][first] = "5"
+    path.write_text(json.dumps({**data, "sha256": _digest(data)}))
+    with pytest.raises(TableFileError, match="a cell or a column, not '5'"):
+        load(path)
     (tmp_path / "n.proof").write_text("[1, 2]")
     with pytest.raises(TableFileError, match="not a fastttt proof"):
         load(tmp_path / "n.proof")
@@ -375,10 +468,11 @@ def test_a_board_inside_that_does_not_stand_is_caught(listed):
     with pytest.raises(ProofCheckError, match="k=4"):
         check(moved(proof=other_k))
     claim = where.proof.claims[0]
-    first = next(iter(claim.strategy))
-    wrong = {**claim.strategy, first: (claim.strategy[first] + 1) % 12}
+    text = next(t for t in claim.strategy if "X" in t)
+    taken = text.replace("/", "").index("X")
+    wrong = {**claim.strategy, text: taken}
     broken = dataclasses.replace(where.proof, claims=(dataclasses.replace(claim, strategy=wrong),))
-    with pytest.raises(ProofCheckError):
+    with pytest.raises(ProofCheckError, match="not legal"):
         check(moved(proof=broken))
 
 

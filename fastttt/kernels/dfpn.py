@@ -57,6 +57,11 @@ forced, are only the cells within that many rows and columns of a stone (any cel
 empty board). The question is then another one (its own tag): a proof is a proof of the
 real game, a disproof only says that no win keeps to the reach.
 
+Weak sums (``ctl[C_WEAK]``; Ueda, Hashimoto, Hashimoto and Iida, 2008): ``delta(n)`` is the
+largest ``phi`` of the open children plus one for each other open child, instead of the sum.
+A sum counts a position reached by several move orders once per order, and such double
+counting makes a search that must refute every move avoid the moves whose replies transpose.
+
 Thresholds: the child searched is the one of least ``delta``; it gets ``thphi = thdelta(n) -
 delta(n) + phi(c)`` and ``thdelta = min(thphi(n), delta2 * (1 + eps) + 1)`` with ``delta2`` the
 second least ``delta`` (the 1 + epsilon trick of Pawlewicz and Lew, 2007: fewer switches
@@ -124,6 +129,7 @@ C_REACH = 28  # the attacker's moves within this distance of a stone (0: every m
 # threat mode with local defences (the zones' probes): 1 or 0, and the move that led to the
 # position being expanded (-1: none)
 C_LOCAL, C_LAST = 29, 30
+C_WEAK = 31  # 1: weak sums (the largest child's number plus one for each other open child)
 CTL_SIZE = 32
 
 MODE_FULL, MODE_THREATS = 0, 1
@@ -804,6 +810,8 @@ def _root_report(n, ctl, stk):
     solved = 0
     least = np.int64(INF)
     total = np.int64(0)
+    largest = np.int64(0)
+    open_children = 0
     for i in range(count):
         cp = row[NF + n + i]
         cd = row[NF + 2 * n + i]
@@ -811,6 +819,11 @@ def _root_report(n, ctl, stk):
             solved += 1
         least = min(least, cd)
         total = min(total + cp, np.int64(INF))
+        if 0 < cp < INF:
+            largest = max(largest, cp)
+            open_children += 1
+    if ctl[C_WEAK] and open_children > 0 and total < INF:
+        total = largest + open_children - 1
     ctl[C_ROOT_MOVES] = count
     ctl[C_ROOT_SOLVED] = solved
     if count > 0:
@@ -907,6 +920,8 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
             least = np.int64(INF + 1)
             second = np.int64(INF + 1)
             total = np.int64(0)
+            largest = np.int64(0)
+            open_children = 0
             infinite = False
             for i in range(row[F_N]):
                 cd = row[NF + 2 * n + i]
@@ -921,6 +936,11 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
                     infinite = True
                 else:
                     total += cp
+                    if cp > 0:
+                        largest = max(largest, cp)
+                        open_children += 1
+            if ctl[C_WEAK] and open_children > 0:
+                total = largest + open_children - 1
             phi = min(least, np.int64(INF))
             delta = np.int64(INF) if infinite else min(total, np.int64(INF - 1))
             if phi >= row[F_THPHI] or delta >= row[F_THDELTA]:

@@ -23,6 +23,12 @@ disjoint pairs of empty cells such that every line with no stone of the opponent
 cells of a pair. The opponent then answers each move of the attacker in a pair with the
 other cell (and plays anywhere otherwise), so every such line gets one of its stones.
 
+A strategy may name a position by any of its images under a symmetry of the rules
+(:func:`symmetries`: the board's mirrors and turns that map every line onto a line, with gravity
+only the left-right mirror): the move stored for an image, mapped back, is the move here. The
+checker also visits one position of each set of images (:func:`canonical_text`): the game from
+a position is the game from its image, mirrored, so a claim that holds at one holds at the other.
+
 A first-player win on the empty board may also stand on a smaller board of the same ``k``
 placed inside it, a *window* (:func:`check_window`): the first player plays the small board's
 winning strategy inside the window and answers a reply outside it with any empty cell of the
@@ -94,12 +100,102 @@ class Rules:
 
 @dataclass(frozen=True)
 class CheckReport:
-    """A claim that holds: ``positions`` distinct positions visited, ``games_end`` of them
+    """A claim that holds: ``positions`` positions visited (one of each set of images),
+    ``games_end`` of them
     finished games, ``pairings`` of them closed by a pairing certificate."""
 
     positions: int
     games_end: int
     pairings: int = 0
+
+
+def symmetries(rules: Rules) -> list[list[int]]:
+    """The cell maps (``image[cell]``) under which the game is the same: the identity first,
+    then each mirror or turn of the board that maps the set of lines onto itself; with gravity,
+    where a stone falls to the bottom, only the left-right mirror may join it."""
+    rows, cols = rules.rows, rules.cols
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+    ]
+    if rows == cols:
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (cols - 1 - c, r),
+            lambda r, c: (c, rows - 1 - r),
+            lambda r, c: (cols - 1 - c, rows - 1 - r),
+        ]
+    if rules.gravity:
+        maps = maps[:2]
+    lines = {frozenset(line) for line in rules.lines()}
+    found = []
+    for to in maps:
+        image = [r * cols + c for r, c in (to(*divmod(cell, cols)) for cell in range(rows * cols))]
+        same = {frozenset(image[c] for c in line) for line in lines} == lines
+        if same and image not in found:
+            found.append(image)
+    return found
+
+
+def mapped(board: list[int], image: list[int]) -> list[int]:
+    """The board whose stone on ``image[cell]`` is ``board``'s on ``cell``."""
+    out = [0] * len(board)
+    for cell, value in enumerate(board):
+        out[image[cell]] = value
+    return out
+
+
+def canonical_text(rules: Rules, board: list[int], images: list[list[int]]) -> str:
+    """One text for a position and its images under ``images`` (:func:`symmetries`): the
+    least of their texts."""
+    return min(rules.text(mapped(board, image)) for image in images)
+
+
+def _inverse(image: list[int]) -> list[int]:
+    back = [0] * len(image)
+    for cell, to in enumerate(image):
+        back[to] = cell
+    return back
+
+
+def _stored_move(rules: Rules, board: list[int], text: str, strategy: dict, images) -> int | None:
+    """The strategy's move for ``board`` (its ``text``), or for one of its ``images`` mapped
+    back onto it; None when it has none. A move that is not a legal cell or column is returned
+    as it is, for the caller to refuse."""
+    if text in strategy:
+        return strategy[text]
+    for image in images[1:]:
+        move = strategy.get(rules.text(mapped(board, image)))
+        if move is None:
+            continue
+        span = rules.cols if rules.gravity else len(board)
+        if not (isinstance(move, int) and 0 <= move < span):
+            return move
+        back = _inverse(image)
+        if rules.gravity:  # a column: its bottom cell, mapped back
+            return back[(rules.rows - 1) * rules.cols + move] % rules.cols
+        return back[move]
+    return None
+
+
+def _stored_pairs(rules: Rules, board: list[int], text: str, pairings: dict, images):
+    """The pairing certificate for ``board`` (its ``text``), or for one of its ``images``
+    mapped back onto it; None when there is none. Cells that are not cells are kept, for
+    :func:`check_pairing` to refuse."""
+    if text in pairings:
+        return pairings[text]
+    for image in images[1:]:
+        pairs = pairings.get(rules.text(mapped(board, image)))
+        if pairs is None:
+            continue
+        back = _inverse(image)
+        return [
+            [back[c] if isinstance(c, int) and 0 <= c < len(back) else c for c in pair]
+            for pair in pairs
+        ]
+    return None
 
 
 def attacker_is_blocked(board: list[int], lines: list[tuple[int, ...]], attacker: int) -> bool:
@@ -237,6 +333,7 @@ def check_claim(
         raise ProofCheckError("pairing certificates prove only that an attacker does not win")
     lines = rules.lines()
     through = lines_through(rules)
+    images = symmetries(rules)
     board, stones = read_position(rules, root)
     attacker_stone = FIRST if attacker == 0 else SECOND
     prover = attacker if attacker_wins else 1 - attacker
@@ -246,9 +343,10 @@ def check_claim(
     while stack:
         board, ply = stack.pop()
         text = rules.text(board)
-        if text in seen:
+        key = canonical_text(rules, board, images)
+        if key in seen:
             continue
-        seen.add(text)
+        seen.add(key)
         winner = _winner(board, lines)
         if winner or all(board):
             ends += 1
@@ -259,21 +357,24 @@ def check_claim(
         if not attacker_wins and attacker_is_blocked(board, lines, attacker):
             ends += 1
             continue
-        if text in pairings:
-            check_pairing(rules, board, lines, attacker, pairings[text])
+        pairs = _stored_pairs(rules, board, text, pairings, images) if pairings else None
+        if pairs is not None:
+            check_pairing(rules, board, lines, attacker, pairs)
             paired += 1
             continue
         to_move = ply % 2
         stone = FIRST if to_move == 0 else SECOND
         if to_move == prover:
             picked = forced_move(rules, board, stone, through)
-            if picked is None and text not in strategy:
+            if picked is None:
+                picked = _stored_move(rules, board, text, strategy, images)
+            if picked is None:
                 raise ProofCheckError(f"{text}: the strategy has no move here")
-            replies = [strategy[text] if picked is None else picked]
+            replies = [picked]
         else:
             replies = rules.moves(board)
         for move in replies:
-            cell = rules.cell_of(board, move)
+            cell = rules.cell_of(board, move) if isinstance(move, int) else None
             if cell is None:
                 raise ProofCheckError(f"{text}: the strategy's move {move} is not legal")
             child = board.copy()

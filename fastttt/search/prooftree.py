@@ -7,7 +7,9 @@ first player does not win" and "the second player does not win". Each :class:`Cl
 strategy for its prover (the attacker when it wins, else the attacker's opponent): one move for
 every position, reachable from the root with the prover playing the strategy, where the prover is to
 move, but those where the checker picks the move itself (a win at once, or the only block:
-:func:`fastttt.reference.proofcheck.forced_move`; not stored since format 3). Strategies are
+:func:`fastttt.reference.proofcheck.forced_move`; not stored since format 3), and only one
+position of each set of images under the board's symmetries (since format 4: the checker maps
+an image's move back, :func:`fastttt.reference.proofcheck.symmetries`). Strategies are
 read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's positions, the move
 whose child df-pn's table already settles the same claim of with the least work (df-pn's own
 proof), else the first whose child df-pn proves it of.
@@ -45,17 +47,19 @@ from fastttt.reference.proofcheck import (
     ProofCheckError,
     Rules,
     attacker_is_blocked,
+    canonical_text,
     check_claim,
     check_window,
     forced_move,
     lines_through,
     read_position,
+    symmetries,
 )
 from fastttt.search.dfpn import ProofSearch
 
 FORMAT = "fastttt-proof"
-VERSION = 3  # 2: pairing certificates; 3: boards inside
-READS = (1, 2, 3)
+VERSION = 4  # 2: pairing certificates; 3: boards inside; 4: positions named by an image
+READS = (1, 2, 3, 4)
 DEFAULT_MAX_POSITIONS = 1_000_000  # positions of one strategy at most
 PROGRESS_EVERY = 1000  # strategy moves between progress calls
 
@@ -146,16 +150,19 @@ def _fill_strategy(
     rules = _rules(root.spec)
     lines = rules.lines()
     through = lines_through(rules)
+    images = symmetries(rules)
     stack = [root]
     seen: set[str] = set()
     while stack:
         pos = stack.pop()
-        text = str(pos)
-        if text in seen or pos.is_over():
+        if pos.is_over():
             continue
-        seen.add(text)
-        if not claim.attacker_wins or pos.to_move == claim.prover:
-            board, _ = read_position(rules, text)
+        text = str(pos)
+        board, _ = read_position(rules, text)
+        key = canonical_text(rules, board, images)
+        if key in seen:  # an image of it is answered: the checker maps that answer back
+            continue
+        seen.add(key)
         if not claim.attacker_wins:
             if attacker_is_blocked(board, lines, claim.attacker):
                 continue
@@ -411,12 +418,18 @@ def load(path: str | os.PathLike) -> Proof:
         raise TableFileError(f"{path}: the proof's fields are damaged ({err})") from None
 
 
+def _move(move: Any) -> int:
+    if isinstance(move, bool) or not isinstance(move, int):
+        raise ValueError(f"a strategy's move is a cell or a column, not {move!r}")
+    return move
+
+
 def _from_fields(data: dict[str, Any], inside: Inside | None = None) -> Proof:
     claims = tuple(
         Claim(
             int(c["attacker"]),
             bool(c["attacker_wins"]),
-            dict(c["strategy"]),
+            {str(text): _move(move) for text, move in c["strategy"].items()},
             {
                 text: tuple((int(x), int(y)) for x, y in pairs)
                 for text, pairs in c.get("pairings", {}).items()
