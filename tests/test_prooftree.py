@@ -376,6 +376,10 @@ def test_files_round_trip_and_damage_is_refused(tmp_path):
     path.write_text(json.dumps({**data, "sha256": _digest(data)}))
     with pytest.raises(TableFileError, match="a cell or a column, not '5'"):
         load(path)
+    data["claims"][0]["strategy"] = [[first, 5]]
+    path.write_text(json.dumps({**data, "sha256": _digest(data)}))
+    with pytest.raises(TableFileError, match="fields are damaged"):
+        load(path)
     (tmp_path / "n.proof").write_text("[1, 2]")
     with pytest.raises(TableFileError, match="not a fastttt proof"):
         load(tmp_path / "n.proof")

@@ -40,6 +40,7 @@ Without gravity only: with it, a stone outside could change where the next one l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 
 from fastttt.errors import FastTTTError
 
@@ -171,7 +172,7 @@ def _stored_move(rules: Rules, board: list[int], text: str, strategy: dict, imag
         if move is None:
             continue
         span = rules.cols if rules.gravity else len(board)
-        if not (isinstance(move, int) and 0 <= move < span):
+        if not (isinstance(move, Integral) and 0 <= move < span):
             return move
         back = _inverse(image)
         if rules.gravity:  # a column: its bottom cell, mapped back
@@ -374,7 +375,7 @@ def check_claim(
         else:
             replies = rules.moves(board)
         for move in replies:
-            cell = rules.cell_of(board, move) if isinstance(move, int) else None
+            cell = rules.cell_of(board, int(move)) if isinstance(move, Integral) else None
             if cell is None:
                 raise ProofCheckError(f"{text}: the strategy's move {move} is not legal")
             child = board.copy()

@@ -414,7 +414,7 @@ def load(path: str | os.PathLike) -> Proof:
             inner = _from_fields(where["proof"])
             inside = Inside(int(where["row"]), int(where["col"]), bool(where["turned"]), inner)
         return _from_fields(data, inside)
-    except (KeyError, TypeError, ValueError) as err:
+    except (AttributeError, KeyError, TypeError, ValueError) as err:
         raise TableFileError(f"{path}: the proof's fields are damaged ({err})") from None
 
 
