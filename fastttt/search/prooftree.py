@@ -194,8 +194,9 @@ def _fill_strategy(
 
 def _try_order(
     search: ProofSearch, child: Position, claim: Claim, lines: list[tuple[int, ...]]
-) -> tuple[bool, int, int, int]:
+) -> tuple[bool, bool, int, int, int]:
     """Sort key of the prover's moves, by their ``child``: games that end now first, then
+    those the prover wins on its next move whatever the reply (:func:`_wins_in_two`), then
     those whose claim df-pn's table already settles (:func:`_table_rank`), then, for a win,
     the most threats to win next, or for a draw the fewest lines left open to the attacker
     (smaller trees)."""
@@ -204,7 +205,10 @@ def _try_order(
     else:
         heuristic = _open_lines(child, claim.prover, lines)
     over = child.is_over()
-    return (not over, *((0, 0) if over else _table_rank(search, child, claim)), heuristic)
+    if over:
+        return (False, False, 0, 0, heuristic)
+    fork = _wins_in_two(child, claim.prover, lines)
+    return (True, not fork, *_table_rank(search, child, claim), heuristic)
 
 
 def _table_rank(search: ProofSearch, child: Position, claim: Claim) -> tuple[int, int]:
@@ -214,7 +218,7 @@ def _table_rank(search: ProofSearch, child: Position, claim: Claim) -> tuple[int
     return (1, 0) if work is None else (0, work)
 
 
-def _threats(pos: Position, player: int, lines: list[tuple[int, ...]]) -> int:
+def _threat_cells(pos: Position, player: int, lines: list[tuple[int, ...]]) -> set[int]:
     """The empty cells where ``player`` would complete a line (a move away)."""
     own, other = (pos.second, pos.first) if player == 1 else (pos.first, pos.second)
     cells = set()
@@ -224,7 +228,21 @@ def _threats(pos: Position, player: int, lines: list[tuple[int, ...]]) -> int:
         empty = [c for c in line if not own >> c & 1]
         if len(empty) == 1:
             cells.add(empty[0])
-    return len(cells)
+    return cells
+
+
+def _threats(pos: Position, player: int, lines: list[tuple[int, ...]]) -> int:
+    return len(_threat_cells(pos, player, lines))
+
+
+def _wins_in_two(pos: Position, player: int, lines: list[tuple[int, ...]]) -> bool:
+    """Whether ``player``, having just moved to ``pos``, wins on its next move whatever the
+    reply: it could complete a line on two playable cells and its opponent on none (one
+    stone blocks one cell; with gravity a playable cell stays playable until taken)."""
+    playable = pos.playable_mask()
+    mine = [c for c in _threat_cells(pos, player, lines) if playable >> c & 1]
+    theirs = [c for c in _threat_cells(pos, 1 - player, lines) if playable >> c & 1]
+    return len(mine) >= 2 and not theirs
 
 
 def _open_lines(pos: Position, prover: int, lines: list[tuple[int, ...]]) -> int:
