@@ -172,12 +172,12 @@ def _stored_move(rules: Rules, board: list[int], text: str, strategy: dict, imag
         if move is None:
             continue
         span = rules.cols if rules.gravity else len(board)
-        if not (isinstance(move, Integral) and 0 <= move < span):
+        if not (isinstance(move, Integral) and 0 <= int(move) < span):
             return move
         back = _inverse(image)
         if rules.gravity:  # a column: its bottom cell, mapped back
-            return back[(rules.rows - 1) * rules.cols + move] % rules.cols
-        return back[move]
+            return back[(rules.rows - 1) * rules.cols + int(move)] % rules.cols
+        return back[int(move)]
     return None
 
 
