@@ -230,7 +230,8 @@ class ProofSearch:
     def blocking_pairs(self, pos, attacker: int) -> tuple[tuple[int, int], ...] | None:
         """The pairs of empty cells (disjoint, every open line of ``attacker`` holding one)
         that :meth:`pairing_blocks` finds in ``pos`` (free boards; a search of at least
-        :data:`CERTIFICATE_PAIRING_NODES` nodes), or None: a certificate that ``attacker``
+        :data:`CERTIFICATE_PAIRING_NODES` nodes, and at the attacker's turn at least the
+        budget df-pn's own search there last had), or None: a certificate that ``attacker``
         cannot win, whoever moves."""
         if self.geometry.gravity:
             return None
@@ -238,6 +239,10 @@ class ProofSearch:
         self._load(pos)
         out = np.zeros(self.geometry.cells, dtype=np.int64)
         budget = max(self.ctl[K.C_PAIR_BUDGET], CERTIFICATE_PAIRING_NODES)
+        if pos.to_move == attacker:  # the budget df-pn's own search here last had
+            found, _, _, _, flags = K.tt_get(self.tt, self._key(attacker), self.tt_bits)
+            if found:
+                budget = max(budget, int(K.pairing_budget(self.ctl, flags)))
         count = blocking_pairs(self.board.B, attacker, self.covered, self.used, budget, out)
         if count < 0:
             return None
@@ -250,12 +255,15 @@ class ProofSearch:
         cheapest."""
         attacker = require_int(attacker, "attacker", 0, 1)
         self._load(pos)
-        tag = np.uint64(_TAGS[attacker + 2 * K.MODE_FULL])
-        key = L.canonical_key(self.board.B, self.board.Z, tag)
-        found, phi, delta, work, _ = K.tt_get(self.tt, np.uint64(key), self.tt_bits)
+        found, phi, delta, work, _ = K.tt_get(self.tt, self._key(attacker), self.tt_bits)
         mine, theirs = (phi, delta) if pos.to_move == attacker else (delta, phi)
         settled = mine == 0 if won else theirs == 0
         return int(work) if found and settled else None
+
+    def _key(self, attacker: int) -> np.uint64:
+        """The table key of the loaded position for the full-mode question (no reach)."""
+        tag = np.uint64(_TAGS[attacker + 2 * K.MODE_FULL])
+        return np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
 
     def _move_of(self, cell: int) -> int:
         return cell % self.geometry.cols if self.geometry.gravity else cell
