@@ -525,3 +525,28 @@ def test_cli_names_the_board_inside(listed, tmp_path):
     doc = json.loads(result.stdout)
     assert doc["inside"] == {"game": "3x4k3", "row": 1, "col": 1, "turned": False}
     assert doc["value"] == "win" and doc["claims"] == 1
+
+
+# --- published values as checkable files ---------------------------------------------------
+
+_PUBLISHED = {"4x5k4": False, "5x5k4": False, "7x7k5": True, "4x30k4": True}  # game: slow
+
+
+def _published():
+    from fastttt.games.facts import known_values
+
+    for known in known_values():
+        if known.game in _PUBLISHED:
+            marks = [pytest.mark.slow] if _PUBLISHED[known.game] else []
+            yield pytest.param(known, id=known.game, marks=marks)
+
+
+@pytest.mark.parametrize("known", list(_published()))
+def test_published_values_are_files_that_check(known, tmp_path):
+    """The literature file's values (fastttt/data/known_boards.txt) as proof files: built,
+    saved, loaded and replayed on the plain rules."""
+    proof = prove_with_strategies(Position.empty(known.spec))
+    assert {1: "first", 0: "draw", -1: "second"}[proof.value] == known.value, known
+    again = load(save(proof, tmp_path / f"{known.game}.proof"))
+    reports = check(again)
+    assert len(reports) == (2 if known.value == "draw" else 1)

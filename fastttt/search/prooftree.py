@@ -10,9 +10,10 @@ move, but those where the checker picks the move itself (a win at once, or the o
 :func:`fastttt.reference.proofcheck.forced_move`; not stored since format 3), and only one
 position of each set of images under the board's symmetries (since format 4: the checker maps
 an image's move back, :func:`fastttt.reference.proofcheck.symmetries`). Strategies are
-read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's positions, the move
-whose child df-pn's table already settles the same claim of with the least work (df-pn's own
-proof), else the first whose child df-pn proves it of.
+read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's positions, a move
+that wins in two (:func:`_wins_in_two`: the game ends there), else the move whose child df-pn's
+table already settles the same claim of with the least work (df-pn's own proof), else the
+first whose child df-pn proves it of.
 
 On an empty free board a first-player win may instead stand on a smaller board placed inside
 (:class:`Inside`, the sub-board argument of :mod:`fastttt.search.subboard`): the proof then
