@@ -44,7 +44,11 @@ DEFAULT_EPSILON = 0.25
 # (2-core Xeon, load 1-2): 7x7 k=5 "X cannot win" 12.8 CPU-s with 200, 5.9 with 32, 8.6
 # with 16 (a 2**22 table); 4x9 k=4 "X wins" 50.2 s with 200, 24.1 with 32 (2**24).
 DEFAULT_PAIRING_NODES = 32
-CERTIFICATE_PAIRING_NODES = 200  # at least this many for blocking_pairs (proof files' leaves)
+# At least this many nodes for blocking_pairs (proof files' leaves). 7x7 k=5's draw, strategy
+# moves + certificates / build CPU-s (load 4): 200 nodes 26,904 + 38,013 / 193; 2,000 10,613 +
+# 11,718 / 78; 20,000 6,329 + 6,002 / 57; 200,000 4,971 + 4,285 / 56; 2,000,000 4,754 + 4,016
+# / 53. 5x5 k=4: 1,983 + 790 at 200, 1,965 + 775 at 20,000. A failed search costs its budget.
+CERTIFICATE_PAIRING_NODES = 20_000
 # The first threat probe's nodes at an attacker's node (free boards; 0: no probes). Off by
 # default: measured (2-core Xeon, load 2-3) 4x9 k=4 "X wins" 12.9 CPU-s without, 13.6 with 16,
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
