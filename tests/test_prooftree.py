@@ -23,7 +23,7 @@ from fastttt.reference.proofcheck import (
     check_window,
     forced_move,
     lines_through,
-    mapped,
+    mapped_board,
     read_position,
     symmetries,
 )
@@ -188,54 +188,58 @@ def test_strategies_follow_the_tables_cheapest_answer(game, value, monkeypatch):
 def test_the_checkers_symmetries_map_lines_onto_lines(game, count):
     spec = as_spec(game)
     rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
-    images = symmetries(rules)
-    assert len(images) == count and images[0] == list(range(spec.cells))
+    cell_maps = symmetries(rules)
+    assert len(cell_maps) == count and cell_maps[0] == list(range(spec.cells))
     lines = {frozenset(line) for line in rules.lines()}
-    for image in images:
-        assert sorted(image) == list(range(spec.cells))
-        assert {frozenset(image[c] for c in line) for line in lines} == lines
+    bottom = set(range(spec.cells - spec.cols, spec.cells))
+    for cell_map in cell_maps:
+        assert sorted(cell_map) == list(range(spec.cells))
+        assert {frozenset(cell_map[c] for c in line) for line in lines} == lines
+        if spec.gravity:  # stones fall to the bottom row, wherever the map takes them
+            assert {cell_map[c] for c in bottom} == bottom
 
 
 def _images_apart(proof: Proof) -> bool:
     """Whether no two positions of each strategy are images of each other."""
     spec = proof.spec
     rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
-    images = symmetries(rules)
+    cell_maps = symmetries(rules)
     for claim in proof.claims:
         for table in (claim.strategy, claim.pairings):
-            keys = [canonical_text(rules, read_position(rules, t)[0], images) for t in table]
+            keys = [canonical_text(rules, read_position(rules, t)[0], cell_maps) for t in table]
             if len(set(keys)) != len(keys):
                 return False
     return True
 
 
-def _mirrored(proof: Proof, image_index: int, map_moves: bool = True) -> Proof:
-    """``proof`` with every strategy position (and its move, unless not ``map_moves``) and
-    every certificate replaced by its image under the checker's symmetry ``image_index``."""
+def _mirrored(proof: Proof, which: int, map_moves: bool = True, map_pairs: bool = True) -> Proof:
+    """``proof`` with every strategy position and certificate position replaced by its image
+    under the checker's symmetry ``which``, and their moves and pairs with them unless not
+    ``map_moves`` or ``map_pairs``."""
     import dataclasses
 
     spec = proof.spec
     rules = Rules(spec.rows, spec.cols, spec.k, spec.gravity)
-    image = symmetries(rules)[image_index]
+    cell_map = symmetries(rules)[which]
 
     def moved(text: str) -> str:
-        return rules.text(mapped(read_position(rules, text)[0], image))
+        return rules.text(mapped_board(read_position(rules, text)[0], cell_map))
 
     def move(m: int) -> int:
         if not map_moves:
             return m
         if spec.gravity:
-            return image[(spec.rows - 1) * spec.cols + m] % spec.cols
-        return image[m]
+            return cell_map[(spec.rows - 1) * spec.cols + m] % spec.cols
+        return cell_map[m]
+
+    def pairs(ps):
+        return tuple((cell_map[x], cell_map[y]) for x, y in ps) if map_pairs else ps
 
     claims = tuple(
         dataclasses.replace(
             c,
             strategy={moved(t): move(m) for t, m in c.strategy.items()},
-            pairings={
-                moved(t): tuple((image[x], image[y]) for x, y in pairs)
-                for t, pairs in c.pairings.items()
-            },
+            pairings={moved(t): pairs(ps) for t, ps in c.pairings.items()},
         )
         for c in proof.claims
     )
@@ -254,13 +258,25 @@ def test_strategies_hold_one_position_of_each_set_of_images(game, image):
     ]
     with pytest.raises(ProofCheckError):
         check(_mirrored(proof, image, map_moves=False))
+    claim = proof.claims[0]
+    moved = _mirrored(proof, image).claims[0].strategy
+    text, image_text = next(
+        (t, m) for t, m in zip(claim.strategy, moved, strict=True) if t != m
+    )  # the same order: one entry and its image
+    broken = {t: m for t, m in claim.strategy.items() if t != text} | {image_text: 999}
+    rules = Rules(proof.spec.rows, proof.spec.cols, proof.spec.k, proof.spec.gravity)
+    with pytest.raises(ProofCheckError, match="move 999 is not legal .the move 999 of its image"):
+        check_claim(rules, proof.root, claim.attacker, claim.attacker_wins, broken, claim.pairings)
+    if proof.pairings:
+        with pytest.raises(ProofCheckError, match="certificate of its image"):
+            check(_mirrored(proof, image, map_pairs=False))
 
 
 @pytest.mark.parametrize(
     "game, text, expected",
     [
         ("3x3k3", "X.X/.XO/O..", True),  # X completes a line on 1 or 8, O on none
-        ("3x3k3", "X.X/.X./O.O", False),  # O would complete the bottom row first
+        ("3x3k3", "X.X/.X./.OO", False),  # X completes a line on 1 or 6, but O on 6 first
         ("2x5k3g", "...../.XX.O", True),  # two playable ends of the bottom row
         ("3x4k3g", "..../.X../OXXO", False),  # one playable; the diagonal's end floats
     ],
@@ -274,7 +290,7 @@ def test_wins_in_two_needs_two_playable_cells_and_none_for_the_other(game, text,
 def test_strategies_play_the_moves_that_win_in_two_first(monkeypatch):
     """A draw's prover (kept from losing by df-pn) that can win in two moves does: the game
     ends there, where any other move needs a strategy below it. 5x5 k=4 held 41,050 moves
-    without it."""
+    without it (with 200-node certificate searches)."""
     pos = Position.empty(as_spec("5x5k4"))
     first = prove_with_strategies(pos, tt_bits=20)
     assert first.value == 0 and all(r.positions >= 1 for r in check(first))
@@ -535,10 +551,11 @@ _PUBLISHED = {"4x5k4": False, "5x5k4": False, "7x7k5": True, "4x30k4": True}  # 
 def _published():
     from fastttt.games.facts import known_values
 
-    for known in known_values():
-        if known.game in _PUBLISHED:
-            marks = [pytest.mark.slow] if _PUBLISHED[known.game] else []
-            yield pytest.param(known, id=known.game, marks=marks)
+    found = [known for known in known_values() if known.game in _PUBLISHED]
+    assert {known.game for known in found} == set(_PUBLISHED)
+    for known in found:
+        marks = [pytest.mark.slow] if _PUBLISHED[known.game] else []
+        yield pytest.param(known, id=known.game, marks=marks)
 
 
 @pytest.mark.parametrize("known", list(_published()))

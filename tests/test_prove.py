@@ -139,12 +139,12 @@ def test_a_node_budget_keeps_the_turns():
 
 
 def test_side_by_side_the_first_to_know_halts_the_other():
-    # 6 x 6 k = 5 after the centre: df-pn proves the draw in a few dozen nodes (a pairing
-    # settles one side's question), alpha-beta does not settle it within a million
+    # 6 x 6 k = 5 after the centre: df-pn proves the draw in a few dozen nodes, alpha-beta
+    # does not settle it within a million
     pos = Position.from_moves("6x6k5", [14])
     assert prove(pos, methods=("alphabeta",), budget_nodes=1_000_000).value is None
     result = prove(pos, threads=2)
-    assert result.value == 0 and result.method == "pairing + dfpn" and result.threads == 2
+    assert result.value == 0 and result.method == "dfpn" and result.threads == 2
     halted = [s for s in result.steps if s.method == "alphabeta"]
     assert halted and all(s.answer == "unknown" for s in halted)
     assert sum(s.nodes for s in halted) < 1_000_000

@@ -801,29 +801,42 @@ def _unwind(B, Z, stk, d):
         take_back(B, Z, stk[d, NF + stk[d, F_SEL]], (B[H_PLY] - 1) & 1)
 
 
+@njit(**INLINE_JIT)
+def _children_phi(row, n, weak):
+    """``delta`` of the node in ``row`` from its children's ``phi``: their sum, or with
+    ``weak`` sums the largest open one plus one for each other open child (INF when one is
+    infinite); and the largest open ``phi``."""
+    total = np.int64(0)
+    largest = np.int64(0)
+    open_children = 0
+    for i in range(row[F_N]):
+        cp = row[NF + n + i]
+        if cp >= INF:
+            return np.int64(INF), largest
+        total += cp
+        if cp > 0:
+            largest = max(largest, cp)
+            open_children += 1
+    if weak and open_children > 0:
+        total = largest + open_children - 1
+    return min(total, np.int64(INF - 1)), largest
+
+
 @njit(**JIT)
 def _root_report(n, ctl, stk):
     """How far the search got: the root's moves, how many are solved, and the root's numbers
-    from its children (phi = least child delta, delta = sum of child phi), into ``ctl``."""
+    from its children (phi = least child delta, delta: :func:`_children_phi`), into ``ctl``."""
     row = stk[0]
     count = row[F_N]
     solved = 0
     least = np.int64(INF)
-    total = np.int64(0)
-    largest = np.int64(0)
-    open_children = 0
     for i in range(count):
         cp = row[NF + n + i]
         cd = row[NF + 2 * n + i]
         if cp == 0 or cd == 0:
             solved += 1
         least = min(least, cd)
-        total = min(total + cp, np.int64(INF))
-        if 0 < cp < INF:
-            largest = max(largest, cp)
-            open_children += 1
-    if ctl[C_WEAK] and open_children > 0 and total < INF:
-        total = largest + open_children - 1
+    total, _ = _children_phi(row, n, ctl[C_WEAK])
     ctl[C_ROOT_MOVES] = count
     ctl[C_ROOT_SOLVED] = solved
     if count > 0:
@@ -919,10 +932,6 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
             best = 0
             least = np.int64(INF + 1)
             second = np.int64(INF + 1)
-            total = np.int64(0)
-            largest = np.int64(0)
-            open_children = 0
-            infinite = False
             for i in range(row[F_N]):
                 cd = row[NF + 2 * n + i]
                 if cd < least:
@@ -931,18 +940,8 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
                     best = i
                 elif cd < second:
                     second = cd
-                cp = row[NF + n + i]
-                if cp >= INF:
-                    infinite = True
-                else:
-                    total += cp
-                    if cp > 0:
-                        largest = max(largest, cp)
-                        open_children += 1
-            if ctl[C_WEAK] and open_children > 0:
-                total = largest + open_children - 1
             phi = min(least, np.int64(INF))
-            delta = np.int64(INF) if infinite else min(total, np.int64(INF - 1))
+            delta, largest = _children_phi(row, n, ctl[C_WEAK])
             if phi >= row[F_THPHI] or delta >= row[F_THDELTA]:
                 work = ctl[C_NODES] - row[F_NODES0] + 1
                 tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, row[F_FLAGS])
@@ -950,7 +949,10 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
                 state = _RETURN
                 continue
             second = min(second, np.int64(INF))
-            child_thphi = min(row[F_THDELTA] - delta + row[NF + n + best], np.int64(INF))
+            # the child's phi at which delta reaches its threshold (with weak sums the
+            # largest phi sets delta, so a smaller child may grow to it first)
+            grows_from = largest if ctl[C_WEAK] else row[NF + n + best]
+            child_thphi = min(row[F_THDELTA] - delta + grows_from, np.int64(INF))
             if second >= INF:
                 child_thdelta = row[F_THPHI]
             else:

@@ -102,8 +102,8 @@ class Rules:
 @dataclass(frozen=True)
 class CheckReport:
     """A claim that holds: ``positions`` positions visited (one of each set of images),
-    ``games_end`` of them
-    finished games, ``pairings`` of them closed by a pairing certificate."""
+    ``games_end`` of them finished games, ``pairings`` of them closed by a pairing
+    certificate."""
 
     positions: int
     games_end: int
@@ -111,92 +111,82 @@ class CheckReport:
 
 
 def symmetries(rules: Rules) -> list[list[int]]:
-    """The cell maps (``image[cell]``) under which the game is the same: the identity first,
-    then each mirror or turn of the board that maps the set of lines onto itself; with gravity,
-    where a stone falls to the bottom, only the left-right mirror may join it."""
+    """The cell maps (``cell_map[cell]``: where the cell goes) under which the game is the
+    same: the identity first, then each mirror or turn of the board that maps the set of lines
+    onto itself; with gravity, where a stone falls to the bottom, only the left-right mirror
+    may join it."""
     rows, cols = rules.rows, rules.cols
-    maps = [
+    moves = [
         lambda r, c: (r, c),
         lambda r, c: (r, cols - 1 - c),
         lambda r, c: (rows - 1 - r, c),
         lambda r, c: (rows - 1 - r, cols - 1 - c),
     ]
     if rows == cols:
-        maps += [
+        moves += [
             lambda r, c: (c, r),
             lambda r, c: (cols - 1 - c, r),
             lambda r, c: (c, rows - 1 - r),
             lambda r, c: (cols - 1 - c, rows - 1 - r),
         ]
     if rules.gravity:
-        maps = maps[:2]
+        moves = moves[:2]
     lines = {frozenset(line) for line in rules.lines()}
     found = []
-    for to in maps:
-        image = [r * cols + c for r, c in (to(*divmod(cell, cols)) for cell in range(rows * cols))]
-        same = {frozenset(image[c] for c in line) for line in lines} == lines
-        if same and image not in found:
-            found.append(image)
+    for to in moves:
+        cell_map = [
+            r * cols + c for r, c in (to(*divmod(cell, cols)) for cell in range(rows * cols))
+        ]
+        same = {frozenset(cell_map[c] for c in line) for line in lines} == lines
+        if same and cell_map not in found:
+            found.append(cell_map)
     return found
 
 
-def mapped(board: list[int], image: list[int]) -> list[int]:
-    """The board whose stone on ``image[cell]`` is ``board``'s on ``cell``."""
+def mapped_board(board: list[int], cell_map: list[int]) -> list[int]:
+    """The image of ``board``: its stone on ``cell`` moved to ``cell_map[cell]``."""
     out = [0] * len(board)
     for cell, value in enumerate(board):
-        out[image[cell]] = value
+        out[cell_map[cell]] = value
     return out
 
 
-def canonical_text(rules: Rules, board: list[int], images: list[list[int]]) -> str:
-    """One text for a position and its images under ``images`` (:func:`symmetries`): the
+def canonical_text(rules: Rules, board: list[int], cell_maps: list[list[int]]) -> str:
+    """One text for a position and its images under ``cell_maps`` (:func:`symmetries`): the
     least of their texts."""
-    return min(rules.text(mapped(board, image)) for image in images)
+    return min(rules.text(mapped_board(board, cell_map)) for cell_map in cell_maps)
 
 
-def _inverse(image: list[int]) -> list[int]:
-    back = [0] * len(image)
-    for cell, to in enumerate(image):
-        back[to] = cell
-    return back
+def _is_index(value, size: int) -> bool:
+    """Whether ``value`` is an integer (not a bool) in ``0 .. size - 1``."""
+    return isinstance(value, Integral) and not isinstance(value, bool) and 0 <= int(value) < size
 
 
-def _stored_move(rules: Rules, board: list[int], text: str, strategy: dict, images) -> int | None:
-    """The strategy's move for ``board`` (its ``text``), or for one of its ``images`` mapped
-    back onto it; None when it has none. A move that is not a legal cell or column is returned
-    as it is, for the caller to refuse."""
-    if text in strategy:
-        return strategy[text]
-    for image in images[1:]:
-        move = strategy.get(rules.text(mapped(board, image)))
-        if move is None:
-            continue
-        span = rules.cols if rules.gravity else len(board)
-        if not (isinstance(move, Integral) and 0 <= int(move) < span):
+def _stored(rules: Rules, board: list[int], text: str, table: dict, cell_maps: list[list[int]]):
+    """``table``'s entry for ``board`` (its ``text``) or else for the first of its images
+    under ``cell_maps`` (identity first) that has one, as ``(entry, back, image_text)``:
+    ``back`` maps the image's cells back onto ``board``'s (None for ``board`` itself). None
+    when there is none."""
+    if text in table:
+        return table[text], None, text
+    for cell_map in cell_maps[1:]:
+        image_text = rules.text(mapped_board(board, cell_map))
+        if image_text in table:
+            back = [0] * len(cell_map)
+            for cell, to in enumerate(cell_map):
+                back[to] = cell
+            return table[image_text], back, image_text
+    return None
+
+
+def _mapped_move(rules: Rules, move, back: list[int]):
+    """A move stored for an image, mapped back by ``back`` (a column with gravity: its bottom
+    cell's); a move that is not a cell or column is kept, for the caller to refuse."""
+    if rules.gravity:
+        if not _is_index(move, rules.cols):
             return move
-        back = _inverse(image)
-        if rules.gravity:  # a column: its bottom cell, mapped back
-            return back[(rules.rows - 1) * rules.cols + int(move)] % rules.cols
-        return back[int(move)]
-    return None
-
-
-def _stored_pairs(rules: Rules, board: list[int], text: str, pairings: dict, images):
-    """The pairing certificate for ``board`` (its ``text``), or for one of its ``images``
-    mapped back onto it; None when there is none. Cells that are not cells are kept, for
-    :func:`check_pairing` to refuse."""
-    if text in pairings:
-        return pairings[text]
-    for image in images[1:]:
-        pairs = pairings.get(rules.text(mapped(board, image)))
-        if pairs is None:
-            continue
-        back = _inverse(image)
-        return [
-            [back[c] if isinstance(c, int) and 0 <= c < len(back) else c for c in pair]
-            for pair in pairs
-        ]
-    return None
+        return back[(rules.rows - 1) * rules.cols + int(move)] % rules.cols
+    return back[int(move)] if _is_index(move, len(back)) else move
 
 
 def attacker_is_blocked(board: list[int], lines: list[tuple[int, ...]], attacker: int) -> bool:
@@ -216,7 +206,7 @@ def check_pairing(
     cells = [c for pair in pairs for c in pair]
     if any(len(pair) != 2 for pair in pairs) or len(set(cells)) != len(cells):
         raise ProofCheckError(f"{text}: the certificate's pairs are not disjoint pairs")
-    if any(not (isinstance(c, int) and 0 <= c < len(board)) or board[c] for c in cells):
+    if any(not _is_index(c, len(board)) or board[c] for c in cells):
         raise ProofCheckError(f"{text}: the certificate pairs a cell that is not empty")
     other = SECOND if attacker == 0 else FIRST
     for line in lines:
@@ -327,14 +317,15 @@ def check_claim(
     """Check that ``attacker`` (0 first player, 1 second) wins from the position ``root``
     (``attacker_wins``), or does not win (draws or loses), when its prover plays ``strategy``
     (position text -> move) against every reply; ``pairings`` (position text -> pairs of
-    cells) close positions of a claim that the attacker does not win. Raises
-    :class:`ProofCheckError` at the first failure."""
+    cells) close positions of a claim that the attacker does not win. Either may name a
+    position by one of its images (module docstring). Raises :class:`ProofCheckError` at the
+    first failure."""
     pairings = pairings or {}
     if attacker_wins and pairings:
         raise ProofCheckError("pairing certificates prove only that an attacker does not win")
     lines = rules.lines()
     through = lines_through(rules)
-    images = symmetries(rules)
+    cell_maps = symmetries(rules)
     board, stones = read_position(rules, root)
     attacker_stone = FIRST if attacker == 0 else SECOND
     prover = attacker if attacker_wins else 1 - attacker
@@ -344,7 +335,7 @@ def check_claim(
     while stack:
         board, ply = stack.pop()
         text = rules.text(board)
-        key = canonical_text(rules, board, images)
+        key = canonical_text(rules, board, cell_maps)
         if key in seen:
             continue
         seen.add(key)
@@ -358,26 +349,40 @@ def check_claim(
         if not attacker_wins and attacker_is_blocked(board, lines, attacker):
             ends += 1
             continue
-        pairs = _stored_pairs(rules, board, text, pairings, images) if pairings else None
-        if pairs is not None:
-            check_pairing(rules, board, lines, attacker, pairs)
+        certificate = _stored(rules, board, text, pairings, cell_maps) if pairings else None
+        if certificate is not None:
+            pairs, back, where = certificate
+            if back is not None:
+                pairs = [[back[c] if _is_index(c, len(back)) else c for c in p] for p in pairs]
+            try:
+                check_pairing(rules, board, lines, attacker, pairs)
+            except ProofCheckError as err:
+                if back is None:
+                    raise
+                raise ProofCheckError(f"{err} (the certificate of its image {where})") from None
             paired += 1
             continue
         to_move = ply % 2
         stone = FIRST if to_move == 0 else SECOND
+        source = ""
         if to_move == prover:
             picked = forced_move(rules, board, stone, through)
             if picked is None:
-                picked = _stored_move(rules, board, text, strategy, images)
-            if picked is None:
-                raise ProofCheckError(f"{text}: the strategy has no move here")
+                stored = _stored(rules, board, text, strategy, cell_maps)
+                if stored is None:
+                    raise ProofCheckError(f"{text}: the strategy has no move here")
+                picked, back, where = stored
+                if back is not None:
+                    source = f" (the move {picked!r} of its image {where})"
+                    picked = _mapped_move(rules, picked, back)
             replies = [picked]
         else:
             replies = rules.moves(board)
         for move in replies:
-            cell = rules.cell_of(board, int(move)) if isinstance(move, Integral) else None
+            legal = isinstance(move, Integral) and not isinstance(move, bool)
+            cell = rules.cell_of(board, int(move)) if legal else None
             if cell is None:
-                raise ProofCheckError(f"{text}: the strategy's move {move} is not legal")
+                raise ProofCheckError(f"{text}: the strategy's move {move!r} is not legal{source}")
             child = board.copy()
             child[cell] = stone
             stack.append((child, ply + 1))

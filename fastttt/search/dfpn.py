@@ -44,10 +44,12 @@ DEFAULT_EPSILON = 0.25
 # (2-core Xeon, load 1-2): 7x7 k=5 "X cannot win" 12.8 CPU-s with 200, 5.9 with 32, 8.6
 # with 16 (a 2**22 table); 4x9 k=4 "X wins" 50.2 s with 200, 24.1 with 32 (2**24).
 DEFAULT_PAIRING_NODES = 32
-# At least this many nodes for blocking_pairs (proof files' leaves). 7x7 k=5's draw, strategy
-# moves + certificates / build CPU-s (load 4): 200 nodes 26,904 + 38,013 / 193; 2,000 10,613 +
-# 11,718 / 78; 20,000 6,329 + 6,002 / 57; 200,000 4,971 + 4,285 / 56; 2,000,000 4,754 + 4,016
-# / 53. 5x5 k=4: 1,983 + 790 at 200, 1,965 + 775 at 20,000. A failed search costs its budget.
+BLOCKING_PAIRS_NODES = 200  # at least this many for ProofSearch.blocking_pairs by default
+# Proof files' certificates: 7x7 k=5's draw, strategy moves + certificates / build CPU-s of
+# prove_with_strategies (one run each, load 4): 200 nodes 26,904 + 38,013 / 193; 2,000
+# 10,613 + 11,718 / 78; 20,000 6,329 + 6,002 / 57; 200,000 4,971 + 4,285 / 56; 2,000,000
+# 4,754 + 4,016 / 53. 5x5 k=4: 1,983 + 790 at 200, 1,965 + 775 at 20,000. A failed search
+# costs its budget.
 CERTIFICATE_PAIRING_NODES = 20_000
 # The first threat probe's nodes at an attacker's node (free boards; 0: no probes). Off by
 # default: measured (2-core Xeon, load 2-3) 4x9 k=4 "X wins" 12.9 CPU-s without, 13.6 with 16,
@@ -224,25 +226,28 @@ class ProofSearch:
             raise InvalidPositionError(f"the game is already over in {pos!r}")
         self.board.load(int(pos.first), int(pos.second))
 
-    def pairing_blocks(self, pos, attacker: int) -> bool:
+    def pairing_blocks(self, pos, attacker: int, nodes: int = BLOCKING_PAIRS_NODES) -> bool:
         """True when a pairing of the empty cells blocks every open line of ``attacker``
         in ``pos`` (free boards): then ``attacker`` cannot win, whoever moves (the greedy
         pass and search of :func:`fastttt.kernels.threats.pairing_holds`: False is "not
-        found")."""
-        return self.blocking_pairs(pos, attacker) is not None
+        found"). ``nodes``: as for :meth:`blocking_pairs`."""
+        return self.blocking_pairs(pos, attacker, nodes) is not None
 
-    def blocking_pairs(self, pos, attacker: int) -> tuple[tuple[int, int], ...] | None:
+    def blocking_pairs(
+        self, pos, attacker: int, nodes: int = BLOCKING_PAIRS_NODES
+    ) -> tuple[tuple[int, int], ...] | None:
         """The pairs of empty cells (disjoint, every open line of ``attacker`` holding one)
         that :meth:`pairing_blocks` finds in ``pos`` (free boards; a search of at least
-        :data:`CERTIFICATE_PAIRING_NODES` nodes, and at the attacker's turn at least the
-        budget df-pn's own search there last had), or None: a certificate that ``attacker``
-        cannot win, whoever moves."""
+        ``nodes`` nodes, and at the attacker's turn at least the budget df-pn's own search
+        there last had), or None: a certificate that ``attacker`` cannot win, whoever
+        moves. Proof files' certificates use :data:`CERTIFICATE_PAIRING_NODES`."""
         if self.geometry.gravity:
             return None
         attacker = require_int(attacker, "attacker", 0, 1)
+        nodes = require_int(nodes, "nodes", 0, 1 << 40)
         self._load(pos)
         out = np.zeros(self.geometry.cells, dtype=np.int64)
-        budget = max(self.ctl[K.C_PAIR_BUDGET], CERTIFICATE_PAIRING_NODES)
+        budget = max(self.ctl[K.C_PAIR_BUDGET], nodes)
         if pos.to_move == attacker:  # the budget df-pn's own search here last had
             found, _, _, _, flags = K.tt_get(self.tt, self._key(attacker), self.tt_bits)
             if found:

@@ -11,9 +11,9 @@ move, but those where the checker picks the move itself (a win at once, or the o
 position of each set of images under the board's symmetries (since format 4: the checker maps
 an image's move back, :func:`fastttt.reference.proofcheck.symmetries`). Strategies are
 read off df-pn (:class:`fastttt.search.dfpn.ProofSearch`): at the prover's positions, a move
-that wins in two (:func:`_wins_in_two`: the game ends there), else the move whose child df-pn's
-table already settles the same claim of with the least work (df-pn's own proof), else the
-first whose child df-pn proves it of.
+that wins in two (:func:`_wins_in_two`: the game ends on the prover's next move), else the
+move whose child df-pn's table already settles the same claim of with the least work (df-pn's
+own proof), else the first whose child df-pn proves it of.
 
 On an empty free board a first-player win may instead stand on a smaller board placed inside
 (:class:`Inside`, the sub-board argument of :mod:`fastttt.search.subboard`): the proof then
@@ -56,7 +56,7 @@ from fastttt.reference.proofcheck import (
     read_position,
     symmetries,
 )
-from fastttt.search.dfpn import ProofSearch
+from fastttt.search.dfpn import CERTIFICATE_PAIRING_NODES, ProofSearch
 
 FORMAT = "fastttt-proof"
 VERSION = 4  # 2: pairing certificates; 3: boards inside; 4: positions named by an image
@@ -72,7 +72,8 @@ class Claim:
     prover, the attacker when it wins, else its opponent. ``pairings`` (a claim that the
     attacker does not win, free boards): position text -> pairs of empty cells, disjoint,
     every line open to the attacker holding one; the prover answers a move in a pair with the
-    other cell, so the strategy stops there."""
+    other cell, so the strategy stops there. Both hold one position of each set of images
+    under the board's symmetries (:func:`fastttt.reference.proofcheck.symmetries`)."""
 
     attacker: int
     attacker_wins: bool
@@ -144,30 +145,33 @@ def _fill_strategy(
     max_positions: int,
     progress: Callable[[int], None] | None,
 ) -> None:
-    """Give ``claim.strategy`` a move at every position of the prover reachable from ``root``
-    (where the claim holds) with the prover following it, but past positions where the
-    attacker's every line is blocked, or a pairing blocks them (``claim.pairings``), when it
-    is claimed not to win."""
+    """Give ``claim.strategy`` a move at the prover's positions reachable from ``root``
+    (where the claim holds) with the prover following it: one position of each set of images,
+    none where the checker picks the move itself, none past positions where the attacker's
+    every line is blocked, or a pairing blocks them (``claim.pairings``), when it is claimed
+    not to win."""
     rules = _rules(root.spec)
     lines = rules.lines()
     through = lines_through(rules)
-    images = symmetries(rules)
+    cell_maps = symmetries(rules)
     stack = [root]
-    seen: set[str] = set()
+    texts: set[str] = set()
+    seen: set[str] = set()  # canonical texts
     while stack:
         pos = stack.pop()
-        if pos.is_over():
-            continue
         text = str(pos)
+        if text in texts or pos.is_over():
+            continue
+        texts.add(text)
         board, _ = read_position(rules, text)
-        key = canonical_text(rules, board, images)
+        key = canonical_text(rules, board, cell_maps)
         if key in seen:  # an image of it is answered: the checker maps that answer back
             continue
         seen.add(key)
         if not claim.attacker_wins:
             if attacker_is_blocked(board, lines, claim.attacker):
                 continue
-            pairs = search.blocking_pairs(pos, claim.attacker)
+            pairs = search.blocking_pairs(pos, claim.attacker, CERTIFICATE_PAIRING_NODES)
             if pairs is not None:
                 claim.pairings[text] = pairs
                 continue
@@ -437,7 +441,7 @@ def load(path: str | os.PathLike) -> Proof:
         raise TableFileError(f"{path}: the proof's fields are damaged ({err})") from None
 
 
-def _move(move: Any) -> int:
+def _as_move(move: Any) -> int:
     if isinstance(move, bool) or not isinstance(move, int):
         raise ValueError(f"a strategy's move is a cell or a column, not {move!r}")
     return move
@@ -448,7 +452,7 @@ def _from_fields(data: dict[str, Any], inside: Inside | None = None) -> Proof:
         Claim(
             int(c["attacker"]),
             bool(c["attacker_wins"]),
-            {str(text): _move(move) for text, move in c["strategy"].items()},
+            {str(text): _as_move(move) for text, move in c["strategy"].items()},
             {
                 text: tuple((int(x), int(y)) for x, y in pairs)
                 for text, pairs in c.get("pairings", {}).items()
