@@ -43,6 +43,8 @@ def main() -> None:
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
     if args.game in ("ultimate", "ultimate-open"):
+        if args.weak_sums:
+            parser.error("--weak-sums is for m,n,k boards (Ultimate's df-pn has no such option)")
         return ultimate_run(args)
 
     spec = as_spec(args.game)

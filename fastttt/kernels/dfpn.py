@@ -63,10 +63,12 @@ A sum counts a position reached by several move orders once per order, and such 
 counting makes a search that must refute every move avoid the moves whose replies transpose.
 
 Thresholds: the child searched is the one of least ``delta``; it gets ``thphi = thdelta(n) -
-delta(n) + phi(c)`` and ``thdelta = min(thphi(n), delta2 * (1 + eps) + 1)`` with ``delta2`` the
-second least ``delta`` (the 1 + epsilon trick of Pawlewicz and Lew, 2007: fewer switches
-between siblings; ``eps = C_EPS_NUM / C_EPS_DEN``). The search is iterative (an explicit
-stack, one row per ply) so that it unwinds at once on a node budget or a stop word.
+delta(n) + phi(c)`` (with weak sums the largest open ``phi`` instead of ``phi(c)``: the
+child's ``phi`` at which ``delta(n)`` reaches its threshold) and ``thdelta = min(thphi(n),
+delta2 * (1 + eps) + 1)`` with ``delta2`` the second least ``delta`` (the 1 + epsilon trick
+of Pawlewicz and Lew, 2007: fewer switches between siblings; ``eps = C_EPS_NUM /
+C_EPS_DEN``). The search is iterative (an explicit stack, one row per ply) so that it
+unwinds at once on a node budget or a stop word.
 
 Transposition table: int64 ``tt[2**bits, 4]`` rows ``(key, phi, delta, work)``, in buckets of
 4 rows; a new position replaces the row of least work (nodes searched below it). Keys are the

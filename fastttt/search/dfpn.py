@@ -56,10 +56,12 @@ CERTIFICATE_PAIRING_NODES = 20_000
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
 DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
-# Weak sums, measured (nodes, `prove(empty, 0)`, load 4): 7x7 k=5 "X cannot win" 120,255
-# against 313,780 with plain sums, 5x5 k=4 6,471 against 7,603; but 4x9 k=4 "X wins" 6.52 M
-# against 4.69 M and 4x10 k=4 30.9 M against 17.3 M. Off by default: a question's answer is
-# not known before it is asked.
+# Weak sums, measured (nodes, `prove(empty, 0)`, a 2**24 table): 7x7 k=5 "X cannot win"
+# 136,921 against 313,780 with plain sums, 5x5 k=4 7,212 against 7,603; but 4x9 k=4 "X wins"
+# 4.96 M against 4.69 M and 4x10 k=4 26.3 M against 17.3 M; 8x8 k=5 "X wins?" (a 2**28
+# table, before the weak sums had their own child threshold) refuted none of X's 10 first
+# moves in 29 CPU-minutes, where plain sums refute four.
+# Off by default: a question's answer is not known before it is asked.
 DEFAULT_WEAK_SUMS = False
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
 _TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
@@ -125,9 +127,9 @@ class ProofSearch:
     same proof (:func:`fastttt.kernels.dfpn.relevance_zone`; 0: never). ``zone_cuts`` and
     ``zone_moves_pruned`` count the nodes restricted and the moves left out; the probes'
     nodes count in ``threat_probe_nodes``. ``weak_sums``: a node's number that sums its
-    children's is the largest plus one for each other open child (Ueda et al. 2008), which
-    counts transposed subtrees once: fewer nodes to refute, more to prove (the figures are
-    at :data:`DEFAULT_WEAK_SUMS`).
+    children's is the largest plus one for each other open child (Ueda et al. 2008), so that
+    children whose subtrees transpose into each other do not add up: on the boards measured,
+    fewer nodes to refute and more to prove (docs/search.md).
     """
 
     def __init__(
