@@ -212,8 +212,8 @@ def _try_order(
     over = child.is_over()
     if over:
         return (False, False, 0, 0, heuristic)
-    fork = _wins_in_two(child, claim.prover, lines)
-    return (True, not fork, *_table_rank(search, child, claim), heuristic)
+    wins_in_two = _wins_in_two(child, claim.prover, lines)
+    return (True, not wins_in_two, *_table_rank(search, child, claim), heuristic)
 
 
 def _table_rank(search: ProofSearch, child: Position, claim: Claim) -> tuple[int, int]:
