@@ -59,8 +59,7 @@ DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: n
 # Weak sums, measured (nodes, `prove(empty, 0)`, a 2**24 table): 7x7 k=5 "X cannot win"
 # 136,921 against 313,780 with plain sums, 5x5 k=4 7,212 against 7,603; but 4x9 k=4 "X wins"
 # 4.96 M against 4.69 M and 4x10 k=4 26.3 M against 17.3 M; 8x8 k=5 "X wins?" (a 2**28
-# table, before the weak sums had their own child threshold) refuted none of X's 10 first
-# moves in 29 CPU-minutes, where plain sums refute four.
+# table) refuted none of X's 10 first moves in 30 CPU-minutes, where plain sums refute four.
 # Off by default: a question's answer is not known before it is asked.
 DEFAULT_WEAK_SUMS = False
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
