@@ -545,7 +545,18 @@ def test_cli_names_the_board_inside(listed, tmp_path):
 
 # --- published values as checkable files ---------------------------------------------------
 
-_PUBLISHED = {"4x5k4": False, "5x5k4": False, "7x7k5": True, "4x30k4": True}  # game: slow
+_PUBLISHED = {  # game: slow
+    "4x5k4": False,
+    "4x6k4": False,
+    "5x5k4": False,
+    "5x6k4": False,
+    "5x4k4g": False,
+    "6x4k4g": False,
+    "4x6k4g": True,
+    "5x5k4g": True,
+    "7x7k5": True,
+    "4x30k4": True,
+}
 
 
 def _published():
