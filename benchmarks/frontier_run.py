@@ -40,7 +40,9 @@ def main() -> None:
     parser.add_argument("--tt-bits", type=int, default=25, help="2**bits rows of 32 bytes")
     parser.add_argument("--threat-seconds", type=float, default=120.0)
     parser.add_argument("--weak-sums", action="store_true", help="df-pn's weak sums")
-    parser.add_argument("--pairing-nodes", type=int, help="df-pn's first pairing searches")
+    parser.add_argument(
+        "--pairing-nodes", type=int, default=DEFAULT_PAIRING_NODES, help="first pairing searches"
+    )
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
     if args.game in ("ultimate", "ultimate-open"):
@@ -50,8 +52,9 @@ def main() -> None:
 
     spec = as_spec(args.game)
     compile_seconds = warmup()
-    options = {} if args.pairing_nodes is None else {"pairing_nodes": args.pairing_nodes}
-    search = ProofSearch(spec, tt_bits=args.tt_bits, weak_sums=args.weak_sums, **options)
+    search = ProofSearch(
+        spec, tt_bits=args.tt_bits, weak_sums=args.weak_sums, pairing_nodes=args.pairing_nodes
+    )
     root = Position.empty(spec)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     budget = args.hours * 3600
@@ -73,7 +76,7 @@ def main() -> None:
             "load": os.getloadavg()[0],
             "tt_bits": args.tt_bits,
             "weak_sums": args.weak_sums,
-            "pairing_nodes": args.pairing_nodes or DEFAULT_PAIRING_NODES,
+            "pairing_nodes": args.pairing_nodes,
             "compile_seconds": round(compile_seconds, 1),
         }
         with open(args.log, "a") as out:

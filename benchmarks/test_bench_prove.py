@@ -297,6 +297,31 @@ def test_beyond_reach_how_far(benchmark, game, published):
 # --- proof files: the builder follows df-pn's own proof ------------------------------------
 
 
+def _bench_proof_build(
+    benchmark, game: str, tt_bits: int, rounds: int, variant: str, reference: str
+):
+    """Time ``prove_with_strategies`` on ``game``'s empty board (a draw) as ``variant``; the
+    first variant run is the ``reference`` the others' speed-up is measured against."""
+    from fastttt.search.prooftree import prove_with_strategies
+
+    pos = Position.empty(as_spec(game))
+    out = {}
+
+    def run():
+        out["proof"] = prove_with_strategies(pos, tt_bits=tt_bits)
+
+    benchmark.pedantic(run, rounds=rounds, iterations=1)
+    proof = out["proof"]
+    assert proof.value == 0
+    if variant == reference:
+        record(f"proof_build_{reference}", benchmark)
+    else:
+        speedup(f"proof_build_{reference}", f"proof_build_{variant}", benchmark)
+    _report(
+        benchmark, f"proof build {game}, {variant}", moves=proof.positions, pairings=proof.pairings
+    )
+
+
 @pytest.mark.parametrize("order", ["heuristic", "table"])
 def test_proof_file_build(benchmark, order, monkeypatch):
     """``proof build 4x5k4g`` (a draw, no certificates with gravity): the prover's moves in
@@ -306,20 +331,7 @@ def test_proof_file_build(benchmark, order, monkeypatch):
 
     if order == "heuristic":
         monkeypatch.setattr(prooftree, "_table_rank", lambda search, child, claim: (0, 0))
-    pos = Position.empty(as_spec("4x5k4g"))
-    out = {}
-
-    def run():
-        out["proof"] = prooftree.prove_with_strategies(pos, tt_bits=20)
-
-    benchmark.pedantic(run, rounds=2, iterations=1)
-    proof = out["proof"]
-    assert proof.value == 0
-    if order == "heuristic":
-        record("proof_build_heuristic", benchmark)
-    else:
-        speedup("proof_build_heuristic", "proof_build_table", benchmark)
-    _report(benchmark, f"proof build 4x5k4g, {order}", moves=proof.positions)
+    _bench_proof_build(benchmark, "4x5k4g", 20, 2, order, "heuristic")
 
 
 @pytest.mark.parametrize("keys", ["exact", "images"])
@@ -333,17 +345,4 @@ def test_proof_file_images(benchmark, keys, monkeypatch):
 
     if keys == "exact":
         monkeypatch.setattr(prooftree, "symmetries", lambda rules: symmetries(rules)[:1])
-    pos = Position.empty(as_spec("5x5k4"))
-    out = {}
-
-    def run():
-        out["proof"] = prooftree.prove_with_strategies(pos, tt_bits=22)
-
-    benchmark.pedantic(run, rounds=1, iterations=1)
-    proof = out["proof"]
-    assert proof.value == 0
-    if keys == "exact":
-        record("proof_build_exact", benchmark)
-    else:
-        speedup("proof_build_exact", "proof_build_images", benchmark)
-    _report(benchmark, f"proof build 5x5k4, {keys}", moves=proof.positions, pairings=proof.pairings)
+    _bench_proof_build(benchmark, "5x5k4", 22, 1, keys, "exact")

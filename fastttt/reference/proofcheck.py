@@ -151,10 +151,16 @@ def mapped_board(board: list[int], cell_map: list[int]) -> list[int]:
     return out
 
 
+def image_texts(rules: Rules, board: list[int], cell_maps: list[list[int]]) -> list[str]:
+    """The texts of ``board``'s images under ``cell_maps`` (:func:`symmetries`, the identity
+    first: ``board``'s own text)."""
+    return [rules.text(mapped_board(board, cell_map)) for cell_map in cell_maps]
+
+
 def canonical_text(rules: Rules, board: list[int], cell_maps: list[list[int]]) -> str:
     """One text for a position and its images under ``cell_maps`` (:func:`symmetries`): the
     least of their texts."""
-    return min(rules.text(mapped_board(board, cell_map)) for cell_map in cell_maps)
+    return min(image_texts(rules, board, cell_maps))
 
 
 def _is_index(value, size: int) -> bool:
@@ -162,20 +168,20 @@ def _is_index(value, size: int) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool) and 0 <= int(value) < size
 
 
-def _stored(rules: Rules, board: list[int], text: str, table: dict, cell_maps: list[list[int]]):
-    """``table``'s entry for ``board`` (its ``text``) or else for the first of its images
-    under ``cell_maps`` (identity first) that has one, as ``(entry, back, image_text)``:
-    ``back`` maps the image's cells back onto ``board``'s (None for ``board`` itself). None
-    when there is none."""
-    if text in table:
-        return table[text], None, text
-    for cell_map in cell_maps[1:]:
-        image_text = rules.text(mapped_board(board, cell_map))
-        if image_text in table:
-            back = [0] * len(cell_map)
-            for cell, to in enumerate(cell_map):
-                back[to] = cell
-            return table[image_text], back, image_text
+def _stored(texts: list[str], table: dict, cell_maps: list[list[int]]):
+    """``table``'s entry for the position whose :func:`image_texts` are ``texts``, stored
+    for it or else for the first of its images that has one, as ``(entry, back,
+    image_text)``: ``back`` maps the image's cells back onto the position's (None for the
+    position itself). None when there is none."""
+    for i, (text, cell_map) in enumerate(zip(texts, cell_maps, strict=True)):
+        if text not in table:
+            continue
+        if i == 0:
+            return table[text], None, text
+        back = [0] * len(cell_map)
+        for cell, to in enumerate(cell_map):
+            back[to] = cell
+        return table[text], back, text
     return None
 
 
@@ -334,8 +340,8 @@ def check_claim(
     stack = [(board, stones)]
     while stack:
         board, ply = stack.pop()
-        text = rules.text(board)
-        key = canonical_text(rules, board, cell_maps)
+        texts = image_texts(rules, board, cell_maps)
+        text, key = texts[0], min(texts)
         if key in seen:
             continue
         seen.add(key)
@@ -349,7 +355,7 @@ def check_claim(
         if not attacker_wins and attacker_is_blocked(board, lines, attacker):
             ends += 1
             continue
-        certificate = _stored(rules, board, text, pairings, cell_maps) if pairings else None
+        certificate = _stored(texts, pairings, cell_maps) if pairings else None
         if certificate is not None:
             pairs, back, where = certificate
             if back is not None:
@@ -368,7 +374,7 @@ def check_claim(
         if to_move == prover:
             picked = forced_move(rules, board, stone, through)
             if picked is None:
-                stored = _stored(rules, board, text, strategy, cell_maps)
+                stored = _stored(texts, strategy, cell_maps)
                 if stored is None:
                     raise ProofCheckError(f"{text}: the strategy has no move here")
                 picked, back, where = stored

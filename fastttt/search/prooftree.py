@@ -205,14 +205,14 @@ def _try_order(
     those whose claim df-pn's table already settles (:func:`_table_rank`), then, for a win,
     the most threats to win next, or for a draw the fewest lines left open to the attacker
     (smaller trees)."""
+    threats = _threat_cells(child, claim.prover, lines)
     if claim.attacker_wins:
-        heuristic = -_threats(child, claim.prover, lines)
+        heuristic = -len(threats)
     else:
         heuristic = _open_lines(child, claim.prover, lines)
-    over = child.is_over()
-    if over:
+    if child.is_over():
         return (False, False, 0, 0, heuristic)
-    wins_in_two = _wins_in_two(child, claim.prover, lines)
+    wins_in_two = _wins_in_two(child, claim.prover, lines, threats)
     return (True, not wins_in_two, *_table_rank(search, child, claim), heuristic)
 
 
@@ -236,16 +236,17 @@ def _threat_cells(pos: Position, player: int, lines: list[tuple[int, ...]]) -> s
     return cells
 
 
-def _threats(pos: Position, player: int, lines: list[tuple[int, ...]]) -> int:
-    return len(_threat_cells(pos, player, lines))
-
-
-def _wins_in_two(pos: Position, player: int, lines: list[tuple[int, ...]]) -> bool:
+def _wins_in_two(
+    pos: Position, player: int, lines: list[tuple[int, ...]], threats: set[int] | None = None
+) -> bool:
     """Whether ``player``, having just moved to ``pos``, wins on its next move whatever the
     reply: it could complete a line on two playable cells and its opponent on none (one
-    stone blocks one cell; with gravity a playable cell stays playable until taken)."""
+    stone blocks one cell; with gravity a playable cell stays playable until taken).
+    ``threats``: ``player``'s :func:`_threat_cells` when already known."""
     playable = pos.playable_mask()
-    mine = [c for c in _threat_cells(pos, player, lines) if playable >> c & 1]
+    if threats is None:
+        threats = _threat_cells(pos, player, lines)
+    mine = [c for c in threats if playable >> c & 1]
     theirs = [c for c in _threat_cells(pos, 1 - player, lines) if playable >> c & 1]
     return len(mine) >= 2 and not theirs
 
