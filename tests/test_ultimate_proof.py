@@ -14,7 +14,7 @@ from fastttt.search.ultimate import proof as P
 from fastttt.search.ultimate.engine import solve_exact
 from fastttt.ultimate import UltimateState
 
-from ultimate_reference import RefState, TreeTooLarge, minimax
+from ultimate_reference import LINES, RefState, TreeTooLarge, minimax
 
 
 def late_position(seed: int, ply: int, open_won_boards: bool = False):
@@ -263,3 +263,47 @@ def test_a_tiny_table_gives_the_same_verdicts():
         big = P.solve(state, max_nodes=2_000_000, tt_bits=22)
         small = P.solve(state, max_nodes=2_000_000, tt_bits=8)
         assert big.proved and small.proved and small.verdict == big.verdict
+
+
+def reference_distance(ref: RefState, who: str, far: int) -> int:
+    """The stones ``who`` lacks for three boards in a row, from the plain rules: over the lines
+    of boards, the least sum of the stones each board lacks; ``far`` when none can be made."""
+    other = "O" if who == "X" else "X"
+
+    def lacks(b: int) -> int:
+        if ref.claims[b] == who:
+            return 0
+        if ref.claims[b] is not None or ref.board_finished(b):
+            return far
+        cells = ref.grid[b]
+        open_lines = [line for line in LINES if all(cells[i] != other for i in line)]
+        return min((sum(cells[i] != who for i in line) for line in open_lines), default=far)
+
+    return min(far, *(sum(lacks(b) for b in line) for line in LINES))
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True])
+def test_the_distance_estimate_equals_the_plain_rules_count(open_won_boards):
+    from fastttt.kernels import ultimate_dfpn as D
+
+    seen = set()
+    for ply in (10, 30, 45, 64):
+        for state, ref in positions(10, ply, open_won_boards):
+            for side in (0, 1):
+                got = D.distance(state.array(), side)
+                assert got == reference_distance(ref, "XO"[side], D.FAR), (state, side)
+                seen.add(got)
+    assert D.FAR in seen and len(seen) >= 5
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True])
+def test_the_estimate_changes_the_work_not_the_values(open_won_boards):
+    from fastttt.kernels import ultimate_dfpn as D
+
+    cut = 0
+    for state, _ in positions(16, 60, open_won_boards):
+        plain = P.solve(state, max_nodes=3_000_000, estimate=False)
+        guided = P.solve(state, max_nodes=3_000_000)
+        assert plain.proved and guided.proved and guided.verdict == plain.verdict, state
+        cut += any(D.distance(state.array(), side) == D.FAR for side in (0, 1))
+    assert cut >= 1  # some position is one where a side can no longer win

@@ -186,7 +186,7 @@ def test_a_two_process_cluster_gives_the_same_result_and_tree():
     from fastttt.tables.distributed import local_cluster
 
     cases = [positions(5, 54)[i][0] for i in (3, 4)]  # the first has unknown tasks
-    here = [S.prove_split(s, depth=2, max_nodes=2_000, tt_bits=14) for s in cases]
+    here = [S.prove_split(s, depth=2, max_nodes=1_000, tt_bits=14) for s in cases]
     cluster, client = local_cluster(2)
     try:
         calls: list = []
@@ -194,7 +194,7 @@ def test_a_two_process_cluster_gives_the_same_result_and_tree():
             S.prove_split(
                 s,
                 depth=2,
-                max_nodes=2_000,
+                max_nodes=1_000,
                 tt_bits=14,
                 client=client,
                 progress=lambda done, total: calls.append((done, total)),

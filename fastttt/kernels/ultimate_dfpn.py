@@ -14,7 +14,12 @@ Zobrist hash of :func:`fastttt.kernels.ultimate.state_hash`, each with the ply o
 first entry keeps the shallower state (the most work behind it), the second the last other one
 stored there, so the entries near the root outlive the leaves that pass through once the table
 is full (a 2**16 table settles the suite's ply-40 draw in 16.0 M nodes, where one entry a slot,
-always replaced, did not in 48 M). State layout and rules:
+always replaced, did not in 48 M).
+
+With ``ctl[D_ESTIMATE]`` a position met for the first time starts from an estimate instead of
+(1, 1) (df-pn+, Nagai 2002): pn is the attacker's :func:`distance` to three boards in a row, dn
+the defender's, both at least 1; and a position where the attacker can no longer complete any
+line of boards is disproven on sight. State layout and rules:
 :mod:`fastttt.kernels.ultimate`. Kernels never raise; the stop word and the node budget end a
 search early (the root's numbers are then bounds, not a result).
 """
@@ -31,8 +36,10 @@ from fastttt.kernels.stop import is_stopped
 INF = np.int64(1 << 40)
 EPS = 0.25
 # ctl slots (int64)
-D_NODES, D_LIMIT, D_ABORTED, D_ATTACKER = range(4)
-NCTL = 4
+D_NODES, D_LIMIT, D_ABORTED, D_ATTACKER, D_ESTIMATE = range(5)
+NCTL = 5
+FAR = 16  # the distance of a board, or a line of boards, that a side can no longer win
+LINE_MASKS = np.array(K.LINES, dtype=np.int64)
 
 
 @njit(**JIT)
@@ -69,7 +76,39 @@ def _sat(a):
 
 
 @njit(**JIT)
-def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker):
+def board_distance(mine, theirs):
+    """The fewest stones ``mine`` lacks for a line of a small board that ``theirs`` does not
+    block; FAR when every line is blocked."""
+    best = FAR
+    for i in range(8):
+        line = LINE_MASKS[i]
+        if line & theirs == 0:
+            best = min(best, 3 - K.POP[line & mine])
+    return best
+
+
+@njit(**JIT)
+def distance(s, p):
+    """The fewest stones ``p`` lacks for three boards in a row: over the lines of boards, the
+    least sum of what each board lacks (0 for a board ``p`` holds). At least FAR when every
+    line holds a board ``p`` can no longer win: then ``p`` cannot win the game."""
+    held = s[K.FX + p]
+    lost = s[K.FX + 1 - p] | (s[K.CLOSED] & ~held)
+    best = FAR
+    for i in range(8):
+        line = LINE_MASKS[i]
+        if line & lost:
+            continue
+        total = 0
+        for b in range(9):
+            if (line >> b) & 1 and not (held >> b) & 1:
+                total += board_distance(s[p * 9 + b], s[(1 - p) * 9 + b])
+        best = min(best, total)
+    return best
+
+
+@njit(**JIT)
+def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, estimate):
     """Generate the children of ``stack[ply]`` and read their numbers; returns their count."""
     s = stack[ply]
     n = K.gen_moves(s, moves[ply])
@@ -81,7 +120,14 @@ def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attac
         h = K.state_hash(child, zob)
         chash[ply, i] = h
         if child[K.RESULT] == K.ONGOING:
-            pn, dn, _ = tt_lookup(tt_keys, tt_pn, tt_dn, h)
+            pn, dn, found = tt_lookup(tt_keys, tt_pn, tt_dn, h)
+            if estimate and not found:
+                pn = np.int64(distance(child, attacker))
+                if pn >= FAR:
+                    pn, dn = INF, np.int64(0)
+                else:
+                    pn = max(pn, np.int64(1))
+                    dn = max(np.int64(distance(child, 1 - attacker)), np.int64(1))
         elif child[K.RESULT] == 1 + attacker:
             pn, dn = np.int64(0), INF
         else:
@@ -112,6 +158,7 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     thphi = np.zeros(rows, dtype=np.int64)
     thdelta = np.zeros(rows, dtype=np.int64)
     attacker = ctl[D_ATTACKER]
+    estimate = ctl[D_ESTIMATE] != 0
     for j in range(K.NS):
         stack[0, j] = start[j]
     hashes[0] = K.state_hash(start, zob)
@@ -120,7 +167,7 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     thdelta[0] = INF
     ply = 0
     ctl[D_NODES] += 1
-    count[0] = _enter(0, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker)
+    count[0] = _enter(0, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, estimate)
     while True:
         or_node = stack[ply, K.SIDE] == attacker
         phi = INF
@@ -165,5 +212,5 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
         ply += 1
         ctl[D_NODES] += 1
         count[ply] = _enter(
-            ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker
+            ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, estimate
         )

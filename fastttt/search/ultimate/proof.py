@@ -78,9 +78,12 @@ class GameValue:
 class Prover:
     """df-pn with a transposition table of ``2**tt_bits`` entries (25 bytes each), kept
     between questions for the same attacker (a proof tree re-reads it), cleared when the
-    attacker changes."""
+    attacker changes. ``estimate``: new positions start from each side's distance to three
+    boards in a row, and a position where the attacker can no longer make one is disproven
+    at once (:mod:`fastttt.kernels.ultimate_dfpn`); False gives plain df-pn's (1, 1)."""
 
-    def __init__(self, tt_bits: int = 22):
+    def __init__(self, tt_bits: int = 22, estimate: bool = True):
+        self.estimate = estimate
         size = 1 << require_int(tt_bits, "tt_bits", 4, 32)
         require_memory(25 * size, f"a proof table of 2**{tt_bits} entries (25 bytes each)")
         self.tt_keys = np.zeros(size, dtype=np.uint64)
@@ -118,6 +121,7 @@ class Prover:
         self.ctl[:] = 0
         self.ctl[D.D_LIMIT] = max_nodes
         self.ctl[D.D_ATTACKER] = attacker
+        self.ctl[D.D_ESTIMATE] = self.estimate
         pn, dn = run(
             D.dfpn_root,
             state.array(),
@@ -159,10 +163,13 @@ def prove(
     return Prover(tt_bits).prove(state, attacker, max_nodes)
 
 
-def solve(state: UltimateState, max_nodes: int = DEFAULT_NODES, tt_bits: int = 22) -> GameValue:
+def solve(
+    state: UltimateState, max_nodes: int = DEFAULT_NODES, tt_bits: int = 22, estimate: bool = True
+) -> GameValue:
     """The value of ``state`` by df-pn: first "does the side to move win?", then, when it does
-    not, "does the other side win?" (no: a draw); each question gets ``max_nodes``."""
-    prover = Prover(tt_bits)
+    not, "does the other side win?" (no: a draw); each question gets ``max_nodes``.
+    ``estimate``: see :class:`Prover`."""
+    prover = Prover(tt_bits, estimate)
     mover = prover.prove(state, None, max_nodes)
     if mover.status == "proven":
         return GameValue(state.to_move, True, (mover,))
