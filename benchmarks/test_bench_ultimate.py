@@ -77,3 +77,27 @@ def test_bench_engine_fixed_depth(benchmark, depth):
 
     res = benchmark.pedantic(run, rounds=3)
     print(f"\ndepth {depth}: {res.nodes} nodes (Bench: {res.nodes})")
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True], ids=["usual", "open"])
+def test_bench_proof_estimate(benchmark, open_won_boards):
+    """df-pn on the proof suite's positions at plies 50, 40 and 30 (2,000,000 nodes a question):
+    distance estimates against plain (1, 1) numbers, in the same run."""
+    from fastttt.search.ultimate.proof import solve, suite_positions
+
+    states = suite_positions(open_won_boards, plies=(50, 40, 30))
+
+    def run(estimate: bool) -> tuple[int, int, float]:
+        t0 = time.process_time()
+        values = [solve(s, 2_000_000, 22, estimate) for s in states]
+        settled = sum(v.proved for v in values)
+        return settled, sum(v.nodes for v in values), time.process_time() - t0
+
+    plain = run(False)
+    estimate = benchmark.pedantic(run, args=(True,), rounds=1)
+    print(
+        f"\nproof suite, {'open variant' if open_won_boards else 'usual rules'}, "
+        f"{len(states)} positions: plain {plain[0]} settled, {plain[1]:,} nodes, "
+        f"{plain[2]:.1f} CPU-s; estimates {estimate[0]} settled, {estimate[1]:,} nodes, "
+        f"{estimate[2]:.1f} CPU-s; nodes ratio {plain[1] / estimate[1]:.2f}x"
+    )

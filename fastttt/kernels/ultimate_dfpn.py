@@ -88,31 +88,71 @@ def board_distance(mine, theirs):
 
 
 @njit(**JIT)
-def distance(s, p):
-    """The fewest stones ``p`` lacks for three boards in a row: over the lines of boards, the
-    least sum of what each board lacks (0 for a board ``p`` holds). At least FAR when every
-    line holds a board ``p`` can no longer win: then ``p`` cannot win the game."""
-    held = s[K.FX + p]
-    lost = s[K.FX + 1 - p] | (s[K.CLOSED] & ~held)
+def board_lacks(s, p, b):
+    """What ``p`` lacks for board ``b``: 0 when it holds it, FAR when it can no longer win it."""
+    if (s[K.FX + p] >> b) & 1:
+        return 0
+    if ((s[K.FX + 1 - p] | s[K.CLOSED]) >> b) & 1:
+        return FAR
+    return board_distance(s[p * 9 + b], s[(1 - p) * 9 + b])
+
+
+@njit(**JIT)
+def frame_distance(lacks):
+    """The least sum of ``lacks`` (one entry a board) over the lines of boards, at most FAR."""
     best = FAR
     for i in range(8):
         line = LINE_MASKS[i]
-        if line & lost:
-            continue
         total = 0
         for b in range(9):
-            if (line >> b) & 1 and not (held >> b) & 1:
-                total += board_distance(s[p * 9 + b], s[(1 - p) * 9 + b])
+            if (line >> b) & 1:
+                total += lacks[b]
         best = min(best, total)
     return best
 
 
 @njit(**JIT)
-def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, estimate):
-    """Generate the children of ``stack[ply]`` and read their numbers; returns their count."""
+def distance(s, p):
+    """The fewest stones ``p`` lacks for three boards in a row: over the lines of boards, the
+    least sum of what each board lacks (0 for a board ``p`` holds). FAR when every line holds
+    a board ``p`` can no longer win: then ``p`` cannot win the game."""
+    lacks = np.empty(9, dtype=np.int64)
+    for b in range(9):
+        lacks[b] = board_lacks(s, p, b)
+    return frame_distance(lacks)
+
+
+@njit(**JIT)
+def _estimate(child, board, lacks, attacker):
+    """(pn, dn) of a new ``child`` whose last move was in ``board``; ``lacks`` holds its
+    parent's lacks, row p for side p (restored on return)."""
+    far = np.int64(0)
+    near = np.int64(0)
+    for p in range(2):
+        before = lacks[p, board]
+        lacks[p, board] = board_lacks(child, p, board)
+        if p == attacker:
+            far = frame_distance(lacks[p])
+        else:
+            near = frame_distance(lacks[p])
+        lacks[p, board] = before
+    if far >= FAR:
+        return INF, np.int64(0)
+    return max(far, np.int64(1)), max(near, np.int64(1))
+
+
+@njit(**JIT)
+def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks):
+    """Generate the children of ``stack[ply]`` and read their numbers; returns their count.
+    ``lacks``: a (2, 9) work array, or an empty one for plain (1, 1) numbers."""
     s = stack[ply]
     n = K.gen_moves(s, moves[ply])
     child = stack[ply + 1]
+    estimate = lacks.shape[0] == 2
+    if estimate:  # a move changes one board: the others' lacks are the parent's
+        for p in range(2):
+            for b in range(9):
+                lacks[p, b] = board_lacks(s, p, b)
     for i in range(n):
         for j in range(K.NS):
             child[j] = s[j]
@@ -122,12 +162,7 @@ def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attac
         if child[K.RESULT] == K.ONGOING:
             pn, dn, found = tt_lookup(tt_keys, tt_pn, tt_dn, h)
             if estimate and not found:
-                pn = np.int64(distance(child, attacker))
-                if pn >= FAR:
-                    pn, dn = INF, np.int64(0)
-                else:
-                    pn = max(pn, np.int64(1))
-                    dn = max(np.int64(distance(child, 1 - attacker)), np.int64(1))
+                pn, dn = _estimate(child, moves[ply, i] // 9, lacks, attacker)
         elif child[K.RESULT] == 1 + attacker:
             pn, dn = np.int64(0), INF
         else:
@@ -158,7 +193,7 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     thphi = np.zeros(rows, dtype=np.int64)
     thdelta = np.zeros(rows, dtype=np.int64)
     attacker = ctl[D_ATTACKER]
-    estimate = ctl[D_ESTIMATE] != 0
+    lacks = np.zeros((2 if ctl[D_ESTIMATE] else 0, 9), dtype=np.int64)
     for j in range(K.NS):
         stack[0, j] = start[j]
     hashes[0] = K.state_hash(start, zob)
@@ -167,7 +202,7 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     thdelta[0] = INF
     ply = 0
     ctl[D_NODES] += 1
-    count[0] = _enter(0, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, estimate)
+    count[0] = _enter(0, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks)
     while True:
         or_node = stack[ply, K.SIDE] == attacker
         phi = INF
@@ -212,5 +247,5 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
         ply += 1
         ctl[D_NODES] += 1
         count[ply] = _enter(
-            ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, estimate
+            ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks
         )
