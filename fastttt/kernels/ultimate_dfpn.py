@@ -126,19 +126,19 @@ def distance(s, p):
 def _estimate(child, board, lacks, attacker):
     """(pn, dn) of a new ``child`` whose last move was in ``board``; ``lacks`` holds its
     parent's lacks, row p for side p (restored on return)."""
-    far = np.int64(0)
-    near = np.int64(0)
+    attacker_lacks = np.int64(0)
+    defender_lacks = np.int64(0)
     for p in range(2):
         before = lacks[p, board]
         lacks[p, board] = board_lacks(child, p, board)
         if p == attacker:
-            far = frame_distance(lacks[p])
+            attacker_lacks = frame_distance(lacks[p])
         else:
-            near = frame_distance(lacks[p])
+            defender_lacks = frame_distance(lacks[p])
         lacks[p, board] = before
-    if far >= FAR:
+    if attacker_lacks >= FAR:
         return INF, np.int64(0)
-    return max(far, np.int64(1)), max(near, np.int64(1))
+    return max(attacker_lacks, np.int64(1)), max(defender_lacks, np.int64(1))
 
 
 @njit(**JIT)
