@@ -163,6 +163,27 @@ def test_open_variant_hashes_tell_who_claimed_a_board_first():
     assert K.state_hash(first_x.array(), keys) != K.state_hash(first_o.array(), keys)
 
 
+@pytest.mark.parametrize("open_won_boards", [False, True])
+def test_a_childs_hash_from_its_parents_equals_its_own(open_won_boards):
+    from fastttt.kernels import ultimate as K
+
+    keys = K.zobrist_keys()
+    claims = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = UltimateState(open_won_boards)
+        while not state.is_over():
+            parent = state.array()
+            h = K.state_hash(parent, keys)
+            for move in state.legal_moves():
+                child = state.play(move)
+                got = K.child_hash(h, parent, child.array(), move, keys)
+                assert got == K.state_hash(child.array(), keys), (state, move)
+                claims += child.claims() != state.claims()
+            state = state.play(rng.choice(state.legal_moves()))
+    assert claims > 100  # moves that claim a board are among them
+
+
 def _moves_to(ply: int, seed: int) -> str:
     """The moves of a random game to ``ply``, as ``prove --moves`` reads them (board,cell)."""
     rng = random.Random(seed)

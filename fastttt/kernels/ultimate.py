@@ -563,17 +563,7 @@ def negamax(depth, alpha, beta, tt, work, ctx):
             for i in range(NS):
                 child[i] = s[i]
             apply_move(child, m)
-            h = (
-                hashes[ply]
-                ^ zob[s[SIDE] * 81 + m]
-                ^ zob[163 + s[FORCED]]
-                ^ zob[163 + child[FORCED]]
-                ^ zob[172]
-            )
-            claimed = (child[FX] | child[FO]) & ~(s[FX] | s[FO])
-            if s[VARIANT] and claimed:  # see state_hash: the variant hashes its claims
-                h ^= zob[174 + s[SIDE] * 9 + m // 9]
-            hashes[ply + 1] = h
+            hashes[ply + 1] = child_hash(hashes[ply], s, child, m, zob)
             fr[ply + 1, F_DEPTH] = fr[ply, F_DEPTH] - 1
             fr[ply + 1, F_ALPHA] = -fr[ply, F_BETA]
             fr[ply + 1, F_BETA] = -fr[ply, F_ALPHA]
@@ -602,6 +592,17 @@ def state_hash(s, zob):
                 h ^= zob[174 + b]
             if (s[FO] >> b) & 1:
                 h ^= zob[183 + b]
+    return h
+
+
+@njit(**JIT)
+def child_hash(h, parent, child, m, zob):
+    """:func:`state_hash` of ``child``, ``parent`` after move ``m``, from ``h``, the parent's
+    (a move claims at most its own board, for its mover)."""
+    p = parent[SIDE]
+    h ^= zob[p * 81 + m] ^ zob[172] ^ zob[163 + parent[FORCED]] ^ zob[163 + child[FORCED]]
+    if child[VARIANT] and (child[FX + p] ^ parent[FX + p]):
+        h ^= zob[174 + p * 9 + m // 9]
     return h
 
 

@@ -142,7 +142,9 @@ def _estimate(child, board, lacks, attacker):
 
 
 @njit(**JIT)
-def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks):
+def _enter(
+    ply, parent_hash, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks
+):
     """Generate the children of ``stack[ply]`` and read their numbers; returns their count.
     ``lacks``: a (2, 9) work array, or an empty one for plain (1, 1) numbers."""
     s = stack[ply]
@@ -157,7 +159,7 @@ def _enter(ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attac
         for j in range(K.NS):
             child[j] = s[j]
         K.apply_move(child, moves[ply, i])
-        h = K.state_hash(child, zob)
+        h = K.child_hash(parent_hash, s, child, moves[ply, i], zob)
         chash[ply, i] = h
         if child[K.RESULT] == K.ONGOING:
             pn, dn, found = tt_lookup(tt_keys, tt_pn, tt_dn, h)
@@ -202,7 +204,9 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     thdelta[0] = INF
     ply = 0
     ctl[D_NODES] += 1
-    count[0] = _enter(0, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks)
+    count[0] = _enter(
+        0, hashes[0], stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks
+    )
     while True:
         or_node = stack[ply, K.SIDE] == attacker
         phi = INF
@@ -247,5 +251,17 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
         ply += 1
         ctl[D_NODES] += 1
         count[ply] = _enter(
-            ply, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks
+            ply,
+            hashes[ply],
+            stack,
+            moves,
+            cpn,
+            cdn,
+            chash,
+            tt_keys,
+            tt_pn,
+            tt_dn,
+            zob,
+            attacker,
+            lacks,
         )
