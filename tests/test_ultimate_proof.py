@@ -148,6 +148,8 @@ def test_finished_and_bad_inputs():
         P.prove(UltimateState(), attacker=2)
     with pytest.raises(InvalidArgumentError):
         P.prove(UltimateState(), max_nodes=0)
+    with pytest.raises(InvalidArgumentError, match="estimate must be of type bool"):
+        P.Prover(10, estimate="yes")
 
 
 def test_open_variant_hashes_tell_who_claimed_a_board_first():

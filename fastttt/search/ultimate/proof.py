@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from fastttt.errors import InvalidArgumentError, TableFileError, require_int
+from fastttt.errors import InvalidArgumentError, TableFileError, require_int, require_type
 from fastttt.games.ultimate.state import UltimateState
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import ultimate as K
@@ -83,7 +83,7 @@ class Prover:
     at once (:mod:`fastttt.kernels.ultimate_dfpn`); False gives plain df-pn's (1, 1)."""
 
     def __init__(self, tt_bits: int = 22, estimate: bool = True):
-        self.estimate = estimate
+        self.estimate = require_type(estimate, bool, "estimate")
         size = 1 << require_int(tt_bits, "tt_bits", 4, 32)
         require_memory(25 * size, f"a proof table of 2**{tt_bits} entries (25 bytes each)")
         self.tt_keys = np.zeros(size, dtype=np.uint64)
