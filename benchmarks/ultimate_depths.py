@@ -7,8 +7,8 @@ CPU seconds; ``--summary`` reads a log and prints, for each ply, how many settle
 median nodes of those, then the growth a ply fitted over the medians (least squares on their
 logarithms) and what it gives at ply 0::
 
-    .venv/bin/python benchmarks/ultimate_depths.py --open --plies 60,55,50,45,40 --per-ply 8 \\
-        --max-nodes 20000000 --log depths.jsonl
+    .venv/bin/python benchmarks/ultimate_depths.py --open --seed 2020 --log depths.jsonl
+    .venv/bin/python benchmarks/ultimate_depths.py --open --seed 2021 --log depths.jsonl
     .venv/bin/python benchmarks/ultimate_depths.py --summary depths.jsonl
 
 Random games are lopsided, so their positions settle sooner than those of good play: the
@@ -49,7 +49,8 @@ def run(args) -> None:
 
 
 def summary(path: str) -> None:
-    rows = [json.loads(line) for line in open(path)]
+    with open(path) as log:
+        rows = [json.loads(line) for line in log]
     medians = {}
     for ply in sorted({r["ply"] for r in rows}, reverse=True):
         here = [r for r in rows if r["ply"] == ply]
@@ -84,10 +85,10 @@ def summary(path: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--open", action="store_true", help="won boards stay open")
-    parser.add_argument("--plies", default="60,55,50,45,40")
-    parser.add_argument("--per-ply", type=int, default=8)
+    parser.add_argument("--plies", default="60,55,50,45,40,35")
+    parser.add_argument("--per-ply", type=int, default=6)
     parser.add_argument("--seed", type=int, default=2020)
-    parser.add_argument("--max-nodes", type=int, default=20_000_000, help="a question")
+    parser.add_argument("--max-nodes", type=int, default=10_000_000, help="a question")
     parser.add_argument("--tt-bits", type=int, default=24)
     parser.add_argument("--log", help="JSON Lines file, appended to")
     parser.add_argument("--summary", metavar="LOG", help="summarise a log instead of running")

@@ -320,6 +320,31 @@ def test_the_distance_estimate_equals_the_plain_rules_count(open_won_boards):
 
 
 @pytest.mark.parametrize("open_won_boards", [False, True])
+def test_the_searchs_estimate_from_its_parent_equals_the_distances(open_won_boards):
+    from fastttt.kernels import ultimate_dfpn as D
+
+    cut = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = UltimateState(open_won_boards)
+        while not state.is_over():
+            lacks = np.zeros((2, 9), dtype=np.int64)
+            for side in (0, 1):
+                D.fill_lacks(state.array(), side, lacks[side])
+            before = lacks.copy()
+            for move in state.legal_moves():
+                child = state.play(move).array()
+                for attacker in (0, 1):
+                    mine, theirs = D.distance(child, attacker), D.distance(child, 1 - attacker)
+                    want = (D.INF, 0) if mine >= D.FAR else (max(mine, 1), max(theirs, 1))
+                    assert D.estimate(child, move // 9, lacks, attacker) == want
+                    cut += mine >= D.FAR
+            assert (lacks == before).all()
+            state = state.play(rng.choice(state.legal_moves()))
+    assert cut > 10
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True])
 def test_the_estimate_changes_the_work_not_the_values(open_won_boards):
     from fastttt.kernels import ultimate_dfpn as D
 

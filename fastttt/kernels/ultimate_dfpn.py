@@ -13,13 +13,13 @@ re-expansions of plain df-pn. Transposition table: buckets of two entries, keyed
 Zobrist hash of :func:`fastttt.kernels.ultimate.state_hash`, each with the ply of its state: the
 first entry keeps the shallower state (the most work behind it), the second the last other one
 stored there, so the entries near the root outlive the leaves that pass through once the table
-is full (a 2**16 table settles the suite's ply-40 draw in 16.0 M nodes, where one entry a slot,
-always replaced, did not in 48 M).
+is full (with plain numbers a 2**16 table settles the suite's ply-40 draw in 16.0 M nodes, where
+one entry a slot, always replaced, did not in 48 M).
 
-With ``ctl[D_ESTIMATE]`` a position met for the first time starts from an estimate instead of
-(1, 1) (df-pn+, Nagai 2002): pn is the attacker's :func:`distance` to three boards in a row, dn
-the defender's, both at least 1; and a position where the attacker can no longer complete any
-line of boards is disproven on sight. State layout and rules:
+With ``ctl[D_ESTIMATE]`` a position met for the first time starts from :func:`estimate`
+instead of (1, 1) (df-pn+, Nagai 2002): pn is the attacker's :func:`distance` to three boards
+in a row, dn the defender's, both at least 1; and a position where the attacker can no longer
+complete any line of boards is disproven on sight. State layout and rules:
 :mod:`fastttt.kernels.ultimate`. Kernels never raise; the stop word and the node budget end a
 search early (the root's numbers are then bounds, not a result).
 """
@@ -38,7 +38,7 @@ EPS = 0.25
 # ctl slots (int64)
 D_NODES, D_LIMIT, D_ABORTED, D_ATTACKER, D_ESTIMATE = range(5)
 NCTL = 5
-FAR = 16  # the distance of a board, or a line of boards, that a side can no longer win
+FAR = 16  # what a side lacks for a board it can no longer win; above 3 boards x 3 stones
 LINE_MASKS = np.array(K.LINES, dtype=np.int64)
 
 
@@ -76,7 +76,7 @@ def _sat(a):
 
 
 @njit(**JIT)
-def board_distance(mine, theirs):
+def cells_lacking(mine, theirs):
     """The fewest stones ``mine`` lacks for a line of a small board that ``theirs`` does not
     block; FAR when every line is blocked."""
     best = FAR
@@ -89,17 +89,26 @@ def board_distance(mine, theirs):
 
 @njit(**JIT)
 def board_lacks(s, p, b):
-    """What ``p`` lacks for board ``b``: 0 when it holds it, FAR when it can no longer win it."""
+    """What ``p`` lacks for board ``b``: 0 when it holds it, FAR when it can no longer win it
+    (the other side's, closed, or every line blocked: a claim is for good)."""
     if (s[K.FX + p] >> b) & 1:
         return 0
     if ((s[K.FX + 1 - p] | s[K.CLOSED]) >> b) & 1:
         return FAR
-    return board_distance(s[p * 9 + b], s[(1 - p) * 9 + b])
+    return cells_lacking(s[p * 9 + b], s[(1 - p) * 9 + b])
 
 
 @njit(**JIT)
-def frame_distance(lacks):
-    """The least sum of ``lacks`` (one entry a board) over the lines of boards, at most FAR."""
+def fill_lacks(s, p, out):
+    """``out[b]`` = :func:`board_lacks` of each board."""
+    for b in range(9):
+        out[b] = board_lacks(s, p, b)
+
+
+@njit(**JIT)
+def least_line_sum(lacks):
+    """The least sum of ``lacks`` (one entry a board) over the lines of boards, at most FAR:
+    FAR exactly when every line holds a board that lacks FAR (three boards lack 9 at most)."""
     best = FAR
     for i in range(8):
         line = LINE_MASKS[i]
@@ -114,27 +123,28 @@ def frame_distance(lacks):
 @njit(**JIT)
 def distance(s, p):
     """The fewest stones ``p`` lacks for three boards in a row: over the lines of boards, the
-    least sum of what each board lacks (0 for a board ``p`` holds). FAR when every line holds
-    a board ``p`` can no longer win: then ``p`` cannot win the game."""
+    least sum of what each board lacks. FAR when every line holds a board ``p`` can no longer
+    win: then ``p`` cannot win the game."""
     lacks = np.empty(9, dtype=np.int64)
-    for b in range(9):
-        lacks[b] = board_lacks(s, p, b)
-    return frame_distance(lacks)
+    fill_lacks(s, p, lacks)
+    return least_line_sum(lacks)
 
 
 @njit(**JIT)
-def _estimate(child, board, lacks, attacker):
-    """(pn, dn) of a new ``child`` whose last move was in ``board``; ``lacks`` holds its
-    parent's lacks, row p for side p (restored on return)."""
+def estimate(child, board, lacks, attacker):
+    """(pn, dn) of a new ``child`` whose last move was in ``board``: the attacker's and the
+    defender's :func:`distance`, at least 1, or (INF, 0) when the attacker can no longer win.
+    ``lacks`` holds the parent's board lacks, row p for side p (as it was on return): a move
+    changes only its own board."""
     attacker_lacks = np.int64(0)
     defender_lacks = np.int64(0)
     for p in range(2):
         before = lacks[p, board]
         lacks[p, board] = board_lacks(child, p, board)
         if p == attacker:
-            attacker_lacks = frame_distance(lacks[p])
+            attacker_lacks = least_line_sum(lacks[p])
         else:
-            defender_lacks = frame_distance(lacks[p])
+            defender_lacks = least_line_sum(lacks[p])
         lacks[p, board] = before
     if attacker_lacks >= FAR:
         return INF, np.int64(0)
@@ -143,18 +153,29 @@ def _estimate(child, board, lacks, attacker):
 
 @njit(**JIT)
 def _enter(
-    ply, parent_hash, stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks
+    ply,
+    parent_hash,
+    stack,
+    moves,
+    cpn,
+    cdn,
+    chash,
+    tt_keys,
+    tt_pn,
+    tt_dn,
+    zob,
+    attacker,
+    with_estimates,
+    lacks,
 ):
     """Generate the children of ``stack[ply]`` and read their numbers; returns their count.
-    ``lacks``: a (2, 9) work array, or an empty one for plain (1, 1) numbers."""
+    ``lacks``: a (2, 9) work array for :func:`estimate`."""
     s = stack[ply]
     n = K.gen_moves(s, moves[ply])
     child = stack[ply + 1]
-    estimate = lacks.shape[0] == 2
-    if estimate:  # a move changes one board: the others' lacks are the parent's
-        for p in range(2):
-            for b in range(9):
-                lacks[p, b] = board_lacks(s, p, b)
+    if with_estimates:
+        fill_lacks(s, 0, lacks[0])
+        fill_lacks(s, 1, lacks[1])
     for i in range(n):
         for j in range(K.NS):
             child[j] = s[j]
@@ -163,8 +184,8 @@ def _enter(
         chash[ply, i] = h
         if child[K.RESULT] == K.ONGOING:
             pn, dn, found = tt_lookup(tt_keys, tt_pn, tt_dn, h)
-            if estimate and not found:
-                pn, dn = _estimate(child, moves[ply, i] // 9, lacks, attacker)
+            if with_estimates and not found:
+                pn, dn = estimate(child, moves[ply, i] // 9, lacks, attacker)
         elif child[K.RESULT] == 1 + attacker:
             pn, dn = np.int64(0), INF
         else:
@@ -195,7 +216,8 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     thphi = np.zeros(rows, dtype=np.int64)
     thdelta = np.zeros(rows, dtype=np.int64)
     attacker = ctl[D_ATTACKER]
-    lacks = np.zeros((2 if ctl[D_ESTIMATE] else 0, 9), dtype=np.int64)
+    with_estimates = ctl[D_ESTIMATE] != 0
+    lacks = np.zeros((2, 9), dtype=np.int64)
     for j in range(K.NS):
         stack[0, j] = start[j]
     hashes[0] = K.state_hash(start, zob)
@@ -205,7 +227,20 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     ply = 0
     ctl[D_NODES] += 1
     count[0] = _enter(
-        0, hashes[0], stack, moves, cpn, cdn, chash, tt_keys, tt_pn, tt_dn, zob, attacker, lacks
+        0,
+        hashes[0],
+        stack,
+        moves,
+        cpn,
+        cdn,
+        chash,
+        tt_keys,
+        tt_pn,
+        tt_dn,
+        zob,
+        attacker,
+        with_estimates,
+        lacks,
     )
     while True:
         or_node = stack[ply, K.SIDE] == attacker
@@ -263,5 +298,6 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
             tt_dn,
             zob,
             attacker,
+            with_estimates,
             lacks,
         )

@@ -278,6 +278,8 @@ def proof_tree(
         """Whether ``state`` is known to go the strategy's way, proving it again if needed."""
         if state.is_over():
             return (state.winner() == attacker) == want_win
+        if not want_win and D.distance(state.array(), attacker) >= D.FAR:
+            return True  # the attacker can no longer complete a line of boards
         got = prover.stored(state)
         if got is not None and got[0 if want_win else 1] == 0:
             return True
