@@ -173,9 +173,7 @@ def _enter(
     s = stack[ply]
     n = K.gen_moves(s, moves[ply])
     child = stack[ply + 1]
-    if with_estimates:
-        fill_lacks(s, 0, lacks[0])
-        fill_lacks(s, 1, lacks[1])
+    filled = False  # lacks holds the parent's board lacks
     for i in range(n):
         for j in range(K.NS):
             child[j] = s[j]
@@ -185,6 +183,10 @@ def _enter(
         if child[K.RESULT] == K.ONGOING:
             pn, dn, found = tt_lookup(tt_keys, tt_pn, tt_dn, h)
             if with_estimates and not found:
+                if not filled:
+                    fill_lacks(s, 0, lacks[0])
+                    fill_lacks(s, 1, lacks[1])
+                    filled = True
                 pn, dn = estimate(child, moves[ply, i] // 9, lacks, attacker)
         elif child[K.RESULT] == 1 + attacker:
             pn, dn = np.int64(0), INF
