@@ -227,24 +227,27 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     thphi[0] = INF
     thdelta[0] = INF
     ply = 0
-    ctl[D_NODES] += 1
-    count[0] = _enter(
-        0,
-        hashes[0],
-        stack,
-        moves,
-        cpn,
-        cdn,
-        chash,
-        tt_keys,
-        tt_pn,
-        tt_dn,
-        zob,
-        attacker,
-        with_estimates,
-        lacks,
-    )
+    entering = True  # stack[ply] is new: generate its children
     while True:
+        if entering:
+            ctl[D_NODES] += 1
+            count[ply] = _enter(
+                ply,
+                hashes[ply],
+                stack,
+                moves,
+                cpn,
+                cdn,
+                chash,
+                tt_keys,
+                tt_pn,
+                tt_dn,
+                zob,
+                attacker,
+                with_estimates,
+                lacks,
+            )
+            entering = False
         or_node = stack[ply, K.SIDE] == attacker
         phi = INF
         delta = np.int64(0)
@@ -286,20 +289,4 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
         K.apply_move(stack[ply + 1], moves[ply, best])
         hashes[ply + 1] = chash[ply, best]
         ply += 1
-        ctl[D_NODES] += 1
-        count[ply] = _enter(
-            ply,
-            hashes[ply],
-            stack,
-            moves,
-            cpn,
-            cdn,
-            chash,
-            tt_keys,
-            tt_pn,
-            tt_dn,
-            zob,
-            attacker,
-            with_estimates,
-            lacks,
-        )
+        entering = True

@@ -185,6 +185,12 @@ def _stored(texts: list[str], table: dict, cell_maps: list[list[int]]):
     return None
 
 
+def _mapped_cell(cell, back: list[int]):
+    """``cell`` of an image mapped back by ``back``; a value that is not a cell is kept, for
+    the caller to refuse."""
+    return back[int(cell)] if _is_index(cell, len(back)) else cell
+
+
 def _mapped_move(rules: Rules, move, back: list[int]):
     """A move stored for an image, mapped back by ``back`` (a column with gravity: its bottom
     cell's); a move that is not a cell or column is kept, for the caller to refuse."""
@@ -192,7 +198,7 @@ def _mapped_move(rules: Rules, move, back: list[int]):
         if not _is_index(move, rules.cols):
             return move
         return back[(rules.rows - 1) * rules.cols + int(move)] % rules.cols
-    return back[int(move)] if _is_index(move, len(back)) else move
+    return _mapped_cell(move, back)
 
 
 def attacker_is_blocked(board: list[int], lines: list[tuple[int, ...]], attacker: int) -> bool:
@@ -359,7 +365,7 @@ def check_claim(
         if certificate is not None:
             pairs, back, where = certificate
             if back is not None:
-                pairs = [[back[c] if _is_index(c, len(back)) else c for c in p] for p in pairs]
+                pairs = [[_mapped_cell(c, back) for c in pair] for pair in pairs]
             try:
                 check_pairing(rules, board, lines, attacker, pairs)
             except ProofCheckError as err:
