@@ -1349,3 +1349,15 @@ def test_the_disk_check_refuses_and_stops_before_the_disk_fills(tmp_path, monkey
     assert calls == [] and (out / "manifest.json").is_file()
     sol = solve_layered(GAME, out=out, values="wdl", resume=True)
     assert sol.counts() == reference.counts()
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_importing_the_solver_puts_idle_openmp_threads_to_sleep_unless_told(given, seen):
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if given:
+        env["OMP_WAIT_POLICY"] = given
+    code = "import os, fastttt.tables.layered; print(os.environ['OMP_WAIT_POLICY'])"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert out.stdout.strip() == seen, out.stderr

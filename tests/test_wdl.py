@@ -19,6 +19,8 @@ import pytest
 from fastttt.errors import InvalidArgumentError, InvalidPositionError, NoDepthError, TableFileError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
+from fastttt.kernels.dense import NONTERMINAL
+from fastttt.kernels.layered import wdl_counted_bytes
 from fastttt.tables.dense import solve
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import LayerStore, pack_wdl, unpack_wdl
@@ -72,6 +74,15 @@ def test_pack_and_unpack_are_inverse_and_little_end_first():
     for size in (0, 1, 4, 5, 4099):
         v = rng.integers(0, 4, size, dtype=np.uint8)
         assert np.array_equal(unpack_wdl(pack_wdl(v), size), v)
+
+
+def test_the_counted_bytes_of_a_packed_chunk_are_its_values_and_open_bits():
+    rng = np.random.default_rng(2)
+    for size in (0, 1, 5, 4099):
+        values = rng.integers(0, 4, size, dtype=np.uint8)
+        reach = np.where(rng.random(size) < 0.5, NONTERMINAL, values).astype(np.uint8)
+        expected = values | (reach == NONTERMINAL).astype(np.uint8) << 2
+        assert np.array_equal(wdl_counted_bytes(pack_wdl(values), reach), expected)
 
 
 # --- values equal to the byte tables -------------------------------------------------------

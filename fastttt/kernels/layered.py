@@ -517,6 +517,18 @@ def wdl_of(packed, slot):
     return (np.int64(packed[slot >> 2]) >> ((slot & 3) << 1)) & 3
 
 
+@njit(**JIT)
+def wdl_counted_bytes(packed, reach):
+    """The bytes a packed win/draw/loss chunk is counted by, one a slot: its v
+    (:func:`wdl_of`) | 4 when its reach byte is ``NONTERMINAL`` (the game not over), so that
+    the counts read as a byte table's with depth 0 or 1 (one pass; no unpacked copies)."""
+    out = np.empty(reach.shape[0], dtype=np.uint8)
+    for i in range(reach.shape[0]):
+        v = (packed[i >> 2] >> ((i & 3) << 1)) & 3
+        out[i] = v | 4 if reach[i] == NONTERMINAL else v
+    return out
+
+
 @njit(**INLINE_JIT)
 def best_child_byte(nxt, slots, moves, wdl, win_v, loss_v):
     """The value byte of an open position for its mover from its children's, ``slots[:moves]``

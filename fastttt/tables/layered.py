@@ -47,7 +47,6 @@ from fastttt.tables.layer_store import (
     LayerStore,
     pack_wdl,
     require_zarr,
-    unpack_wdl,
 )
 from fastttt.tables.runs_index import ColumnRunsIndex
 
@@ -207,8 +206,7 @@ class ChunkWork:
                 self._run(*kernels, (*args, start, wdl), reach.size)
         self._write("value", n, chunk, out)
         if wdl:
-            open_ = (reach == NONTERMINAL).view(np.uint8) << 2
-            out = unpack_wdl(out, stop - start) | open_
+            out = kern.wdl_counted_bytes(out, reach)
         positions = np.zeros(256, dtype=np.int64)
         stored = np.zeros(256, dtype=np.int64)
         if isinstance(index, ColumnRunsIndex):
