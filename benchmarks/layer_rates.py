@@ -14,10 +14,12 @@ windowed neighbour chunks), and their output is compared with the folder:
   table (each layer against its neighbours' values).
 
 The CPU time of each sweep (``time.process_time``, the neighbour chunks read beforehand) gives
-nanoseconds a slot per layer. A fit of ``a + b * reachable fraction`` per sweep (reachable
-positions a slot, by layer) carries them to another board's layers: ``--project GAME`` takes
-its slots per layer from its index and its positions per ply from the known counts file
-(Connect Four 7x6: Tromp's counts; with the mirror a slot holds about half a ply's positions).
+nanoseconds a slot per layer. A fit over the sampled chunks, ``a + b * r`` for the forward
+sweep (it visits every slot) and ``c * r`` for the backward one (it works on open positions
+only), r the chunk's reachable positions a slot, carries them to another board's layers:
+``--project GAME`` takes its slots per layer from its index and its positions per ply from the
+known counts file (Connect Four 7x6: Tromp's counts; with the mirror a slot holds about half a
+ply's positions).
 
     python benchmarks/layer_rates.py DIR [--chunks 3] [--project connect4] [--seed 22]
 
@@ -117,15 +119,16 @@ class ReachFromValues:
         self.written[(kind, n, chunk)] = data
 
 
-def measure(path: str, chunks: int, seed: int) -> list[dict]:
-    """One row a layer: slots, sampled slots, reachable fraction, ns a slot of each sweep."""
+def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple]]:
+    """One row a layer (slots, sampled slots, reachable fraction, ns a slot of each sweep)
+    and one point a sampled chunk: (slots, reachable fraction, forward ns, backward ns)."""
     solution = open_layered(path)
     index, store = solution.index, solution.store
     proxy = ReachFromValues(store, index)
     work = ChunkWork(proxy, index, parallel=False, whole_layers=False, spare_bytes=256 << 20)
     rng = np.random.default_rng(seed)
     sizes = store.manifest["layer_sizes"]
-    rows = []
+    rows, points = [], []
     for n in range(1, index.spec.cells):
         count = store.chunk_count(n)
         picked = np.sort(rng.choice(count, min(chunks, count), replace=False))
@@ -137,19 +140,23 @@ def measure(path: str, chunks: int, seed: int) -> list[dict]:
             work._neighbour("reach", n - 1, n, start, stop)
             t = time.process_time()
             work.forward(n, int(c))
-            fwd += time.process_time() - t
+            dt_forward = time.process_time() - t
+            fwd += dt_forward
             if not np.array_equal(proxy.written[("reach", n, int(c))], own):
                 raise SystemExit(f"layer {n} chunk {c}: the reach sweep differs from the table")
             work._neighbour("value", n + 1, n, start, stop)
             t = time.process_time()
             work.backward(n, int(c))
-            bwd += time.process_time() - t
+            dt_backward = time.process_time() - t
+            bwd += dt_backward
             if not np.array_equal(
                 proxy.written[("value", n, int(c))], store.read_chunk("value", n, int(c))
             ):
                 raise SystemExit(f"layer {n} chunk {c}: the value sweep differs from the table")
-            slots += stop - start
-            reachable += int(np.count_nonzero(own))
+            size, seen = stop - start, int(np.count_nonzero(own))
+            points.append((size, seen / size, dt_forward / size * 1e9, dt_backward / size * 1e9))
+            slots += size
+            reachable += seen
             proxy.written.clear()
         rows.append(
             {
@@ -166,20 +173,24 @@ def measure(path: str, chunks: int, seed: int) -> list[dict]:
             f"{rows[-1]['forward_ns']:8.1f} {rows[-1]['backward_ns']:8.1f}",
             flush=True,
         )
-    return rows
+    return rows, points
 
 
-def fit(rows: list[dict], key: str) -> tuple[float, float]:
-    """Least squares ``ns = a + b * reachable`` over the layers, weighted by sampled slots."""
-    x = np.array([r["reachable"] for r in rows])
-    y = np.array([r[key] for r in rows])
-    w = np.sqrt(np.array([r["sampled"] for r in rows], dtype=float))
-    design = np.stack([np.ones_like(x), x], axis=1) * w[:, None]
-    (a, b), *_ = np.linalg.lstsq(design, y * w, rcond=None)
-    return float(a), float(b)
+FIT_MIN_SLOTS = 1 << 16  # smaller chunks (the first layers) time the calls, not the slots
 
 
-def project(game: str, rows: list[dict]) -> None:
+def fit(points: list[tuple]) -> tuple[float, float, float]:
+    """Least squares over the sampled chunks: forward ``ns = a + b * r``, backward
+    ``ns = c * r`` (it works on open positions only, so no constant), r the chunk's
+    reachable positions a slot; returns (a, b, c)."""
+    big = np.array([p for p in points if p[0] >= FIT_MIN_SLOTS])
+    r, forward, backward = big[:, 1], big[:, 2], big[:, 3]
+    (a, b), *_ = np.linalg.lstsq(np.stack([np.ones_like(r), r], axis=1), forward, rcond=None)
+    (c,), *_ = np.linalg.lstsq(r[:, None], backward, rcond=None)
+    return float(a), float(b), float(c)
+
+
+def project(game: str, points: list[tuple]) -> None:
     """CPU of both sweeps of ``game`` over the heights index with the mirror, from the fit."""
     spec = as_spec(game)
     counts = {as_spec(k.game): k.by_ply for k in known_counts()}
@@ -187,17 +198,22 @@ def project(game: str, rows: list[dict]) -> None:
         raise SystemExit(f"{game}: no positions per ply in the known counts file")
     by_ply = counts[spec]
     sizes = LayerIndex(spec, symmetry=True).layer_sizes
-    (fa, fb), (ba, bb) = fit(rows, "forward_ns"), fit(rows, "backward_ns")
-    print(f"fit: forward {fa:.1f} + {fb:.1f} r ns a slot, backward {ba:.1f} + {bb:.1f} r")
-    total = 0.0
+    fa, fb, bb = fit(points)
+    print(
+        f"fit over {len(points)} chunks: forward {fa:.1f} + {fb:.1f} r ns a slot, "
+        f"backward {bb:.1f} r"
+    )
+    total = forward_empty = 0.0
     for n, size in enumerate(sizes):
         if size == 0:
             continue
         r = min(1.0, by_ply[n] / 2 / size) if n < len(by_ply) else 0.0
-        total += size * ((fa + fb * r) + (ba + bb * r)) * 1e-9
+        total += size * (fa + fb * r + bb * r) * 1e-9
+        forward_empty += size * fa * 1e-9
     print(
         f"{spec.name}: {sum(sizes):,} slots, largest layer {max(sizes):,}; both sweeps about "
-        f"{total / 3600:,.0f} core-hours"
+        f"{total / 3600:,.0f} core-hours, {forward_empty / 3600:,.0f} of them the forward "
+        "sweep's constant"
     )
 
 
@@ -219,10 +235,10 @@ def main() -> None:
     args = parser.parse_args()
     print(uptime(), flush=True)
     print(f"{'n':>3} {'slots':>16} {'sampled':>11} {'reach/slot':>9} {'fwd ns':>8} {'bwd ns':>8}")
-    rows = measure(args.path, args.chunks, args.seed)
+    rows, points = measure(args.path, args.chunks, args.seed)
     print(f"both sweeps over every slot at these rates: {own_total(rows):,.0f} CPU-s", flush=True)
     if args.project:
-        project(args.project, rows)
+        project(args.project, points)
     print(uptime(), flush=True)
 
 

@@ -460,6 +460,7 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
         if ok and fixed[block]:
             ok = is_canonical(sym, first, second)
         if ok:
+            won = has_line(line_shift, line_start, k, last)
             if moves_block != block:  # parents: a stone that could have been played last
                 moves = block_moves(
                     sym,
@@ -479,6 +480,8 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
             for m in range(moves):
                 if ((pattern >> np.uint64(mv_pos[m])) & _ONE) != last_bit:
                     continue  # that stone is the other side's
+                if won and has_line(line_shift, line_start, k, last ^ mv_bit[m]):
+                    continue  # the game was over before that stone: no look-up needed
                 if mv_g[m] == 0:
                     parent = mv_base[m] + table_rank(colex, nbytes, delete_bit(pattern, mv_pos[m]))
                 else:
@@ -500,7 +503,7 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
                         x_moved_last,
                     )
                 if is_open(prev, parent, packed):
-                    if has_line(line_shift, line_start, k, last):
+                    if won:
                         byte = np.uint8(V_FIRST if x_moved_last else V_SECOND)
                     elif occ == full:
                         byte = np.uint8(V_DRAW)
