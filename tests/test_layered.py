@@ -1361,3 +1361,23 @@ def test_importing_the_solver_puts_idle_openmp_threads_to_sleep_unless_told(give
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
     )
     assert out.stdout.strip() == seen, out.stderr
+
+
+def test_the_last_colouring_with_the_same_high_bits_is_found_as_by_counting():
+    from fastttt.kernels.bits import clz
+    from fastttt.kernels.layered import same_high_bits_last
+
+    rng = random.Random(5)
+    for _ in range(300):
+        n = rng.randint(1, 12)
+        x = rng.randint(0, n)
+        pattern = sum(1 << b for b in rng.sample(range(n), x))
+        q = rng.randint(0, n)
+        same = [
+            p
+            for p in range(1 << n)
+            if p.bit_count() == x and p >> q == pattern >> q and p >= pattern
+        ]
+        assert int(same_high_bits_last(np.uint64(pattern), q, x)) == max(same)
+    for value in (1, 2, 3, 255, 1 << 40, (1 << 64) - 1):
+        assert clz(np.uint64(value)) == 64 - value.bit_length()

@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit, prange
 
 from fastttt.config import INLINE_JIT, JIT, PARALLEL_JIT
-from fastttt.kernels.bits import ctz, popcount
+from fastttt.kernels.bits import clz, ctz, popcount
 from fastttt.kernels.dense import NONTERMINAL, V_DRAW, V_FIRST, V_SECOND
 
 _ONE = np.uint64(1)
@@ -405,6 +405,31 @@ def has_line(line_shift, line_start, k, stones):
 
 
 @njit(**INLINE_JIT)
+def line_starts(line_shift, line_start, k, stones):
+    """The cells (bits) that start a whole line of k in ``stones`` (a line's lowest cell), in
+    the first direction that has one; 0 when there is none (:func:`has_line` as a mask)."""
+    for d in range(4):
+        step = np.uint64(line_shift[d])
+        run = stones
+        for _ in range(k - 1):
+            run &= run >> step
+        run &= line_start[d]
+        if run:
+            return run
+    return np.uint64(0)
+
+
+@njit(**INLINE_JIT)
+def same_high_bits_last(pattern, q, x):
+    """The last X pattern (x bits, colex order) whose bits from ``q`` up are ``pattern``'s:
+    its low ``q`` bits hold the same number of X bits, all at the top."""
+    q = np.int64(q)
+    high = (pattern >> np.uint64(q)) << np.uint64(q)
+    j = x - np.int64(popcount(high))
+    return high | (((_ONE << np.uint64(j)) - _ONE) << np.uint64(q - j))
+
+
+@njit(**INLINE_JIT)
 def playable(gravity, cols, full, bottom, occ):
     empty = full & ~occ
     if gravity:
@@ -450,13 +475,28 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
     mv_bit, mv_pos, mv_base, mv_occ, mv_g = move_buffers()
     moves = 0
     moves_block = -1
-    for i in range(lo, hi):
+    i = lo
+    while i < hi:
         occ = occs[block]
         first = deposit(pdep8, nbytes, pattern, occ)
         second = occ ^ first
         last = first if x_moved_last else second
         byte = np.uint8(0)
-        ok = not has_line(line_shift, line_start, k, occ ^ last)  # the other side never won
+        starts = line_starts(line_shift, line_start, k, occ ^ last)
+        ok = not starts  # the other side never won
+        if not ok:
+            # no position, nor in any colouring after this one with the same bits from the
+            # line's lowest cell up: a run of colex order, skipped
+            top = _ONE << np.uint64(63 - clz(starts))
+            end = same_high_bits_last(pattern, popcount(occ & (top - _ONE)), lay.x)
+            run = table_rank(colex, nbytes, end) - colour
+            skip = min(run, hi - 1 - i)  # the loop writes the last slot skipped to
+            for t in range(i - start, i - start + skip):
+                out[t] = 0
+            i += skip
+            colour += skip
+            if skip == run:
+                pattern = end  # else i is the range's last slot: the pattern is not read
         if ok and fixed[block]:
             ok = is_canonical(sym, first, second)
         if ok:
@@ -512,6 +552,7 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
                     break
         out[i - start] = byte
         block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
+        i += 1
 
 
 @njit(**INLINE_JIT)
