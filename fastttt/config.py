@@ -8,7 +8,8 @@ Importing fastttt sets ``OMP_WAIT_POLICY=PASSIVE`` unless it is set already: Ope
 (Numba's "omp" threading layer) otherwise spin between parallel regions, and a layered solve
 on disk spends those gaps reading and writing chunks, so the spinning thread burned CPU for
 nothing (Connect Four 5x6 on disk: 262 CPU-s, 202 with the threads asleep, the same wall time).
-It must be set before the first parallel kernel runs.
+It acts only if set before OpenMP is loaded (the first parallel kernel of the process), and
+child processes inherit it.
 """
 
 import os

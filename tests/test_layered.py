@@ -1381,3 +1381,31 @@ def test_the_last_colouring_with_the_same_high_bits_is_found_as_by_counting():
         assert int(same_high_bits_last(np.uint64(pattern), q, x)) == max(same)
     for value in (1, 2, 3, 255, 1 << 40, (1 << 64) - 1):
         assert clz(np.uint64(value)) == 64 - value.bit_length()
+
+
+@pytest.mark.parametrize(
+    ("game", "symmetry"), [("4x5k4g", True), ("4x4k4g", False), ("4x4k3", True), ("3x4k3", False)]
+)
+def test_forward_chunks_write_their_own_slots_only_and_as_the_whole_layer(game, symmetry):
+    # chunks of 61 slots cut the forward sweep's skipped runs at their ends; the bytes after
+    # each chunk's buffer must stay untouched
+    from fastttt.kernels.dense import NONTERMINAL
+    from fastttt.kernels.layered import forward_chunk_serial
+
+    index = LayerIndex(as_spec(game), symmetry)
+    geo = index.geometry
+    prev = np.array([NONTERMINAL], dtype=np.uint8)
+    for n in range(1, index.spec.cells + 1):
+        size = index.layer_sizes[n]
+        before, lay = index.layer(n - 1), index.layer(n)
+        whole = np.empty(size, dtype=np.uint8)
+        forward_chunk_serial(geo, before, prev, lay, whole, 0)
+        pieced = np.empty(size, dtype=np.uint8)
+        for start in range(0, size, 61):
+            stop = min(size, start + 61)
+            buffer = np.full(stop - start + 8, 7, dtype=np.uint8)
+            forward_chunk_serial(geo, before, prev, lay, buffer[: stop - start], start)
+            assert (buffer[stop - start :] == 7).all(), (n, start)
+            pieced[start:stop] = buffer[: stop - start]
+        assert np.array_equal(pieced, whole), n
+        prev = whole
