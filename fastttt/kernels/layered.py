@@ -33,11 +33,12 @@ Chunk kernels write ``out[i - start]`` for the slots
 The sweeps walk a layer block by block: what a block's slots share about their neighbours
 (the neighbour's block, the cell's place in the X pattern, the symmetry that makes it
 canonical) is computed once a block (:func:`block_moves`); a slot then inserts or deletes one
-bit of its pattern and ranks it. The helpers take arrays, not the tuples: the sweeps unpack
-the tuples once, since taking an array out of a tuple inside a loop counts references on every
-iteration (3x slower). For the same reason the rare paths (:func:`moved_slot`,
-:func:`is_canonical`, :func:`block_moves`) are real calls: inlined, their branches left atomic
-reference counts in the slot loops (2-3x slower).
+bit of its pattern and ranks it. The forward sweep skips at once the run of colourings after a
+slot in which the other side keeps a line (:func:`same_high_bits_last`). The helpers take
+arrays, not the tuples: the sweeps unpack the tuples once, since taking an array out of a tuple
+inside a loop counts references on every iteration (3x slower). For the same reason the rare
+paths (:func:`moved_slot`, :func:`is_canonical`, :func:`block_moves`) are real calls: inlined,
+their branches left atomic reference counts in the slot loops (2-3x slower).
 """
 
 from typing import NamedTuple
@@ -393,21 +394,15 @@ def build_gravity_layer(geo, n, occ_out, key_block, fixed):
 # --- moves -----------------------------------------------------------------------------
 @njit(**INLINE_JIT)
 def has_line(line_shift, line_start, k, stones):
-    """True when ``stones`` hold a whole line of k (runs shifted along the four directions)."""
-    for d in range(4):
-        step = np.uint64(line_shift[d])
-        run = stones
-        for _ in range(k - 1):
-            run &= run >> step
-        if run & line_start[d]:
-            return True
-    return False
+    """True when ``stones`` hold a whole line of k."""
+    return line_starts(line_shift, line_start, k, stones) != 0
 
 
 @njit(**INLINE_JIT)
 def line_starts(line_shift, line_start, k, stones):
     """The cells (bits) that start a whole line of k in ``stones`` (a line's lowest cell), in
-    the first direction that has one; 0 when there is none (:func:`has_line` as a mask)."""
+    the first direction that has one (runs shifted along the four directions); 0 when there is
+    none."""
     for d in range(4):
         step = np.uint64(line_shift[d])
         run = stones
