@@ -152,24 +152,12 @@ def estimate(child, board, lacks, attacker):
 
 
 @njit(**JIT)
-def _enter(
-    ply,
-    parent_hash,
-    stack,
-    moves,
-    cpn,
-    cdn,
-    chash,
-    tt_keys,
-    tt_pn,
-    tt_dn,
-    zob,
-    attacker,
-    with_estimates,
-    lacks,
-):
+def _enter(ply, parent_hash, work, table, zob, attacker, with_estimates, lacks):
     """Generate the children of ``stack[ply]`` and read their numbers; returns their count.
-    ``lacks``: a (2, 9) work array for :func:`estimate`."""
+    ``work``: the search's per-ply rows (stack, moves, cpn, cdn, chash); ``table``: (tt_keys,
+    tt_pn, tt_dn); ``lacks``: a (2, 9) work array for :func:`estimate`."""
+    stack, moves, cpn, cdn, chash = work
+    tt_keys, tt_pn, tt_dn = table
     s = stack[ply]
     n = K.gen_moves(s, moves[ply])
     child = stack[ply + 1]
@@ -220,6 +208,8 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     attacker = ctl[D_ATTACKER]
     with_estimates = ctl[D_ESTIMATE] != 0
     lacks = np.zeros((2, 9), dtype=np.int64)
+    work = (stack, moves, cpn, cdn, chash)
+    table = (tt_keys, tt_pn, tt_dn)
     for j in range(K.NS):
         stack[0, j] = start[j]
     hashes[0] = K.state_hash(start, zob)
@@ -231,22 +221,7 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     while True:
         if entering:
             ctl[D_NODES] += 1
-            count[ply] = _enter(
-                ply,
-                hashes[ply],
-                stack,
-                moves,
-                cpn,
-                cdn,
-                chash,
-                tt_keys,
-                tt_pn,
-                tt_dn,
-                zob,
-                attacker,
-                with_estimates,
-                lacks,
-            )
+            count[ply] = _enter(ply, hashes[ply], work, table, zob, attacker, with_estimates, lacks)
             entering = False
         or_node = stack[ply, K.SIDE] == attacker
         phi = INF
