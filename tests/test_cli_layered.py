@@ -141,6 +141,9 @@ def test_out_on_a_finished_table_needs_resume(table_dir):
         ([GAME, "--depth", "--engine", "dense"], "--wdl/--depth go with the layered engine"),
         (["--load", "{table}", "--wdl"], "--load reads a solved table: drop --wdl"),
         ([GAME, "--wdl", "--stdin"], "drop --wdl"),
+        ([GAME, "--live", "--engine", "dense"], "--live/--reachable go with the layered engine"),
+        ([GAME, "--live", "--index", "column-runs"], "--live takes the heights index"),
+        (["--load", "{table}", "--live"], "drop --live"),
     ],
 )
 def test_usage_errors_are_one_line_exit_2(tmp_path, table_dir, args, message):
@@ -343,3 +346,21 @@ def test_load_stdin_of_a_wdl_table_prints_no_depth(table_dir, wdl_dir):
         main, ["solve", "--load", str(wdl_dir[0]), "--stdin", "--json"], lines
     )
     assert [json.loads(line)["depth"] for line in as_json.stdout.splitlines()] == [None] * 4
+
+
+# --- live tables (--live) -----------------------------------------------------------------------
+@pytest.mark.parametrize("moves", ["", "1", "44", "1234", "444411", "1212121"])
+def test_a_live_table_answers_like_the_reachable_one(in_ram, tmp_path, moves):
+    out = tmp_path / "live"
+    summary = solve_json(GAME, "--live", "--out", str(out))
+    assert summary["positions"] == "live" and in_ram["positions"] == "reachable"
+    assert (summary["value"], summary["depth"]) == (in_ram["value"], in_ram["depth"])
+    assert summary["reachable"] != in_ram["reachable"]  # it counts every position with no line
+    assert not (out / "reach").exists()
+    if moves:
+        ram = solve_json(GAME, "--moves", moves)["query"]
+        assert solve_json("--load", str(out), "--moves", moves)["query"] == ram
+    text = invoke("--load", str(out))
+    assert text.exit_code == 0, text.output
+    assert f"live  {summary['reachable']:,} positions with no line, reachable or not" in text.stdout
+    assert "finished" not in text.stdout

@@ -196,6 +196,7 @@ def test_layout_and_manifest_are_readable_without_fastttt(disk):
         "version": FORMAT_VERSION,
         **{k: v for k, v in SPEC.items()},
         "values": "depth",  # value and depth a byte (a "wdl" table packs 4 slots a byte)
+        "positions": "reachable",  # after a forward pass ("live": every position with no line)
         "complete": {"reach": [], "value": [3]},
         "info": {"seconds": 1.0},
         "table": manifest["table"],

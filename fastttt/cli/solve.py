@@ -63,6 +63,7 @@ class SolveArgs:
     workers: int | None
     scheduler: str | None
     wdl: bool | None
+    live: bool | None
     index: str
     budget: str | None
     method: str
@@ -80,7 +81,8 @@ class SolveArgs:
 # what the mode does. An option given on the command line that its mode does not read is
 # refused with a one-line usage error, never ignored.
 _GAME = {"rows", "cols", "k", "gravity"}
-_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler", "wdl", "index"}
+_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler", "wdl", "live"}
+_LAYERED |= {"index"}
 MODE_OPTIONS = {
     "ultimate": {"moves", "as_json", "max_nodes"},
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},
@@ -302,6 +304,13 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     help="Layered: keep win/draw/loss only, four positions a byte (a quarter of the value "
     "layers; depths are searched when asked), or value and depth a byte.  [default: --depth, "
     "--wdl past 2**33 slots (Connect Four 6x6), a resumed table's own]",
+)
+@click.option(
+    "--live/--reachable",
+    default=None,
+    help="Layered: solve every position with no line, reachable or not, with no forward "
+    "pass (no reach layers; on Connect Four 99% of them are reachable), or find the "
+    "reachable positions first and count them.  [default: --reachable, a resumed table's own]",
 )
 @click.option(
     "--index",

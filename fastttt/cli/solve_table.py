@@ -82,6 +82,7 @@ def _run_layered(
     scheduler,
     wdl=None,
     index="heights",
+    live=None,
 ):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
     from fastttt.tables.dense import format_bytes
@@ -90,6 +91,7 @@ def _run_layered(
     def announce(plan):
         big = not out_dir and plan.memory_bytes >= BIG_SOLVE_BYTES
         if plan.slots >= PROGRESS_MIN_SLOTS or out_dir or big:
+            live = plan.positions == "live"
             where = f"in {out_dir}" if out_dir else "in memory"
             disk = f", about {format_bytes(plan.disk_bytes)} of disk" if out_dir else ""
             disk += _OUT_HINT if big else ""
@@ -102,7 +104,8 @@ def _run_layered(
                 f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
                 f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
                 f"{plan.index.kind}, symmetry {plan.index.symmetry}"
-                f"{', win/draw/loss only' if plan.values == 'wdl' else ''}; about "
+                f"{', win/draw/loss only' if plan.values == 'wdl' else ''}"
+                f"{', every position with no line (no forward pass)' if live else ''}; about "
                 f"{format_bytes(plan.memory_bytes)} of memory{disk}",
                 err=True,
             )
@@ -129,6 +132,7 @@ def _run_layered(
         on_plan=announce,
         values={True: "wdl", False: "depth", None: None}[wdl],
         index=index,
+        positions={True: "live", False: "reachable", None: None}[live],
     )
     try:
         with _layer_progress(show_progress) as report:
@@ -203,7 +207,9 @@ def _print_summary(solution, summary: dict, saved) -> None:
     rows = [
         ("game", f"{summary['game']}  ({solution.spec.describe()})"),
         ("empty board", f"{verdict}, {played}"),
-        ("reachable", f"{summary['reachable']:,} positions"),
+        ("reachable", f"{summary['reachable']:,} positions")
+        if summary.get("positions") != "live"
+        else ("live", f"{summary['reachable']:,} positions with no line, reachable or not"),
         (
             "by value",
             f"first {vals['first']:,} · draw {vals['draw']:,} · second {vals['second']:,}",
@@ -218,6 +224,8 @@ def _print_summary(solution, summary: dict, saved) -> None:
             f"table {format_bytes(summary['table_bytes'])}, peak {format_bytes(peak_rss_bytes())}",
         ),
     ]
+    if summary.get("positions") == "live":  # a live table keeps no finished game but draws
+        rows = [row for row in rows if row[0] != "finished"]
     if summary.get("engine") == "layered":
         rows.insert(
             1,
@@ -348,6 +356,10 @@ def _check_layered_options(args) -> None:
         raise click.UsageError("--resume goes on with the solve in --out DIR: give --out")
     if args.wdl is not None and args.engine == "dense":
         raise click.UsageError("--wdl/--depth go with the layered engine (--engine layered)")
+    if args.live is not None and args.engine == "dense":
+        raise click.UsageError("--live/--reachable go with the layered engine (--engine layered)")
+    if args.live and args.index == "column-runs":
+        raise click.UsageError("--live takes the heights index, not --index column-runs")
     if (args.workers or args.scheduler) and not args.out_dir:
         raise click.UsageError(
             "--workers and --scheduler share the layers through a folder: give --out DIR"
@@ -369,7 +381,7 @@ def _compute(spec, args, max_bytes):
         engine = choose_engine(
             spec,
             # only the layered engine keeps WDL or takes the column-runs index
-            "layered" if args.wdl or args.index == "column-runs" else args.engine,
+            "layered" if args.wdl or args.live or args.index == "column-runs" else args.engine,
             out=args.out_dir,
             distributed=distributed,
             max_bytes=max_bytes,
@@ -398,4 +410,5 @@ def _compute(spec, args, max_bytes):
         args.scheduler,
         args.wdl,
         args.index,
+        args.live,
     )

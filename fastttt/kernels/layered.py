@@ -425,6 +425,17 @@ def same_high_bits_last(pattern, q, x):
 
 
 @njit(**INLINE_JIT)
+def dead_run(colex, nbytes, occ, starts, pattern, colour, x):
+    """(last pattern, length) of the run of colourings after the slot with X ``pattern``
+    (colex rank ``colour``) over ``occ`` that keep its line (``starts``: :func:`line_starts`
+    of the side that has one): those with the same bits from the line's lowest cell up, a
+    run of colex order (:func:`same_high_bits_last`). None of them is a position."""
+    top = _ONE << np.uint64(63 - clz(starts))
+    end = same_high_bits_last(pattern, popcount(occ & (top - _ONE)), x)
+    return end, table_rank(colex, nbytes, end) - colour
+
+
+@njit(**INLINE_JIT)
 def playable(gravity, cols, full, bottom, occ):
     empty = full & ~occ
     if gravity:
@@ -480,11 +491,7 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
         starts = line_starts(line_shift, line_start, k, occ ^ last)
         ok = not starts  # the other side never won
         if not ok:
-            # no position, nor in any colouring after this one with the same bits from the
-            # line's lowest cell up: a run of colex order, skipped
-            top = _ONE << np.uint64(63 - clz(starts))
-            end = same_high_bits_last(pattern, popcount(occ & (top - _ONE)), lay.x)
-            run = table_rank(colex, nbytes, end) - colour
+            end, run = dead_run(colex, nbytes, occ, starts, pattern, colour, lay.x)
             skip = min(run, hi - 1 - i)  # the loop writes the last slot skipped to
             for t in range(i - start, i - start + skip):
                 out[t] = 0
@@ -568,19 +575,32 @@ def wdl_counted_bytes(packed, reach):
     return out
 
 
+@njit(**JIT)
+def wdl_live_bytes(packed, size, full):
+    """:func:`wdl_counted_bytes` of a live chunk (``size`` slots): every position it holds is
+    open (v | 4), but on a ``full`` board, where each is a finished draw (v)."""
+    out = np.empty(size, dtype=np.uint8)
+    for i in range(size):
+        v = (packed[i >> 2] >> ((i & 3) << 1)) & 3
+        out[i] = v | 4 if v and not full else v
+    return out
+
+
 @njit(**INLINE_JIT)
 def best_child_byte(nxt, slots, moves, wdl, win_v, loss_v):
     """The value byte of an open position for its mover from its children's, ``slots[:moves]``
     of the next layer ``nxt``: the quickest win, else the longest draw, else the longest loss
-    (depth = the child's + 1). With ``wdl`` (``nxt`` packed, :func:`wdl_of`) depth 0 stands for
-    every depth: a win stops the scan, a draw is kept."""
+    (depth = the child's + 1). A child stored as 0 is a game the mover has just won (a live
+    table keeps no finished position; a reach table has no 0 child of an open position).
+    With ``wdl`` (``nxt`` packed, :func:`wdl_of`) depth 0 stands for every depth: a win stops
+    the scan, a draw is kept."""
     best_win = np.int64(255)
     best_draw = np.int64(-1)
     worst_loss = np.int64(-1)
     for j in range(moves):
         if wdl:
             v = wdl_of(nxt, slots[j])
-            if v == win_v:
+            if v == win_v or v == 0:
                 best_win = 0
                 break
             if v == V_DRAW:
@@ -589,7 +609,7 @@ def best_child_byte(nxt, slots, moves, wdl, win_v, loss_v):
         child = np.int64(nxt[slots[j]])
         v = child & 3
         d = child >> 2
-        if v == win_v:
+        if v == win_v or child == 0:
             if d < best_win:
                 best_win = d
                 if d == 0:
@@ -616,13 +636,16 @@ def store_value(out, r, byte, wdl):
 
 
 @njit(**JIT)
-def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl):
+def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl, live):
     """Value bytes of slots lo..hi-1 from the reach bytes and the next layer's values; with
     ``wdl`` the next layer and ``out`` are packed (:func:`wdl_of`; ``out`` zeroed, ``lo - start``
-    a multiple of 4) and only v is found: win, else draw, else loss."""
+    a multiple of 4) and only v is found: win, else draw, else loss. With ``live`` there are no
+    reach bytes: every canonical colouring with no line (reachable or not) is solved, the
+    others are 0 (runs of them skipped at once, :func:`dead_run`)."""
     sym, key_table, colex, pext8, pdep8 = geo.sym, geo.key_table, geo.colex, geo.pext8, geo.pdep8
     nbytes, gravity, cols, full, bottom = geo.nbytes, geo.gravity, geo.cols, geo.full, geo.bottom
-    occs = lay.occ
+    line_shift, line_start, k = geo.line_shift, geo.line_start, geo.k
+    occs, fixed = lay.occ, lay.fixed
     n_key_block, n_occs, n_colourings = next_lay.key_block, next_lay.occ, next_lay.colourings
     C = lay.colourings
     block = lo // C
@@ -636,11 +659,36 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl):
     moves = 0
     moves_block = -1
     slots = np.empty(64, dtype=np.int64)  # children's slots, computed before any is read
-    for i in range(lo, hi):
-        b = reach[i - start]
-        if b == NONTERMINAL:
-            occ = occs[block]
+    i = lo
+    while i < hi:
+        occ = occs[block]
+        first = np.uint64(0)
+        if live:
             first = deposit(pdep8, nbytes, pattern, occ)
+            b = np.uint8(NONTERMINAL)
+            starts = line_starts(line_shift, line_start, k, first)
+            if not starts:
+                starts = line_starts(line_shift, line_start, k, occ ^ first)
+            if starts:
+                b = np.uint8(0)
+                end, run = dead_run(colex, nbytes, occ, starts, pattern, colour, lay.x)
+                skip = min(run, hi - 1 - i)  # the loop writes the last slot skipped to
+                if not wdl:  # a packed ``out`` comes zeroed
+                    for t in range(i - start, i - start + skip):
+                        out[t] = 0
+                i += skip
+                colour += skip
+                if skip == run:
+                    pattern = end  # else i is the range's last slot: the pattern is not read
+            elif fixed[block] and not is_canonical(sym, first, occ ^ first):
+                b = np.uint8(0)
+            elif occ == full:
+                b = np.uint8(V_DRAW)
+        else:
+            b = reach[i - start]
+            if b == NONTERMINAL:
+                first = deposit(pdep8, nbytes, pattern, occ)
+        if b == NONTERMINAL:
             second = occ ^ first
             if moves_block != block:
                 moves = block_moves(
@@ -684,6 +732,7 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl):
             b = best_child_byte(nxt, slots, moves, wdl, win_v, loss_v)
         store_value(out, i - start, b, wdl)
         block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
+        i += 1
 
 
 @njit(**JIT)
@@ -703,23 +752,45 @@ def forward_chunk_parallel(geo, prev_lay, prev, lay, out, start, packed=False):
             _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed)
 
 
+_NO_REACH = np.zeros(0, dtype=np.uint8)
+
+
 @njit(**JIT)
 def backward_chunk_serial(geo, lay, reach, next_lay, nxt, out, start, wdl=False):
     """Value bytes of the slots ``start..start + len(reach) - 1`` of ``lay`` from their reach
     bytes and the next layer's values ``nxt``; with ``wdl`` the next layer and ``out`` (zeroed,
     ``ceil(len(reach) / 4)`` bytes) are packed win/draw/loss layers (:func:`wdl_of`)."""
-    _backward_range(geo, lay, reach, next_lay, nxt, out, start, start, start + reach.shape[0], wdl)
+    hi = start + reach.shape[0]
+    _backward_range(geo, lay, reach, next_lay, nxt, out, start, start, hi, wdl, False)
+
+
+@njit(**JIT)
+def backward_chunk_parallel(geo, lay, reach, next_lay, nxt, out, start, wdl=False):
+    _backward_pieces(geo, lay, reach, next_lay, nxt, out, start, reach.shape[0], wdl, False)
+
+
+@njit(**JIT)
+def live_chunk_serial(geo, lay, next_lay, nxt, out, start, size, wdl=False):
+    """Value bytes of the slots ``start..start + size - 1`` of ``lay`` as
+    :func:`backward_chunk_serial`, without reach bytes: every canonical colouring with no
+    line is solved, reachable or not, and the others are 0 (a live table)."""
+    hi = start + size
+    _backward_range(geo, lay, _NO_REACH, next_lay, nxt, out, start, start, hi, wdl, True)
+
+
+@njit(**JIT)
+def live_chunk_parallel(geo, lay, next_lay, nxt, out, start, size, wdl=False):
+    _backward_pieces(geo, lay, _NO_REACH, next_lay, nxt, out, start, size, wdl, True)
 
 
 @njit(**PARALLEL_JIT)
-def backward_chunk_parallel(geo, lay, reach, next_lay, nxt, out, start, wdl=False):
-    n = reach.shape[0]
+def _backward_pieces(geo, lay, reach, next_lay, nxt, out, start, n, wdl, live):
     for t in prange(_PIECES):
         # pieces start at multiples of 4 slots: no two threads share a byte of a packed ``out``
         lo = start + (n * t // _PIECES) // 4 * 4
         hi = start + n if t == _PIECES - 1 else start + (n * (t + 1) // _PIECES) // 4 * 4
         if hi > lo:
-            _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl)
+            _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl, live)
 
 
 @njit(**INLINE_JIT)

@@ -23,7 +23,9 @@ On-disk layout::
 ``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3), ``game`` (the game's
 description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
 (slots per chunk), ``values`` ("depth": value and depth a byte; "wdl": win/draw/loss, packed;
-absent in folders written before it, which hold "depth"), ``complete``
+absent in folders written before it, which hold "depth"), ``positions`` ("reachable": every
+reachable position, after a forward pass; "live": every canonical colouring with no line,
+reachable or not, and no finished position, without one; absent: "reachable"), ``complete``
 (``{"reach": [layers], "value": [layers]}``), ``info`` (free JSON fields: timings, counts,
 ...), ``table`` (a random id made with the folder) and ``crc32``, the CRC-32 of every other
 field (canonical JSON: sorted keys, no spaces), so that an edited manifest (another k, or
@@ -84,8 +86,11 @@ MANIFEST = "manifest.json"
 SUMS = "sums"  # per layer: one file per chunk, its CRC-32 bound to its place
 
 VALUES = ("depth", "wdl")  # what a value layer holds: depth << 2 | v a byte, or v in 2 bits
+# which positions the value layers hold: the reachable ones (a forward pass first), or every
+# canonical colouring with no line, reachable or not, and no finished game (no forward pass)
+POSITIONS = ("reachable", "live")
 WDL_SLOTS = 4  # slots a byte of a packed (wdl) value layer
-_MATCHED_FIELDS = ("game", "index", "symmetry", "layer_sizes", "chunk", "values")
+_MATCHED_FIELDS = ("game", "index", "symmetry", "layer_sizes", "chunk", "values", "positions")
 
 
 def require_zarr():
@@ -117,7 +122,9 @@ def unpack_wdl(packed: np.ndarray, size: int) -> np.ndarray:
     return ((packed[:, None] >> shifts) & 3).reshape(-1)[:size]
 
 
-def _new_manifest(game, index, symmetry, layer_sizes, chunk, values="depth") -> dict:
+def _new_manifest(
+    game, index, symmetry, layer_sizes, chunk, values="depth", positions="reachable"
+) -> dict:
     if not isinstance(game, dict):
         raise InvalidArgumentError(f"game must be a dict, got {type(game).__name__}")
     if not isinstance(index, str) or not isinstance(symmetry, str):
@@ -134,6 +141,8 @@ def _new_manifest(game, index, symmetry, layer_sizes, chunk, values="depth") -> 
             f"a win/draw/loss table packs {WDL_SLOTS} slots a byte: chunk must be a multiple "
             f"of {WDL_SLOTS}, got {chunk}"
         )
+    if positions not in POSITIONS:
+        raise InvalidArgumentError(f"positions must be one of {POSITIONS}, got {positions!r}")
     manifest = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -143,6 +152,7 @@ def _new_manifest(game, index, symmetry, layer_sizes, chunk, values="depth") -> 
         "layer_sizes": [int(s) for s in sizes],
         "chunk": int(chunk),
         "values": values,
+        "positions": positions,
         "complete": {kind: [] for kind in KINDS},
         "info": {},
         "table": uuid.uuid4().hex,
@@ -178,6 +188,7 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         raise TableFileError(f"{where}: manifest.json is damaged (checksum mismatch)")
     manifest = {key: value for key, value in manifest.items() if key != "crc32"}
     manifest.setdefault("values", "depth")  # written before the field: value and depth bytes
+    manifest.setdefault("positions", "reachable")  # written before the field: a forward pass
     sizes, chunk, complete = (manifest.get(k) for k in ("layer_sizes", "chunk", "complete"))
     ok = (
         isinstance(manifest.get("game"), dict)
@@ -191,6 +202,7 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         and chunk >= 1
         and manifest["values"] in VALUES
         and (manifest["values"] == "depth" or chunk % WDL_SLOTS == 0)
+        and manifest["positions"] in POSITIONS
         and isinstance(complete, dict)
         and set(complete) == set(KINDS)
         and all(
@@ -377,15 +389,16 @@ class LayerStore(_Layers):
         layer_sizes: list[int],
         chunk: int = DEFAULT_CHUNK,
         values: str = "depth",
+        positions: str = "reachable",
         resume: bool = False,
     ) -> LayerStore:
         """A new store at ``path`` (absent or an empty folder), or with ``resume`` the store
-        already there, reopened "r+" when its game, index, symmetry, layer sizes and chunk
-        match (and ``values``, "depth" or "wdl"). Anything else at ``path`` is refused and left
-        untouched."""
+        already there, reopened "r+" when its game, index, symmetry, layer sizes, chunk,
+        ``values`` ("depth" or "wdl") and ``positions`` (:data:`POSITIONS`) match. Anything
+        else at ``path`` is refused and left untouched."""
         require_zarr()
         path = Path(path)
-        manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk, values)
+        manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk, values, positions)
         parent = path.absolute().parent
         if not parent.exists():
             raise TableFileError(f"{path}: parent folder {parent} does not exist")
@@ -680,8 +693,9 @@ class MemoryLayerStore(_Layers):
         layer_sizes: list[int],
         chunk: int = DEFAULT_CHUNK,
         values: str = "depth",
+        positions: str = "reachable",
     ):
-        self.manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk, values)
+        self.manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk, values, positions)
         self._data: dict[tuple[str, int], np.ndarray] = {}
         self._written: dict[tuple[str, int], np.ndarray] = {}
 

@@ -42,6 +42,7 @@ from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import (
     DEFAULT_CHUNK,
     MANIFEST,
+    POSITIONS,
     VALUES,
     WDL_SLOTS,
     LayerStore,
@@ -60,8 +61,14 @@ MODES = ("auto", "whole", "windowed")  # how a solve on disk holds the neighbour
 SPARE_BYTES = 1 << 30  # windowed: recently used neighbour chunks kept, at most
 OWN_CHUNKS = 6  # chunk-sized buffers of the chunk being computed (reach, out, unpacked, codec)
 # peak bytes on disk a slot, measured on Connect Four 5x6 (reach layers after the forward
-# pass, then value layers while the reach layers go): see docs/solving.md
-DISK_PER_SLOT = {"depth": 0.17, "wdl": 0.075}
+# pass, then value layers while the reach layers go; a live solve: its value layers): see
+# docs/solving.md
+DISK_PER_SLOT = {
+    ("reachable", "depth"): 0.17,
+    ("reachable", "wdl"): 0.075,
+    ("live", "depth"): 0.17,
+    ("live", "wdl"): 0.075,
+}
 DISK_MARGIN = 2.0
 DISK_RESERVE = 1 << 30  # a chunk is not written when less is free on the store's disk
 WDL_DEFAULT_SLOTS = 1 << 33  # values=None past it keeps win/draw/loss (Connect Four 6x6, not 5x6)
@@ -179,9 +186,15 @@ class ChunkWork:
         the game is not over), so that the counts read as a byte table's with depth 0 or 1:
         the same counts by value and of finished positions."""
         start, stop = self.store.chunk_bounds(n, chunk)
-        reach = self.store.read_chunk("reach", n, chunk)
         wdl = self.store.is_packed("value")
         index = self.index
+        if self.store.manifest["positions"] == "live":
+            out = self._live(n, start, stop, wdl)
+            self._write("value", n, chunk, out)
+            if wdl:
+                out = kern.wdl_live_bytes(out, stop - start, n == index.spec.cells)
+            return self._histogram(n, out, start)
+        reach = self.store.read_chunk("reach", n, chunk)
         if n == index.spec.cells:
             # a full board is finished: its reach byte is its value
             out = pack_wdl(reach) if wdl else reach.copy()
@@ -207,6 +220,30 @@ class ChunkWork:
         self._write("value", n, chunk, out)
         if wdl:
             out = kern.wdl_counted_bytes(out, reach)
+        return self._histogram(n, out, start)
+
+    def _live(self, n: int, start: int, stop: int, wdl: bool) -> np.ndarray:
+        """Value bytes of the slots ``start..stop-1`` of layer ``n`` of a live table (no reach
+        bytes: every canonical colouring with no line is solved)."""
+        index = self.index
+        assert isinstance(index, LayerIndex)  # plan() refuses live with column-runs
+        if wdl:
+            out = np.zeros(-(-(stop - start) // WDL_SLOTS), dtype=np.uint8)
+        else:
+            out = np.empty(stop - start, dtype=np.uint8)  # the kernel writes every slot
+        if n == index.spec.cells:  # no next layer: the kernel reads none on a full board
+            nxt = np.zeros(0, dtype=np.uint8)
+            next_lay = index.layer(n)
+        else:
+            nxt = self._neighbour("value", n + 1, n, start, stop)
+            next_lay = index.layer(n + 1)
+        args = (index.geometry, index.layer(n), next_lay, nxt, out, start, stop - start, wdl)
+        self._run(kern.live_chunk_serial, kern.live_chunk_parallel, args, stop - start)
+        return out
+
+    def _histogram(self, n: int, out: np.ndarray, start: int) -> np.ndarray:
+        """Counts of a chunk's value bytes (one a slot): positions and stored slots."""
+        index = self.index
         positions = np.zeros(256, dtype=np.int64)
         stored = np.zeros(256, dtype=np.int64)
         if isinstance(index, ColumnRunsIndex):
@@ -281,6 +318,7 @@ class Plan(LayerPlan):
     on_disk: bool
     chunk: int
     values: str = "depth"
+    positions: str = "reachable"
     mode: str = "whole"
     spare_bytes: int = 0
     _windows: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
@@ -329,8 +367,12 @@ class Plan(LayerPlan):
     @property
     def raw_disk_bytes(self) -> int:
         """An upper bound of the store's size before compression: every reach layer and the
-        largest value layer."""
-        return self.slots + self._value_bytes(max(self.sizes)) if self.on_disk else 0
+        largest value layer (a live solve: every value layer)."""
+        if not self.on_disk:
+            return 0
+        if self.positions == "live":
+            return sum(self._value_bytes(size) for size in self.sizes)
+        return self.slots + self._value_bytes(max(self.sizes))
 
     @property
     def disk_bytes(self) -> int:
@@ -339,7 +381,7 @@ class Plan(LayerPlan):
         times :data:`DISK_MARGIN`, never above :attr:`raw_disk_bytes`. While a solve runs,
         each chunk's write first checks that ``DISK_RESERVE`` stays free, so a disk that
         fills faster than estimated stops the solve cleanly, resumable."""
-        per_slot = DISK_PER_SLOT[self.values] * DISK_MARGIN
+        per_slot = DISK_PER_SLOT[self.positions, self.values] * DISK_MARGIN
         return min(self.raw_disk_bytes, int(per_slot * self.slots)) if self.on_disk else 0
 
     def fixed_bytes(self) -> int:
@@ -386,14 +428,23 @@ def plan(
     chunk: int = DEFAULT_CHUNK,
     values: str = "depth",
     index: str = "heights",
+    positions: str = "reachable",
 ) -> Plan:
     """Index and sizes of a layered solve, before any work (builds each layer's index once).
     ``index``: one of :data:`INDEXES` ("column-runs": gravity boards, in RAM;
-    InvalidArgumentError otherwise)."""
+    InvalidArgumentError otherwise). ``positions``: one of :data:`POSITIONS` ("live": the
+    heights index only)."""
     spec = as_spec(spec)
     if index not in INDEXES:
         raise InvalidArgumentError(f"index must be one of {INDEXES}, got {index!r}")
+    if positions not in POSITIONS:
+        raise InvalidArgumentError(f"positions must be one of {POSITIONS}, got {positions!r}")
     if index == "column-runs":
+        if positions == "live":
+            raise InvalidArgumentError(
+                "a live solve (every position with no line, no forward pass) takes the "
+                "heights index, not column-runs"
+            )
         if not spec.gravity:
             raise InvalidArgumentError(
                 f"the column-runs index takes gravity boards (Connect Four and its kin), "
@@ -404,7 +455,7 @@ def plan(
         runs = runs_index(spec, symmetry)
         return Plan(spec, runs, runs.layer_sizes, on_disk, chunk, values)
     heights = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
-    return Plan(spec, heights, heights.layer_sizes, on_disk, chunk, values)
+    return Plan(spec, heights, heights.layer_sizes, on_disk, chunk, values, positions)
 
 
 @lru_cache(maxsize=4)
@@ -513,7 +564,12 @@ def open_store(p: Plan, out, resume: bool):
 
     game = {"rows": p.spec.rows, "cols": p.spec.cols, "k": p.spec.k, "gravity": p.spec.gravity}
     fields = dict(
-        game=game, **p.index.manifest(), layer_sizes=p.sizes, chunk=p.chunk, values=p.values
+        game=game,
+        **p.index.manifest(),
+        layer_sizes=p.sizes,
+        chunk=p.chunk,
+        values=p.values,
+        positions=p.positions,
     )
     if out is None:
         return stores.MemoryLayerStore.create(**fields)
@@ -535,9 +591,16 @@ def solve_layered(
     values: str | None = None,
     mode: str = "auto",
     index: str = "heights",
+    positions: str | None = None,
 ):
     """Strongly solve ``spec`` layer by layer: value (+1 first wins / 0 / -1) and depth of
     every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
+
+    ``positions``: "reachable" (a forward pass finds and counts the reachable positions, then
+    the backward pass solves them) or "live" (no forward pass and no reach layers: every
+    canonical colouring with no line is solved, reachable or not; a finished position is not
+    stored and its probe is answered from its lines; the counts are of those colourings, not
+    of the reachable positions); None: the resumed table's, else "reachable".
 
     ``values``: "depth" (value and depth a byte) or "wdl" (win/draw/loss only, four positions
     a byte; probes of depth raise :class:`~fastttt.errors.NoDepthError`, and
@@ -569,6 +632,8 @@ def solve_layered(
     resumed = _stored_manifest(out) if resume and out is not None else None
     if values is None and resumed is not None:
         values = resumed["values"]
+    if positions is None:
+        positions = resumed.get("positions", "reachable") if resumed is not None else "reachable"
     if values not in (*VALUES, None):
         raise InvalidArgumentError(f"values must be one of {VALUES}, got {values!r}")
     if out is not None:
@@ -582,6 +647,7 @@ def solve_layered(
         chunk=chunk,
         values=values or "depth",
         index=index,
+        positions=positions,
     )
     if values is None and p.slots > WDL_DEFAULT_SLOTS:
         p = replace(p, values="wdl")
@@ -611,7 +677,10 @@ def solve_layered(
     previous_seconds = float(info.get("seconds", 0.0))
     layers_info = dict(info.get("layers", {}))
 
-    for phase, order in (("reach", range(len(p.sizes))), ("value", reversed(range(len(p.sizes))))):
+    phases = [("reach", range(len(p.sizes))), ("value", reversed(range(len(p.sizes))))]
+    if p.positions == "live":
+        phases = phases[1:]
+    for phase, order in phases:
         total = sum(p.sizes)
         done_slots = sum(
             p.sizes[n]

@@ -10,6 +10,9 @@ in a small cache); positions are canonicalised by :class:`~fastttt.tables.index.
 A win/draw/loss table (``solve --wdl``, manifest ``values`` "wdl") answers values only: its
 look-ups read 2 bits a position, and questions of depth raise
 :class:`~fastttt.errors.NoDepthError` (:class:`~fastttt.tables.queries.PositionQueries`).
+A live table (``solve --live``, manifest ``positions`` "live") stores every position with no
+line, reachable or not, and no finished one: a position where only the side that moved last
+has a line is answered from its lines (won, depth 0), without a look-up.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fastttt.errors import TableFileError
-from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.board import Position, win_masks
 from fastttt.games.mnk.spec import GameSpec, mnk
+from fastttt.kernels.dense import V_FIRST, V_SECOND
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import WDL_SLOTS
 from fastttt.tables.queries import PositionQueries
@@ -56,6 +60,7 @@ class LayeredSolution(PositionQueries):
         self._chunks: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
         self._checked: set[int] = set()
         self.has_depth = not store.is_packed("value")
+        self.live = store.manifest["positions"] == "live"
 
     def _table_name(self) -> str:
         where = f" in {self.store.path}" if self.store.path is not None else " (in memory)"
@@ -97,6 +102,8 @@ class LayeredSolution(PositionQueries):
         return (data[offsets // WDL_SLOTS] >> shift) & np.uint8(3)
 
     def _stored_byte(self, pos: Position) -> int:
+        if self.live:
+            return int(self.bytes_of(np.array([pos.first]), np.array([pos.second]))[0])
         layer, slot = self.index.rank(pos.first, pos.second)
         return self._slot_byte(layer, slot)
 
@@ -106,6 +113,7 @@ class LayeredSolution(PositionQueries):
         firsts = np.asarray(firsts, dtype=np.uint64)
         seconds = np.asarray(seconds, dtype=np.uint64)
         out = np.zeros(firsts.shape[0], dtype=np.uint8)
+        placed = np.zeros(firsts.shape[0], dtype=bool)  # has a slot: stones where they can be
         layers = np.bitwise_count(firsts | seconds)
         size = self.store.manifest["chunk"]
         for n in np.unique(layers).tolist():
@@ -113,11 +121,15 @@ class LayeredSolution(PositionQueries):
             where = np.flatnonzero(layers == n)
             slots = self.index.rank_many(n, firsts[where], seconds[where])
             where, slots = where[slots >= 0], slots[slots >= 0]
+            placed[where] = True
             chunks = slots // size
             for chunk in np.unique(chunks).tolist():
                 mine = chunks == chunk
                 start, _ = self.store.chunk_bounds(n, chunk)
                 out[where[mine]] = self._from_chunk(self._chunk(n, chunk), slots[mine] - start)
+        if self.live:
+            missing = np.flatnonzero(placed & (out == 0))
+            out[missing] = won_bytes(self.spec, firsts[missing], seconds[missing])
         return out
 
     # --- counts -----------------------------------------------------------------------------
@@ -152,6 +164,7 @@ class LayeredSolution(PositionQueries):
             **self._summary(self.counts(), self.seconds, table_bytes),
             "engine": self.engine,
             "wdl": not self.has_depth,
+            "positions": self.store.manifest["positions"],
             "layers": len(self.store.manifest["layer_sizes"]),
             "index": self.index.kind,
             "symmetry": self.index.symmetry,
@@ -160,6 +173,23 @@ class LayeredSolution(PositionQueries):
 
     def __repr__(self) -> str:
         return f"<LayeredSolution {self.spec.name}: {self.index.kind}, {self.index.symmetry}>"
+
+
+def won_bytes(spec: GameSpec, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
+    """Table byte of each position as a finished game: the value of the side that moved last
+    (depth 0) when it has a line and the other side none, else 0 (the counts of stones are a
+    game's: X has as many as O, or one more)."""
+    masks = win_masks(spec)
+    out = np.zeros(firsts.shape[0], dtype=np.uint8)
+    for lo in range(0, firsts.shape[0], 1 << 14):  # a line mask each: bounded memory
+        f, s = firsts[lo : lo + (1 << 14), None], seconds[lo : lo + (1 << 14), None]
+        first_line = ((f & masks) == masks).any(axis=1)
+        second_line = ((s & masks) == masks).any(axis=1)
+        x_last = np.bitwise_count(f[:, 0]) > np.bitwise_count(s[:, 0])
+        part = out[lo : lo + (1 << 14)]
+        part[x_last & first_line & ~second_line] = V_FIRST
+        part[~x_last & second_line & ~first_line] = V_SECOND
+    return out
 
 
 def open_table(
