@@ -21,6 +21,11 @@ only), r the chunk's reachable positions a slot, carries them to another board's
 known counts file (Connect Four 7x6: Tromp's counts; with the mirror a slot holds about half a
 ply's positions).
 
+A live folder (``solve --live``) has no forward sweep: its one sweep is timed and checked the
+same way, fitted as ``a + c * r`` (it visits every slot that is not in a run of colourings with
+a line, and solves the live ones), r the chunk's live positions a slot; the projection takes
+each layer's live slots from a sample of its index (``benchmarks/index_waste.py``).
+
     python benchmarks/layer_rates.py DIR [--chunks 3] [--project connect4] [--seed 22]
 
 Say the machine's load (printed before and after) with the figures; nothing here is asserted.
@@ -33,9 +38,11 @@ import subprocess
 import time
 
 import numpy as np
+from index_waste import classify_layer
 from numba import njit
 
 from fastttt.games.facts import known_counts
+from fastttt.games.mnk.board import line_masks
 from fastttt.games.mnk.spec import as_spec
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.kernels.layered import has_line
@@ -124,6 +131,7 @@ def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple]]
     and one point a sampled chunk: (slots, reachable fraction, forward ns, backward ns)."""
     solution = open_layered(path)
     index, store = solution.index, solution.store
+    live = store.manifest["positions"] == "live"
     proxy = ReachFromValues(store, index)
     work = ChunkWork(proxy, index, parallel=False, whole_layers=False, spare_bytes=256 << 20)
     rng = np.random.default_rng(seed)
@@ -135,13 +143,17 @@ def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple]]
         timed = []  # a chunk: slots, reachable positions, forward and backward CPU seconds
         for c in map(int, picked):
             start, stop = store.chunk_bounds(n, c)
-            own = proxy.reach(n, c)
-            work._neighbour("reach", n - 1, n, start, stop)
-            t = time.process_time()
-            work.forward(n, c)
-            forward = time.process_time() - t
-            if not np.array_equal(proxy.written[("reach", n, c)], own):
-                raise SystemExit(f"layer {n} chunk {c}: the reach sweep differs from the table")
+            forward = 0.0
+            if live:  # no forward sweep: r is the chunk's live positions
+                own = proxy.values(n, c)
+            else:
+                own = proxy.reach(n, c)
+                work._neighbour("reach", n - 1, n, start, stop)
+                t = time.process_time()
+                work.forward(n, c)
+                forward = time.process_time() - t
+                if not np.array_equal(proxy.written[("reach", n, c)], own):
+                    raise SystemExit(f"layer {n} chunk {c}: the reach sweep differs from the table")
             work._neighbour("value", n + 1, n, start, stop)
             t = time.process_time()
             work.backward(n, c)
@@ -167,21 +179,51 @@ def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple]]
             f"{rows[-1]['forward_ns']:8.1f} {rows[-1]['backward_ns']:8.1f}",
             flush=True,
         )
-    return rows, points
+    return rows, points, live
 
 
 FIT_MIN_SLOTS = 1 << 16  # smaller chunks (the first layers) time the calls, not the slots
 
 
-def fit(points: list[tuple]) -> tuple[float, float, float]:
+def fit(points: list[tuple], live: bool = False) -> tuple[float, float, float]:
     """Least squares over the sampled chunks: forward ``ns = a + b * r``, backward
     ``ns = c * r`` (it works on open positions only, so no constant), r the chunk's
-    reachable positions a slot; returns (a, b, c)."""
+    reachable positions a slot; returns (a, b, c). ``live``: the one sweep, ``ns = a + c * r``
+    (b = 0)."""
     big = np.array([p for p in points if p[0] >= FIT_MIN_SLOTS])
     r, forward, backward = big[:, 1], big[:, 2], big[:, 3]
-    (a, b), *_ = np.linalg.lstsq(np.stack([np.ones_like(r), r], axis=1), forward, rcond=None)
+    with_constant = np.stack([np.ones_like(r), r], axis=1)
+    if live:
+        (a, c), *_ = np.linalg.lstsq(with_constant, backward, rcond=None)
+        return float(a), 0.0, float(c)
+    (a, b), *_ = np.linalg.lstsq(with_constant, forward, rcond=None)
     (c,), *_ = np.linalg.lstsq(r[:, None], backward, rcond=None)
     return float(a), float(b), float(c)
+
+
+def project_live(game: str, points: list[tuple], samples: int = 20_000) -> None:
+    """CPU of the live sweep of ``game`` over the heights index with the mirror, from the fit
+    and each layer's live slots (sampled)."""
+    spec = as_spec(game)
+    index = LayerIndex(spec, symmetry=True)
+    lines = np.array(line_masks(spec), dtype=np.uint64)
+    rng = np.random.default_rng(22)
+    a, _, c = fit(points, live=True)
+    print(f"fit over {len(points)} chunks: live sweep {a:.1f} + {c:.1f} r ns a slot")
+    total = constant = live_slots = 0.0
+    for n, size in enumerate(index.layer_sizes):
+        if size == 0:
+            continue
+        live = classify_layer(index, n, lines, samples, rng)["live"]
+        live_slots += live
+        total += (size * a + live * c) * 1e-9
+        constant += size * a * 1e-9
+        index.forget(set())
+    print(
+        f"{spec.name}: {sum(index.layer_sizes):,} slots, about {live_slots:.3e} live; the live "
+        f"sweep about {total / 3600:,.0f} core-hours, {constant / 3600:,.0f} of them the "
+        "constant a slot"
+    )
 
 
 def project(game: str, points: list[tuple]) -> None:
@@ -229,10 +271,10 @@ def main() -> None:
     args = parser.parse_args()
     print(uptime(), flush=True)
     print(f"{'n':>3} {'slots':>16} {'sampled':>11} {'reach/slot':>9} {'fwd ns':>8} {'bwd ns':>8}")
-    rows, points = measure(args.path, args.chunks, args.seed)
+    rows, points, live = measure(args.path, args.chunks, args.seed)
     print(f"both sweeps over every slot at these rates: {own_total(rows):,.0f} CPU-s", flush=True)
     if args.project:
-        project(args.project, points)
+        (project_live if live else project)(args.project, points)
     print(uptime(), flush=True)
 
 

@@ -172,3 +172,27 @@ def test_live_refuses_the_column_runs_index():
         solve_layered("4x4k4g", positions="live", index="column-runs")
     with pytest.raises(InvalidArgumentError, match="positions must be one of"):
         solve_layered("4x4k4g", positions="all")
+
+
+def test_live_solve_on_dask_workers_gives_the_same_bytes(tmp_path):
+    pytest.importorskip("distributed")
+    from fastttt.tables.distributed import DaskRunner, local_cluster
+
+    game = "4x4k4g"
+    reference = solve_layered(game, positions="live")
+    cluster, client = local_cluster(2)
+    try:
+        sol = solve_layered(
+            game,
+            out=tmp_path / "t",
+            chunk=4096,
+            positions="live",
+            runner_factory=lambda work: DaskRunner(work, client),
+        )
+    finally:
+        client.close()
+        cluster.close()
+    for n in range(17):
+        expected = reference.store.read_layer("value", n)
+        assert np.array_equal(sol.store.read_layer("value", n), expected), f"layer {n}"
+    assert sol.counts() == reference.counts()

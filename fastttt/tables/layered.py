@@ -67,7 +67,7 @@ DISK_PER_SLOT = {
     ("reachable", "depth"): 0.17,
     ("reachable", "wdl"): 0.075,
     ("live", "depth"): 0.17,
-    ("live", "wdl"): 0.075,
+    ("live", "wdl"): 0.056,
 }
 DISK_MARGIN = 2.0
 DISK_RESERVE = 1 << 30  # a chunk is not written when less is free on the store's disk
