@@ -35,25 +35,6 @@ def has_line(stones: np.ndarray, lines: np.ndarray) -> np.ndarray:
     return ((stones[:, None] & lines[None, :]) == lines[None, :]).any(axis=1)
 
 
-def classify_layer(
-    index: LayerIndex, n: int, lines: np.ndarray, samples: int, rng: np.random.Generator
-) -> dict[str, float]:
-    """Estimated live, won and waste slots of layer ``n`` (every slot when it has at most
-    ``samples``)."""
-    size = index.layer_sizes[n]
-    take = min(size, samples)
-    slots = np.arange(size, dtype=np.int64) if take == size else rng.integers(0, size, take)
-    firsts, seconds = index.unrank_many(n, slots)
-    back = index.rank_many(n, firsts, seconds)  # a non-canonical colouring ranks elsewhere
-    canonical = back == slots
-    last, other = (firsts, seconds) if n % 2 == 1 else (seconds, firsts)
-    last_line, other_line = has_line(last, lines), has_line(other, lines)
-    live = (canonical & ~last_line & ~other_line).sum()
-    won = (canonical & last_line & ~other_line).sum()
-    scale = size / take
-    return {"live": live * scale, "won": won * scale, "waste": (take - live - won) * scale}
-
-
 def classify(game: str, samples: int, rng: np.random.Generator) -> dict[str, float]:
     spec = as_spec(game)
     index = LayerIndex(spec, symmetry=True)
@@ -62,9 +43,20 @@ def classify(game: str, samples: int, rng: np.random.Generator) -> dict[str, flo
     for n, size in enumerate(index.layer_sizes):
         if size == 0:
             continue
+        take = min(size, samples)
+        slots = np.arange(size, dtype=np.int64) if take == size else rng.integers(0, size, take)
+        firsts, seconds = index.unrank_many(n, slots)
+        back = index.rank_many(n, firsts, seconds)  # a non-canonical colouring ranks elsewhere
+        canonical = back == slots
+        last, other = (firsts, seconds) if n % 2 == 1 else (seconds, firsts)
+        last_line, other_line = has_line(last, lines), has_line(other, lines)
+        live = canonical & ~last_line & ~other_line
+        won = canonical & last_line & ~other_line
+        scale = size / take
         totals["slots"] += size
-        for key, value in classify_layer(index, n, lines, samples, rng).items():
-            totals[key] += value
+        totals["live"] += live.sum() * scale
+        totals["won"] += won.sum() * scale
+        totals["waste"] += (take - live.sum() - won.sum()) * scale
         index.forget(set())
     return totals
 

@@ -22,9 +22,11 @@ known counts file (Connect Four 7x6: Tromp's counts; with the mirror a slot hold
 ply's positions).
 
 A live folder (``solve --live``) has no forward sweep: its one sweep is timed and checked the
-same way, fitted as ``a + c * r`` (it visits every slot that is not in a run of colourings with
-a line, and solves the live ones), r the chunk's live positions a slot; the projection takes
-each layer's live slots from a sample of its index (``benchmarks/index_waste.py``).
+same way. It visits the live slots (no line: solved) and, of the others, only the first of
+each run of colourings that keep a line (:func:`fastttt.kernels.layered.dead_run`); the rest
+of a run costs nothing. So it is fitted as ``ns = d * dead + c * live`` (visits a slot), and
+the projection counts both on sampled ranges of each layer of the other board
+(:func:`live_visits`, the sweep's loop without the children).
 
     python benchmarks/layer_rates.py DIR [--chunks 3] [--project connect4] [--seed 22]
 
@@ -38,12 +40,11 @@ import subprocess
 import time
 
 import numpy as np
-from index_waste import classify_layer
 from numba import njit
 
 from fastttt.games.facts import known_counts
-from fastttt.games.mnk.board import line_masks
 from fastttt.games.mnk.spec import as_spec
+from fastttt.kernels import layered as kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.kernels.layered import has_line
 from fastttt.tables.index import LayerIndex
@@ -57,6 +58,40 @@ def _open_slots(line_shift, line_start, k, lasts, out):
     """``out[i] = 1`` when the last mover has no line in ``lasts[i]``."""
     for i in range(lasts.shape[0]):
         out[i] = 0 if has_line(line_shift, line_start, k, lasts[i]) else 1
+
+
+@njit(cache=True)
+def live_visits(geo, lay, lo, hi):
+    """(dead, live) slots of ``lo..hi-1`` that the live sweep visits: the loop of
+    ``_backward_range`` with ``live``, its runs skipped the same way, no child looked up (the
+    non-canonical colourings of symmetric blocks count as live: a few)."""
+    colex, pdep8, nbytes = geo.colex, geo.pdep8, geo.nbytes
+    line_shift, line_start, k = geo.line_shift, geo.line_start, geo.k
+    C = lay.colourings
+    block = lo // C
+    pattern = kern.unrank_pattern(geo.binom, lo - block * C, lay.n, lay.x)
+    colour = lo - block * C
+    dead = live = 0
+    i = lo
+    while i < hi:
+        occ = lay.occ[block]
+        first = kern.deposit(pdep8, nbytes, pattern, occ)
+        starts = kern.line_starts(line_shift, line_start, k, first)
+        if not starts:
+            starts = kern.line_starts(line_shift, line_start, k, occ ^ first)
+        if starts:
+            dead += 1
+            end, run = kern.dead_run(colex, nbytes, occ, starts, pattern, colour, lay.x)
+            skip = min(run, hi - 1 - i)
+            i += skip
+            colour += skip
+            if skip == run:
+                pattern = end
+        else:
+            live += 1
+        block, colour, pattern = kern.next_slot(block, colour, pattern, C, lay.x)
+        i += 1
+    return dead, live
 
 
 class ReachFromValues:
@@ -161,9 +196,10 @@ def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple]]
             if not np.array_equal(proxy.written[("value", n, c)], store.read_chunk("value", n, c)):
                 raise SystemExit(f"layer {n} chunk {c}: the value sweep differs from the table")
             proxy.written.clear()
-            timed.append((stop - start, int(np.count_nonzero(own)), forward, backward))
-        points += [(z, seen / z, f / z * 1e9, b / z * 1e9) for z, seen, f, b in timed]
-        slots, seen, forward, backward = (sum(column) for column in zip(*timed, strict=True))
+            dead = live_visits(index.geometry, index.layer(n), start, stop)[0] if live else 0
+            timed.append((stop - start, int(np.count_nonzero(own)), forward, backward, dead))
+        points += [(z, seen / z, f / z * 1e9, b / z * 1e9, d / z) for z, seen, f, b, d in timed]
+        slots, seen, forward, backward, _ = (sum(column) for column in zip(*timed, strict=True))
         rows.append(
             {
                 "n": n,
@@ -185,44 +221,55 @@ def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple]]
 FIT_MIN_SLOTS = 1 << 16  # smaller chunks (the first layers) time the calls, not the slots
 
 
-def fit(points: list[tuple], live: bool = False) -> tuple[float, float, float]:
+def fit(points: list[tuple]) -> tuple[float, float, float]:
     """Least squares over the sampled chunks: forward ``ns = a + b * r``, backward
     ``ns = c * r`` (it works on open positions only, so no constant), r the chunk's
-    reachable positions a slot; returns (a, b, c). ``live``: the one sweep, ``ns = a + c * r``
-    (b = 0)."""
+    reachable positions a slot; returns (a, b, c)."""
     big = np.array([p for p in points if p[0] >= FIT_MIN_SLOTS])
     r, forward, backward = big[:, 1], big[:, 2], big[:, 3]
     with_constant = np.stack([np.ones_like(r), r], axis=1)
-    if live:
-        (a, c), *_ = np.linalg.lstsq(with_constant, backward, rcond=None)
-        return float(a), 0.0, float(c)
     (a, b), *_ = np.linalg.lstsq(with_constant, forward, rcond=None)
     (c,), *_ = np.linalg.lstsq(r[:, None], backward, rcond=None)
     return float(a), float(b), float(c)
 
 
-def project_live(game: str, points: list[tuple], samples: int = 20_000) -> None:
-    """CPU of the live sweep of ``game`` over the heights index with the mirror, from the fit
-    and each layer's live slots (sampled)."""
+def fit_live(points: list[tuple]) -> tuple[float, float]:
+    """Least squares over the sampled chunks of a live folder: ``ns = d * dead + c * live``
+    (visits a slot); returns (d, c)."""
+    big = np.array([p for p in points if p[0] >= FIT_MIN_SLOTS])
+    (d, c), *_ = np.linalg.lstsq(big[:, [4, 1]], big[:, 3], rcond=None)
+    return float(d), float(c)
+
+
+LIVE_SAMPLES = 16  # ranges of 64 Ki slots a layer counted by :func:`live_visits`
+
+
+def project_live(game: str, points: list[tuple]) -> None:
+    """CPU of the live sweep of ``game`` over the heights index with the mirror: the fit, and
+    the dead and live visits of each layer counted over sampled ranges."""
     spec = as_spec(game)
     index = LayerIndex(spec, symmetry=True)
-    lines = np.array(line_masks(spec), dtype=np.uint64)
     rng = np.random.default_rng(22)
-    a, _, c = fit(points, live=True)
-    print(f"fit over {len(points)} chunks: live sweep {a:.1f} + {c:.1f} r ns a slot")
-    total = constant = live_slots = 0.0
+    d, c = fit_live(points)
+    print(f"fit over {len(points)} chunks: live sweep {d:.1f} ns a dead visit, {c:.1f} a live one")
+    dead_total = live_total = 0.0
     for n, size in enumerate(index.layer_sizes):
         if size == 0:
             continue
-        live = classify_layer(index, n, lines, samples, rng)["live"]
-        live_slots += live
-        total += (size * a + live * c) * 1e-9
-        constant += size * a * 1e-9
+        width = min(size, 1 << 16)
+        ranges = LIVE_SAMPLES if size > width else 1
+        counted = np.zeros(2)
+        for lo in rng.integers(0, size - width + 1, ranges):
+            counted += live_visits(index.geometry, index.layer(n), int(lo), int(lo) + width)
+        scale = size / (width * ranges)
+        dead_total += counted[0] * scale
+        live_total += counted[1] * scale
         index.forget(set())
+    hours = (d * dead_total + c * live_total) * 1e-9 / 3600
     print(
-        f"{spec.name}: {sum(index.layer_sizes):,} slots, about {live_slots:.3e} live; the live "
-        f"sweep about {total / 3600:,.0f} core-hours, {constant / 3600:,.0f} of them the "
-        "constant a slot"
+        f"{spec.name}: {sum(index.layer_sizes):,} slots; visits: {dead_total:.3e} dead, "
+        f"{live_total:.3e} live; the live sweep about {hours:,.0f} core-hours "
+        f"({d * dead_total * 1e-9 / 3600:,.0f} of them the dead visits)"
     )
 
 
