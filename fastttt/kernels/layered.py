@@ -587,43 +587,57 @@ def wdl_live_bytes(packed, size, full):
 
 
 @njit(**INLINE_JIT)
-def best_child_byte(nxt, slots, moves, wdl, win_v, loss_v):
-    """The value byte of an open position for its mover from its children's, ``slots[:moves]``
-    of the next layer ``nxt``: the quickest win, else the longest draw, else the longest loss
-    (depth = the child's + 1). A child stored as 0 is a game the mover has just won (a live
-    table keeps no finished position; a reach table has no 0 child of an open position).
-    With ``wdl`` (``nxt`` packed, :func:`wdl_of`) depth 0 stands for every depth: a win stops
-    the scan, a draw is kept."""
-    best_win = np.int64(255)
-    best_draw = np.int64(-1)
-    worst_loss = np.int64(-1)
-    for j in range(moves):
-        if wdl:
-            v = wdl_of(nxt, slots[j])
-            if v == win_v or v == 0:
-                best_win = 0
-                break
-            if v == V_DRAW:
-                best_draw = 0
-            continue
-        child = np.int64(nxt[slots[j]])
-        v = child & 3
-        d = child >> 2
-        if v == win_v or child == 0:
-            if d < best_win:
-                best_win = d
-                if d == 0:
-                    break
-        elif v == V_DRAW:
-            if d > best_draw:
-                best_draw = d
-        elif d > worst_loss:
-            worst_loss = d
+def take_child(nxt, slot, wdl, win_v, best_win, best_draw, worst_loss):
+    """Fold the child in ``slot`` of the next layer ``nxt`` into the mover's best so far
+    (quickest win, longest draw, longest loss: depths of the children, -1 or 255 when none);
+    returns them and whether nothing can beat the result any more (a win in one move). A
+    child stored as 0 is a game the mover has just won (a live table keeps no finished
+    position; a reach table has no 0 child of an open position). With ``wdl`` (``nxt``
+    packed, :func:`wdl_of`) depth 0 stands for every depth: any win ends the scan."""
+    if wdl:
+        v = wdl_of(nxt, slot)
+        if v == win_v or v == 0:
+            return np.int64(0), best_draw, worst_loss, True
+        if v == V_DRAW:
+            best_draw = np.int64(0)
+        else:
+            worst_loss = np.int64(0)
+        return best_win, best_draw, worst_loss, False
+    child = np.int64(nxt[slot])
+    v = child & 3
+    d = child >> 2
+    if v == win_v or child == 0:
+        return min(best_win, d), best_draw, worst_loss, d == 0
+    if v == V_DRAW:
+        return best_win, max(best_draw, d), worst_loss, False
+    return best_win, best_draw, max(worst_loss, d), False
+
+
+@njit(**INLINE_JIT)
+def value_byte(best_win, best_draw, worst_loss, win_v, loss_v):
+    """The value byte of an open position from :func:`take_child`'s best: a win one ply after
+    the quickest, else a draw after the longest, else a loss after the longest."""
     if best_win != 255:
         return np.uint8(((best_win + 1) << 2) | win_v)
     if best_draw >= 0:
         return np.uint8(((best_draw + 1) << 2) | V_DRAW)
     return np.uint8(((worst_loss + 1) << 2) | loss_v)
+
+
+@njit(**INLINE_JIT)
+def best_child_byte(nxt, slots, moves, wdl, win_v, loss_v):
+    """The value byte of an open position for its mover from its children's, ``slots[:moves]``
+    of the next layer ``nxt`` (:func:`take_child`, :func:`value_byte`)."""
+    best_win = np.int64(255)
+    best_draw = np.int64(-1)
+    worst_loss = np.int64(-1)
+    for j in range(moves):
+        best_win, best_draw, worst_loss, done = take_child(
+            nxt, slots[j], wdl, win_v, best_win, best_draw, worst_loss
+        )
+        if done:
+            break
+    return value_byte(best_win, best_draw, worst_loss, win_v, loss_v)
 
 
 @njit(**INLINE_JIT)
@@ -658,7 +672,6 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl, liv
     mv_bit, mv_pos, mv_base, mv_occ, mv_g = move_buffers()
     moves = 0
     moves_block = -1
-    slots = np.empty(64, dtype=np.int64)  # children's slots, computed before any is read
     i = lo
     while i < hi:
         occ = occs[block]
@@ -706,13 +719,16 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl, liv
                     mv_g,
                 )
                 moves_block = block
-            for m in range(moves):
+            best_win = np.int64(255)
+            best_draw = np.int64(-1)
+            worst_loss = np.int64(-1)
+            for m in range(moves):  # each child read once ranked: a win in one ends the scan
                 if mv_g[m] == 0:  # the child is canonical as it is: only the pattern changes
-                    slots[m] = mv_base[m] + table_rank(
+                    slot = mv_base[m] + table_rank(
                         colex, nbytes, insert_bit(pattern, mv_pos[m], x_bit)
                     )
                 else:
-                    slots[m] = moved_slot(
+                    slot = moved_slot(
                         sym,
                         key_table,
                         colex,
@@ -729,7 +745,12 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl, liv
                         mv_g[m],
                         x_to_move,
                     )
-            b = best_child_byte(nxt, slots, moves, wdl, win_v, loss_v)
+                best_win, best_draw, worst_loss, done = take_child(
+                    nxt, slot, wdl, win_v, best_win, best_draw, worst_loss
+                )
+                if done:
+                    break
+            b = value_byte(best_win, best_draw, worst_loss, win_v, loss_v)
         store_value(out, i - start, b, wdl)
         block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
         i += 1
