@@ -24,9 +24,9 @@ ply's positions).
 A live folder (``solve --live``) has no forward sweep: its one sweep is timed and checked the
 same way. It visits the live slots (no line: solved) and, of the others, only the first of
 each run of colourings that keep a line (:func:`fastttt.kernels.layered.dead_run`); the rest
-of a run costs nothing. So it is fitted as ``ns = d * dead + c * live`` (visits a slot), and
-the projection counts both on sampled ranges of each layer of the other board
-(:func:`live_visits`, the sweep's loop without the children).
+of a run costs nothing. So it costs ``ns = d * (dead + live) + c * live`` (visits a slot;
+d timed on the loop alone, :func:`live_visits`, c fitted), and the projection counts both
+kinds of visit on sampled ranges of each layer of the other board.
 
     python benchmarks/layer_rates.py DIR [--chunks 3] [--project connect4] [--seed 22]
 
@@ -196,10 +196,17 @@ def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple]]
             if not np.array_equal(proxy.written[("value", n, c)], store.read_chunk("value", n, c)):
                 raise SystemExit(f"layer {n} chunk {c}: the value sweep differs from the table")
             proxy.written.clear()
-            dead = live_visits(index.geometry, index.layer(n), start, stop)[0] if live else 0
-            timed.append((stop - start, int(np.count_nonzero(own)), forward, backward, dead))
-        points += [(z, seen / z, f / z * 1e9, b / z * 1e9, d / z) for z, seen, f, b, d in timed]
-        slots, seen, forward, backward, _ = (sum(column) for column in zip(*timed, strict=True))
+            dead, walk = 0, 0.0
+            if live:
+                t = time.process_time()
+                dead = live_visits(index.geometry, index.layer(n), start, stop)[0]
+                walk = time.process_time() - t
+            timed.append((stop - start, int(np.count_nonzero(own)), forward, backward, dead, walk))
+        points += [
+            (z, seen / z, f / z * 1e9, b / z * 1e9, d / z, w / z * 1e9)
+            for z, seen, f, b, d, w in timed
+        ]
+        slots, seen, forward, backward, *_ = (sum(column) for column in zip(*timed, strict=True))
         rows.append(
             {
                 "n": n,
@@ -234,11 +241,15 @@ def fit(points: list[tuple]) -> tuple[float, float, float]:
 
 
 def fit_live(points: list[tuple]) -> tuple[float, float]:
-    """Least squares over the sampled chunks of a live folder: ``ns = d * dead + c * live``
-    (visits a slot); returns (d, c)."""
+    """The costs of a live folder's sweep: ``d`` ns a visit, timed on :func:`live_visits`
+    (the loop and its skips alone), and ``c`` ns more a live visit (its children), fitted
+    over the sampled chunks as ``ns = d * (dead + live) + c * live`` with d fixed (a free fit
+    of both is unstable: dead and live visits rise and fall together); returns (d, c)."""
     big = np.array([p for p in points if p[0] >= FIT_MIN_SLOTS])
-    (d, c), *_ = np.linalg.lstsq(big[:, [4, 1]], big[:, 3], rcond=None)
-    return float(d), float(c)
+    live, dead, sweep, walk = big[:, 1], big[:, 4], big[:, 3], big[:, 5]
+    d = float(walk.sum() / (dead + live).sum())
+    (c,), *_ = np.linalg.lstsq(live[:, None], sweep - d * (dead + live), rcond=None)
+    return d, float(c)
 
 
 LIVE_SAMPLES = 16  # ranges of 64 Ki slots a layer counted by :func:`live_visits`
@@ -251,7 +262,7 @@ def project_live(game: str, points: list[tuple]) -> None:
     index = LayerIndex(spec, symmetry=True)
     rng = np.random.default_rng(22)
     d, c = fit_live(points)
-    print(f"fit over {len(points)} chunks: live sweep {d:.1f} ns a dead visit, {c:.1f} a live one")
+    print(f"fit over {len(points)} chunks: live sweep {d:.1f} ns a visit, {c:.1f} more a live one")
     dead_total = live_total = 0.0
     for n, size in enumerate(index.layer_sizes):
         if size == 0:
@@ -265,7 +276,7 @@ def project_live(game: str, points: list[tuple]) -> None:
         dead_total += counted[0] * scale
         live_total += counted[1] * scale
         index.forget(set())
-    hours = (d * dead_total + c * live_total) * 1e-9 / 3600
+    hours = (d * (dead_total + live_total) + c * live_total) * 1e-9 / 3600
     print(
         f"{spec.name}: {sum(index.layer_sizes):,} slots; visits: {dead_total:.3e} dead, "
         f"{live_total:.3e} live; the live sweep about {hours:,.0f} core-hours "
