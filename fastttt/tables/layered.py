@@ -12,7 +12,9 @@ killed solve resumes from its last complete layer and gives the same bytes.
 Values and depths follow :mod:`fastttt.values` and the bytes :mod:`fastttt.kernels.dense`:
 ``depth << 2 | v``, v = 1 first player wins, 2 draw, 3 second player wins. A win/draw/loss
 solve (``values="wdl"``) keeps only v, four slots a byte (:mod:`fastttt.tables.layer_store`):
-a quarter of the value bytes, no depths.
+a quarter of the value bytes, no depths. A live solve (``positions="live"``) has no forward
+pass: the backward one solves every canonical colouring with no line, reachable or not, and
+keeps no finished game (a child stored as 0 is the mover's win).
 """
 
 from __future__ import annotations
@@ -184,7 +186,8 @@ class ChunkWork:
         """Value bytes of one chunk of layer ``n`` (packed in a WDL table); returns its
         histogram (:func:`_layer_counts`). A WDL chunk is counted by ``v | open << 2`` (open:
         the game is not over), so that the counts read as a byte table's with depth 0 or 1:
-        the same counts by value and of finished positions."""
+        the same counts by value and of finished positions. A live table's chunk needs no
+        reach bytes (:meth:`_live`)."""
         start, stop = self.store.chunk_bounds(n, chunk)
         wdl = self.store.is_packed("value")
         index = self.index
@@ -623,8 +626,8 @@ def solve_layered(
     while it runs when less than ``DISK_RESERVE`` would stay free (the finished layers are
     kept); ``on_plan(plan)`` is called once the estimates are known. Ctrl-C stops
     between chunks; the layers already complete stay in ``out``. Kernels:
-    ``layered.forward_chunk_*`` then ``layered.backward_chunk_*`` (``runs_layered.*`` with
-    the column-runs index).
+    ``layered.forward_chunk_*`` then ``layered.backward_chunk_*`` (live: ``layered.live_chunk_*``
+    alone; ``runs_layered.*`` with the column-runs index).
     """
     from fastttt.tables.probe import LayeredSolution
 
