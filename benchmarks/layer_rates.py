@@ -161,7 +161,7 @@ class ReachFromValues:
         self.written[(kind, n, chunk)] = data
 
 
-def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple]]:
+def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple], bool]:
     """One row a layer (slots, sampled slots, reachable fraction, ns a slot of each sweep)
     and one point a sampled chunk: (slots, reachable fraction, forward ns, backward ns)."""
     solution = open_layered(path)

@@ -20,7 +20,8 @@ On-disk layout::
             sums/<chunk>       the chunk's CRC-32 bound to its place (below)
         value/<layer>/         same, final values
 
-``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3), ``game`` (the game's
+``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3; 4 for a live table,
+so that a reader of version 3 alone refuses it), ``game`` (the game's
 description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
 (slots per chunk), ``values`` ("depth": value and depth a byte; "wdl": win/draw/loss, packed;
 absent in folders written before it, which hold "depth"), ``positions`` ("reachable": every
@@ -79,6 +80,9 @@ from fastttt.interrupt import sigint_held
 
 FORMAT = "fastttt-layered"
 FORMAT_VERSION = 3  # 2: the manifest carries its own CRC-32; 3: a table id binds its chunks
+# a live table (``positions`` "live"): a version a reader of version 3 alone refuses, rather
+# than reading its 0 bytes (finished games) as positions no game reaches
+LIVE_FORMAT_VERSION = 4
 KINDS = ("reach", "value")
 DEFAULT_CHUNK = 1 << 20  # slots (bytes) a chunk: a task of a fraction of a second
 ZSTD_LEVEL = 3
@@ -145,7 +149,7 @@ def _new_manifest(
         raise InvalidArgumentError(f"positions must be one of {POSITIONS}, got {positions!r}")
     manifest = {
         "format": FORMAT,
-        "version": FORMAT_VERSION,
+        "version": LIVE_FORMAT_VERSION if positions == "live" else FORMAT_VERSION,
         "game": game,
         "index": index,
         "symmetry": symmetry,
@@ -179,10 +183,10 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         raise TableFileError(
             f"{where}: manifest.json is of format {manifest.get('format')!r}, expected {FORMAT!r}"
         )
-    if manifest.get("version") != FORMAT_VERSION:
+    if manifest.get("version") not in (FORMAT_VERSION, LIVE_FORMAT_VERSION):
         raise TableFileError(
             f"{where}: layered table version {manifest.get('version')!r}, this fastttt reads "
-            f"version {FORMAT_VERSION}; solve the game again"
+            f"versions {FORMAT_VERSION} and {LIVE_FORMAT_VERSION}; solve the game again"
         )
     if manifest.get("crc32") != _manifest_crc(manifest):
         raise TableFileError(f"{where}: manifest.json is damaged (checksum mismatch)")
@@ -203,6 +207,7 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         and manifest["values"] in VALUES
         and (manifest["values"] == "depth" or chunk % WDL_SLOTS == 0)
         and manifest["positions"] in POSITIONS
+        and (manifest["positions"] == "live") == (manifest["version"] == LIVE_FORMAT_VERSION)
         and isinstance(complete, dict)
         and set(complete) == set(KINDS)
         and all(

@@ -68,7 +68,7 @@ OWN_CHUNKS = 6  # chunk-sized buffers of the chunk being computed (reach, out, u
 DISK_PER_SLOT = {
     ("reachable", "depth"): 0.17,
     ("reachable", "wdl"): 0.075,
-    ("live", "depth"): 0.17,
+    ("live", "depth"): 0.17,  # not measured: the reachable solve's, an upper bound
     ("live", "wdl"): 0.056,
 }
 DISK_MARGIN = 2.0
@@ -346,7 +346,7 @@ class Plan(LayerPlan):
         sizes, chunk = self.sizes, self.chunk
         most = 0
         for n, (forward, backward) in enumerate(self.windows()):
-            if 0 < n and sizes[n]:  # reach bytes of layer n - 1
+            if 0 < n and sizes[n] and self.positions != "live":  # reach bytes of layer n - 1
                 count = -(-sizes[n - 1] // chunk)
                 most = max(most, min(forward + self.spare_bytes // chunk, count) * chunk)
             if n + 1 < len(sizes) and sizes[n]:  # value bytes of layer n + 1
@@ -359,7 +359,9 @@ class Plan(LayerPlan):
     def memory_bytes(self) -> int:
         """Peak RAM: every layer (in RAM); on disk two layers and a few chunks ("whole"), or
         the neighbour chunks held and a few chunks ("windowed")."""
-        if not self.on_disk:
+        if not self.on_disk and self.positions == "live":  # value layers only
+            table = sum(self._value_bytes(size) for size in self.sizes)
+        elif not self.on_disk:
             table = self.slots + self._value_bytes(max(self.sizes))
         elif self.mode == "windowed":
             return self.held_bytes() + self.fixed_bytes()

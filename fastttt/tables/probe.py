@@ -12,7 +12,8 @@ look-ups read 2 bits a position, and questions of depth raise
 :class:`~fastttt.errors.NoDepthError` (:class:`~fastttt.tables.queries.PositionQueries`).
 A live table (``solve --live``, manifest ``positions`` "live") stores every position with no
 line, reachable or not, and no finished one: a position where only the side that moved last
-has a line is answered from its lines (won, depth 0), without a look-up.
+has a line, and a stone it could have played last leaves it without, is answered from its
+lines (won, depth 0) by :func:`won_bytes`, without a look-up.
 """
 
 from __future__ import annotations
@@ -177,18 +178,28 @@ class LayeredSolution(PositionQueries):
 
 def won_bytes(spec: GameSpec, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
     """Table byte of each position as a finished game: the value of the side that moved last
-    (depth 0) when it has a line and the other side none, else 0 (the counts of stones are a
-    game's: X has as many as O, or one more)."""
+    (depth 0) when it has a line, the other side none, and one of its stones that could have
+    been played last (gravity: the top of its column) leaves it without a line; else 0. The
+    counts of stones are a game's (X as many as O, or one more), the stones supported."""
     masks = win_masks(spec)
+
+    def has_line(stones: np.ndarray) -> np.ndarray:
+        return ((stones[:, None] & masks) == masks).any(axis=1)
+
     out = np.zeros(firsts.shape[0], dtype=np.uint8)
     for lo in range(0, firsts.shape[0], 1 << 14):  # a line mask each: bounded memory
-        f, s = firsts[lo : lo + (1 << 14), None], seconds[lo : lo + (1 << 14), None]
-        first_line = ((f & masks) == masks).any(axis=1)
-        second_line = ((s & masks) == masks).any(axis=1)
-        x_last = np.bitwise_count(f[:, 0]) > np.bitwise_count(s[:, 0])
-        part = out[lo : lo + (1 << 14)]
-        part[x_last & first_line & ~second_line] = V_FIRST
-        part[~x_last & second_line & ~first_line] = V_SECOND
+        f, s = firsts[lo : lo + (1 << 14)], seconds[lo : lo + (1 << 14)]
+        x_last = np.bitwise_count(f) > np.bitwise_count(s)
+        last, other = np.where(x_last, f, s), np.where(x_last, s, f)
+        finished = has_line(last) & ~has_line(other)
+        could = last & ~((f | s) << np.uint64(spec.cols)) if spec.gravity else last
+        before = np.zeros(f.shape[0], dtype=bool)  # a position before the last move was open
+        for cell in range(spec.cells):
+            bit = np.uint64(1 << cell)
+            ask = np.flatnonzero(finished & ~before & ((could & bit) != 0))
+            before[ask] = ~has_line(last[ask] ^ bit)
+        won = finished & before
+        out[lo : lo + (1 << 14)] = np.where(won, np.where(x_last, V_FIRST, V_SECOND), 0)
     return out
 
 
