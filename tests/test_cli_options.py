@@ -46,6 +46,7 @@ OPTION_ARGS = {
     "workers": ["--workers", "2"],
     "scheduler": ["--scheduler", "tcp://127.0.0.1:1"],
     "wdl": ["--wdl"],
+    "live": ["--live"],
     "index": ["--index", "column-runs"],
     "budget": ["--budget", "1s"],
     "method": ["--method", "dfpn"],
