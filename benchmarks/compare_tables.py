@@ -31,8 +31,9 @@ def compare(first: str, second: str) -> dict[str, int]:
             y = np.asarray(b.read_chunk("value", n, chunk))
             for shift in (0, 2, 4, 6):  # the four slots of each byte
                 u, v = (x >> shift) & 3, (y >> shift) & 3
-                counts["both"] += int(np.count_nonzero((u != 0) & (v != 0)))
-                counts["differ"] += int(np.count_nonzero((u != 0) & (v != 0) & (u != v)))
+                both = (u != 0) & (v != 0)
+                counts["both"] += int(np.count_nonzero(both))
+                counts["differ"] += int(np.count_nonzero(both & (u != v)))
                 counts["second only"] += int(np.count_nonzero((u == 0) & (v != 0)))
                 counts["first only"] += int(np.count_nonzero((u != 0) & (v == 0)))
     return counts

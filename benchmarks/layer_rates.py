@@ -23,7 +23,7 @@ ply's positions).
 
 A live folder (``solve --live``) has no forward sweep: its one sweep is timed and checked the
 same way. It visits the live slots (no line: solved) and, of the others, only the first of
-each run of colourings that keep a line (:func:`fastttt.kernels.layered.dead_run`); the rest
+each run of colourings that keep a line (:func:`fastttt.kernels.layered.skip_dead_run`); the rest
 of a run costs nothing. So it costs ``ns = d * (dead + live) + c * live`` (visits a slot;
 d timed on the loop alone, :func:`live_visits`, c fitted), and the projection counts both
 kinds of visit on sampled ranges of each layer of the other board.
@@ -60,6 +60,9 @@ def _open_slots(line_shift, line_start, k, lasts, out):
         out[i] = 0 if has_line(line_shift, line_start, k, lasts[i]) else 1
 
 
+_NO_OUT = np.zeros(0, dtype=np.uint8)  # live_visits writes nothing
+
+
 @njit(cache=True)
 def live_visits(geo, lay, lo, hi):
     """(dead, live) slots of ``lo..hi-1`` that the live sweep visits: the loop of
@@ -81,12 +84,9 @@ def live_visits(geo, lay, lo, hi):
             starts = kern.line_starts(line_shift, line_start, k, occ ^ first)
         if starts:
             dead += 1
-            end, run = kern.dead_run(colex, nbytes, occ, starts, pattern, colour, lay.x)
-            skip = min(run, hi - 1 - i)
-            i += skip
-            colour += skip
-            if skip == run:
-                pattern = end
+            i, colour, pattern = kern.skip_dead_run(
+                colex, nbytes, occ, starts, pattern, colour, lay.x, i, hi, _NO_OUT, lo, False
+            )
         else:
             live += 1
         block, colour, pattern = kern.next_slot(block, colour, pattern, C, lay.x)

@@ -81,8 +81,17 @@ class SolveArgs:
 # what the mode does. An option given on the command line that its mode does not read is
 # refused with a one-line usage error, never ignored.
 _GAME = {"rows", "cols", "k", "gravity"}
-_LAYERED = {"engine", "out_dir", "resume", "symmetry", "workers", "scheduler", "wdl", "live"}
-_LAYERED |= {"index"}
+_LAYERED = {
+    "engine",
+    "out_dir",
+    "resume",
+    "symmetry",
+    "workers",
+    "scheduler",
+    "wdl",
+    "live",
+    "index",
+}
 MODE_OPTIONS = {
     "ultimate": {"moves", "as_json", "max_nodes"},
     "--stdin": _GAME | {"stdin", "all_moves", "weak", "nodes", "as_json"},

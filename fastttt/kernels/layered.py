@@ -425,14 +425,22 @@ def same_high_bits_last(pattern, q, x):
 
 
 @njit(**INLINE_JIT)
-def dead_run(colex, nbytes, occ, starts, pattern, colour, x):
-    """(last pattern, length) of the run of colourings after the slot with X ``pattern``
-    (colex rank ``colour``) over ``occ`` that keep its line (``starts``: :func:`line_starts`
-    of the side that has one): those with the same bits from the line's lowest cell up, a
-    run of colex order (:func:`same_high_bits_last`). None of them is a position."""
+def skip_dead_run(colex, nbytes, occ, starts, pattern, colour, x, i, hi, out, start, zero):
+    """Skip the run of colourings after slot ``i`` (X ``pattern``, colex rank ``colour``, over
+    ``occ``) that keep its line (``starts``: :func:`line_starts` of the side that has one):
+    those with the same bits from the line's lowest cell up, a run of colex order
+    (:func:`same_high_bits_last`), none of them a position. With ``zero`` writes 0 to
+    ``out[t - start]`` for the skipped slots. Returns (slot, colour, pattern) of the run's last
+    slot, or of slot ``hi - 1`` when the run goes past it (its pattern then stale: not read),
+    for the caller to write and step past."""
     top = _ONE << np.uint64(63 - clz(starts))
     end = same_high_bits_last(pattern, popcount(occ & (top - _ONE)), x)
-    return end, table_rank(colex, nbytes, end) - colour
+    run = table_rank(colex, nbytes, end) - colour
+    skip = min(run, hi - 1 - i)
+    if zero:
+        for t in range(i - start, i - start + skip):
+            out[t] = 0
+    return i + skip, colour + skip, end if skip == run else pattern
 
 
 @njit(**INLINE_JIT)
@@ -491,14 +499,9 @@ def _forward_range(geo, prev_lay, prev, lay, out, start, lo, hi, packed):
         starts = line_starts(line_shift, line_start, k, occ ^ last)
         ok = not starts  # the other side never won
         if not ok:
-            end, run = dead_run(colex, nbytes, occ, starts, pattern, colour, lay.x)
-            skip = min(run, hi - 1 - i)  # the loop writes the last slot skipped to
-            for t in range(i - start, i - start + skip):
-                out[t] = 0
-            i += skip
-            colour += skip
-            if skip == run:
-                pattern = end  # else i is the range's last slot: the pattern is not read
+            i, colour, pattern = skip_dead_run(
+                colex, nbytes, occ, starts, pattern, colour, lay.x, i, hi, out, start, True
+            )
         if ok and fixed[block]:
             ok = is_canonical(sym, first, second)
         if ok:
@@ -655,7 +658,7 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl, liv
     ``wdl`` the next layer and ``out`` are packed (:func:`wdl_of`; ``out`` zeroed, ``lo - start``
     a multiple of 4) and only v is found: win, else draw, else loss. With ``live`` there are no
     reach bytes: every canonical colouring with no line (reachable or not) is solved, the
-    others are 0 (runs of them skipped at once, :func:`dead_run`)."""
+    others are 0 (runs of them skipped at once, :func:`skip_dead_run`)."""
     sym, key_table, colex, pext8, pdep8 = geo.sym, geo.key_table, geo.colex, geo.pext8, geo.pdep8
     nbytes, gravity, cols, full, bottom = geo.nbytes, geo.gravity, geo.cols, geo.full, geo.bottom
     line_shift, line_start, k = geo.line_shift, geo.line_start, geo.k
@@ -684,15 +687,9 @@ def _backward_range(geo, lay, reach, next_lay, nxt, out, start, lo, hi, wdl, liv
                 starts = line_starts(line_shift, line_start, k, occ ^ first)
             if starts:
                 b = np.uint8(0)
-                end, run = dead_run(colex, nbytes, occ, starts, pattern, colour, lay.x)
-                skip = min(run, hi - 1 - i)  # the loop writes the last slot skipped to
-                if not wdl:  # a packed ``out`` comes zeroed
-                    for t in range(i - start, i - start + skip):
-                        out[t] = 0
-                i += skip
-                colour += skip
-                if skip == run:
-                    pattern = end  # else i is the range's last slot: the pattern is not read
+                i, colour, pattern = skip_dead_run(  # a packed ``out`` comes zeroed
+                    colex, nbytes, occ, starts, pattern, colour, lay.x, i, hi, out, start, not wdl
+                )
             elif fixed[block] and not is_canonical(sym, first, occ ^ first):
                 b = np.uint8(0)
             elif occ == full:
