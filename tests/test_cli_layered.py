@@ -144,6 +144,10 @@ def test_out_on_a_finished_table_needs_resume(table_dir):
         ([GAME, "--live", "--engine", "dense"], "--live/--reachable go with the layered engine"),
         ([GAME, "--live", "--index", "column-runs"], "--live takes the heights index"),
         (["--load", "{table}", "--live"], "drop --live"),
+        ([GAME, "--keep-every", "2", "--engine", "dense"], "--keep-every goes with the layered"),
+        ([GAME, "--keep-every", "2", "--reachable"], "--keep-every keeps layers of a live table"),
+        ([GAME, "--keep-every", "2", "--live", "--depth"], "not --depth"),
+        ([GAME, "--keep-every", "0"], "0 is not in the range x>=1"),
     ],
 )
 def test_usage_errors_are_one_line_exit_2(tmp_path, table_dir, args, message):
@@ -364,3 +368,21 @@ def test_a_live_table_answers_like_the_reachable_one(in_ram, tmp_path, moves):
     assert text.exit_code == 0, text.output
     assert f"live  {summary['reachable']:,} positions with no line, reachable or not" in text.stdout
     assert "finished" not in text.stdout
+
+
+# --- tables that keep one layer in K (--keep-every) ----------------------------------------------
+@pytest.mark.parametrize("moves", ["", "1", "44", "1234", "444411"])
+def test_a_table_keeping_every_third_layer_answers_like_the_live_one(tmp_path, moves):
+    every = tmp_path / "every"
+    kept = tmp_path / "kept"
+    full = solve_json(GAME, "--live", "--wdl", "--out", str(every))
+    summary = solve_json(GAME, "--live", "--keep-every", "3", "--out", str(kept))
+    assert summary["keep_every"] == 3 and summary["wdl"]
+    assert summary["values"] == full["values"] and summary["value"] == full["value"]
+    assert sorted(int(p.name) for p in (kept / "value").iterdir()) == list(range(0, 17, 3))
+    if moves:
+        query = solve_json("--load", str(every), "--moves", moves)["query"]
+        assert solve_json("--load", str(kept), "--moves", moves)["query"] == query
+    text = invoke("--load", str(kept))
+    assert text.exit_code == 0, text.output
+    assert "win/draw/loss, one value layer in 3 kept" in text.stdout

@@ -47,6 +47,7 @@ OPTION_ARGS = {
     "scheduler": ["--scheduler", "tcp://127.0.0.1:1"],
     "wdl": ["--wdl"],
     "live": ["--live"],
+    "keep_every": ["--keep-every", "2"],
     "index": ["--index", "column-runs"],
     "budget": ["--budget", "1s"],
     "method": ["--method", "dfpn"],

@@ -64,6 +64,7 @@ class SolveArgs:
     scheduler: str | None
     wdl: bool | None
     live: bool | None
+    keep_every: int | None
     index: str
     budget: str | None
     method: str
@@ -90,6 +91,7 @@ _LAYERED = {
     "scheduler",
     "wdl",
     "live",
+    "keep_every",
     "index",
 }
 MODE_OPTIONS = {
@@ -320,6 +322,15 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     help="Layered: solve every position with no line, reachable or not, with no forward "
     "pass (no reach layers; on Connect Four 99% of them are reachable), or find the "
     "reachable positions first and count them.  [default: --reachable, a resumed table's own]",
+)
+@click.option(
+    "--keep-every",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="Layered, --live --wdl: keep only the value layers that are multiples of K, each "
+    "other one deleted once the layer below it is solved (about K times less disk; a probe "
+    "searches at most K - 1 plies down to a kept layer).  [default: 1, a resumed table's own]",
 )
 @click.option(
     "--index",

@@ -83,6 +83,7 @@ def _run_layered(
     wdl=None,
     index="heights",
     live=None,
+    keep_every=None,
 ):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
     from fastttt.tables.dense import format_bytes
@@ -105,7 +106,8 @@ def _run_layered(
                 f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
                 f"{plan.index.kind}, symmetry {plan.index.symmetry}"
                 f"{', win/draw/loss only' if plan.values == 'wdl' else ''}"
-                f"{', every position with no line (no forward pass)' if live else ''}; about "
+                f"{', every position with no line (no forward pass)' if live else ''}"
+                f"{_kept(plan.keep_every)}; about "
                 f"{format_bytes(plan.memory_bytes)} of memory{disk}",
                 err=True,
             )
@@ -133,6 +135,7 @@ def _run_layered(
         values={True: "wdl", False: "depth", None: None}[wdl],
         index=index,
         positions={True: "live", False: "reachable", None: None}[live],
+        keep_every=keep_every,
     )
     try:
         with _layer_progress(show_progress) as report:
@@ -153,6 +156,11 @@ def _run_layered(
             client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _kept(keep_every: int) -> str:
+    """The layers a table keeps, in words (nothing when it keeps them all)."""
+    return f", one value layer in {keep_every} kept" if keep_every > 1 else ""
 
 
 class _layer_progress:
@@ -233,7 +241,8 @@ def _print_summary(solution, summary: dict, saved) -> None:
                 "engine",
                 f"layered: {summary['layers']} layers, index "
                 f"{summary['index']}, symmetry {summary['symmetry']}"
-                f"{', win/draw/loss' if summary.get('wdl') else ''}",
+                f"{', win/draw/loss' if summary.get('wdl') else ''}"
+                f"{_kept(summary.get('keep_every', 1))}",
             ),
         )
         if summary["disk_bytes"]:
@@ -358,6 +367,12 @@ def _check_layered_options(args) -> None:
         raise click.UsageError("--wdl/--depth go with the layered engine (--engine layered)")
     if args.live is not None and args.engine == "dense":
         raise click.UsageError("--live/--reachable go with the layered engine (--engine layered)")
+    if args.keep_every is not None and args.engine == "dense":
+        raise click.UsageError("--keep-every goes with the layered engine (--engine layered)")
+    if args.keep_every is not None and args.keep_every > 1 and args.live is False:
+        raise click.UsageError("--keep-every keeps layers of a live table: give --live")
+    if args.keep_every is not None and args.keep_every > 1 and args.wdl is False:
+        raise click.UsageError("--keep-every keeps layers of a win/draw/loss table, not --depth")
     if args.live and args.index == "column-runs":
         raise click.UsageError("--live takes the heights index, not --index column-runs")
     if (args.workers or args.scheduler) and not args.out_dir:
@@ -381,7 +396,9 @@ def _compute(spec, args, max_bytes):
         engine = choose_engine(
             spec,
             # only the layered engine keeps WDL or takes the column-runs index
-            "layered" if args.wdl or args.live or args.index == "column-runs" else args.engine,
+            "layered"
+            if args.wdl or args.live or args.keep_every or args.index == "column-runs"
+            else args.engine,
             out=args.out_dir,
             distributed=distributed,
             max_bytes=max_bytes,
@@ -411,4 +428,5 @@ def _compute(spec, args, max_bytes):
         args.wdl,
         args.index,
         args.live,
+        args.keep_every,
     )

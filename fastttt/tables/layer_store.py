@@ -21,13 +21,16 @@ On-disk layout::
         value/<layer>/         same, final values
 
 ``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3; 4 for a live table,
-so that a reader of version 3 alone refuses it), ``game`` (the game's
+so that a reader of version 3 alone refuses it; 5 for a live table that drops layers), ``game`` (the game's
 description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
 (slots per chunk), ``values`` ("depth": value and depth a byte; "wdl": win/draw/loss, packed;
 absent in folders written before it, which hold "depth"), ``positions`` ("reachable": every
 reachable position, after a forward pass; "live": every canonical colouring with no line,
-reachable or not, and no finished position, without one; absent: "reachable"), ``complete``
-(``{"reach": [layers], "value": [layers]}``), ``info`` (free JSON fields: timings, counts,
+reachable or not, and no finished position, without one; absent: "reachable"),
+``keep_every`` (K: a live WDL table may keep only the value layers that are multiples of K,
+each other one deleted once the layer below it is solved; absent: 1), ``complete``
+(``{"reach": [layers], "value": [layers]}``), ``dropped`` (value layers solved, then deleted;
+absent: none), ``info`` (free JSON fields: timings, counts,
 ...), ``table`` (a random id made with the folder) and ``crc32``, the CRC-32 of every other
 field (canonical JSON: sorted keys, no spaces), so that an edited manifest (another k, or
 ``values``) is refused rather than read as another game.
@@ -83,6 +86,9 @@ FORMAT_VERSION = 3  # 2: the manifest carries its own CRC-32; 3: a table id bind
 # a live table (``positions`` "live"): a version a reader of version 3 alone refuses, rather
 # than reading its 0 bytes (finished games) as positions no game reaches
 LIVE_FORMAT_VERSION = 4
+# a live table that keeps only some value layers (``keep_every`` > 1): a reader of version 4
+# alone would take the dropped layers for unfinished ones and solve them again
+SPARSE_FORMAT_VERSION = 5
 KINDS = ("reach", "value")
 DEFAULT_CHUNK = 1 << 20  # slots (bytes) a chunk: a task of a fraction of a second
 ZSTD_LEVEL = 3
@@ -94,7 +100,16 @@ VALUES = ("depth", "wdl")  # what a value layer holds: depth << 2 | v a byte, or
 # canonical colouring with no line, reachable or not, and no finished game (no forward pass)
 POSITIONS = ("reachable", "live")
 WDL_SLOTS = 4  # slots a byte of a packed (wdl) value layer
-_MATCHED_FIELDS = ("game", "index", "symmetry", "layer_sizes", "chunk", "values", "positions")
+_MATCHED_FIELDS = (
+    "game",
+    "index",
+    "symmetry",
+    "layer_sizes",
+    "chunk",
+    "values",
+    "positions",
+    "keep_every",
+)
 
 
 def require_zarr():
@@ -126,8 +141,21 @@ def unpack_wdl(packed: np.ndarray, size: int) -> np.ndarray:
     return ((packed[:, None] >> shifts) & 3).reshape(-1)[:size]
 
 
+def _format_version(positions: str, keep_every: int) -> int:
+    if keep_every > 1:
+        return SPARSE_FORMAT_VERSION
+    return LIVE_FORMAT_VERSION if positions == "live" else FORMAT_VERSION
+
+
 def _new_manifest(
-    game, index, symmetry, layer_sizes, chunk, values="depth", positions="reachable"
+    game,
+    index,
+    symmetry,
+    layer_sizes,
+    chunk,
+    values="depth",
+    positions="reachable",
+    keep_every=1,
 ) -> dict:
     if not isinstance(game, dict):
         raise InvalidArgumentError(f"game must be a dict, got {type(game).__name__}")
@@ -147,9 +175,16 @@ def _new_manifest(
         )
     if positions not in POSITIONS:
         raise InvalidArgumentError(f"positions must be one of {POSITIONS}, got {positions!r}")
+    if type(keep_every) is not int or keep_every < 1:
+        raise InvalidArgumentError(f"keep_every must be an integer >= 1, got {keep_every!r}")
+    if keep_every > 1 and (positions, values) != ("live", "wdl"):
+        raise InvalidArgumentError(
+            "only a live win/draw/loss table keeps some value layers (keep_every > 1), not a "
+            f"{positions} {values} one"
+        )
     manifest = {
         "format": FORMAT,
-        "version": LIVE_FORMAT_VERSION if positions == "live" else FORMAT_VERSION,
+        "version": _format_version(positions, keep_every),
         "game": game,
         "index": index,
         "symmetry": symmetry,
@@ -157,7 +192,9 @@ def _new_manifest(
         "chunk": int(chunk),
         "values": values,
         "positions": positions,
+        "keep_every": keep_every,
         "complete": {kind: [] for kind in KINDS},
+        "dropped": [],
         "info": {},
         "table": uuid.uuid4().hex,
     }
@@ -183,17 +220,21 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         raise TableFileError(
             f"{where}: manifest.json is of format {manifest.get('format')!r}, expected {FORMAT!r}"
         )
-    if manifest.get("version") not in (FORMAT_VERSION, LIVE_FORMAT_VERSION):
+    versions = (FORMAT_VERSION, LIVE_FORMAT_VERSION, SPARSE_FORMAT_VERSION)
+    if manifest.get("version") not in versions:
         raise TableFileError(
             f"{where}: layered table version {manifest.get('version')!r}, this fastttt reads "
-            f"versions {FORMAT_VERSION} and {LIVE_FORMAT_VERSION}; solve the game again"
+            f"versions {', '.join(map(str, versions))}; solve the game again"
         )
     if manifest.get("crc32") != _manifest_crc(manifest):
         raise TableFileError(f"{where}: manifest.json is damaged (checksum mismatch)")
     manifest = {key: value for key, value in manifest.items() if key != "crc32"}
     manifest.setdefault("values", "depth")  # written before the field: value and depth bytes
     manifest.setdefault("positions", "reachable")  # written before the field: a forward pass
+    manifest.setdefault("keep_every", 1)  # written before the field: every layer kept
+    manifest.setdefault("dropped", [])
     sizes, chunk, complete = (manifest.get(k) for k in ("layer_sizes", "chunk", "complete"))
+    keep_every, dropped = manifest["keep_every"], manifest["dropped"]
     ok = (
         isinstance(manifest.get("game"), dict)
         and isinstance(manifest.get("index"), str)
@@ -207,7 +248,12 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         and manifest["values"] in VALUES
         and (manifest["values"] == "depth" or chunk % WDL_SLOTS == 0)
         and manifest["positions"] in POSITIONS
-        and (manifest["positions"] == "live") == (manifest["version"] == LIVE_FORMAT_VERSION)
+        and type(keep_every) is int
+        and keep_every >= 1
+        and manifest["version"] == _format_version(manifest["positions"], keep_every)
+        and (keep_every == 1 or (manifest["positions"], manifest["values"]) == ("live", "wdl"))
+        and isinstance(dropped, list)
+        and all(type(n) is int and 0 <= n < len(sizes) and n % keep_every for n in dropped)
         and isinstance(complete, dict)
         and set(complete) == set(KINDS)
         and all(
@@ -329,6 +375,27 @@ class _Layers:
             done.sort()
             self._save_manifest()
 
+    def keeps(self, layer: int) -> bool:
+        """Whether the table keeps value layer ``layer`` once solved: every layer, or with
+        ``keep_every`` K the multiples of K."""
+        self._check("value", layer)
+        return layer % self.manifest["keep_every"] == 0
+
+    def is_solved(self, layer: int) -> bool:
+        """Whether value layer ``layer`` is complete, or was and has been dropped."""
+        return self.is_complete("value", layer) or layer in self.manifest["dropped"]
+
+    def drop(self, layer: int) -> None:
+        """Record value layer ``layer`` (one the table does not keep) as solved and dropped,
+        then delete its chunks: a probe searches through it to the next kept layer."""
+        if self.keeps(layer):
+            raise InvalidArgumentError(f"layer {layer} is kept (keep_every)")
+        complete = self.manifest["complete"]["value"]
+        complete[:] = [n for n in complete if n != layer]
+        self.manifest["dropped"] = sorted({*self.manifest["dropped"], int(layer)})
+        self._save_manifest()  # one write: the layer is solved throughout
+        self.delete("value", layer)
+
     def _unmark(self, kind: str, layer: int) -> None:
         if layer in self.manifest["complete"][kind]:
             self.manifest["complete"][kind].remove(layer)
@@ -395,15 +462,18 @@ class LayerStore(_Layers):
         chunk: int = DEFAULT_CHUNK,
         values: str = "depth",
         positions: str = "reachable",
+        keep_every: int = 1,
         resume: bool = False,
     ) -> LayerStore:
         """A new store at ``path`` (absent or an empty folder), or with ``resume`` the store
         already there, reopened "r+" when its game, index, symmetry, layer sizes, chunk,
-        ``values`` ("depth" or "wdl") and ``positions`` (:data:`POSITIONS`) match. Anything
-        else at ``path`` is refused and left untouched."""
+        ``values`` ("depth" or "wdl"), ``positions`` (:data:`POSITIONS`) and ``keep_every``
+        match. Anything else at ``path`` is refused and left untouched."""
         require_zarr()
         path = Path(path)
-        manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk, values, positions)
+        manifest = _new_manifest(
+            game, index, symmetry, layer_sizes, chunk, values, positions, keep_every
+        )
         parent = path.absolute().parent
         if not parent.exists():
             raise TableFileError(f"{path}: parent folder {parent} does not exist")
@@ -699,8 +769,11 @@ class MemoryLayerStore(_Layers):
         chunk: int = DEFAULT_CHUNK,
         values: str = "depth",
         positions: str = "reachable",
+        keep_every: int = 1,
     ):
-        self.manifest = _new_manifest(game, index, symmetry, layer_sizes, chunk, values, positions)
+        self.manifest = _new_manifest(
+            game, index, symmetry, layer_sizes, chunk, values, positions, keep_every
+        )
         self._data: dict[tuple[str, int], np.ndarray] = {}
         self._written: dict[tuple[str, int], np.ndarray] = {}
 

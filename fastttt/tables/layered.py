@@ -322,6 +322,7 @@ class Plan(LayerPlan):
     chunk: int
     values: str = "depth"
     positions: str = "reachable"
+    keep_every: int = 1
     mode: str = "whole"
     spare_bytes: int = 0
     _windows: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
@@ -376,18 +377,32 @@ class Plan(LayerPlan):
         if not self.on_disk:
             return 0
         if self.positions == "live":
-            return sum(self._value_bytes(size) for size in self.sizes)
+            return self._value_bytes(self.stored_slots())
         return self.slots + self._value_bytes(max(self.sizes))
+
+    def stored_slots(self) -> int:
+        """The most value slots on disk at once in a backward pass: while layer n is written,
+        layer n + 1 and the kept layers above it (``keep_every``: the multiples of K)."""
+        sizes, keep = self.sizes, self.keep_every
+        most = above = 0  # kept slots above layer n + 1
+        for n in reversed(range(len(sizes))):
+            reading = sizes[n + 1] if n + 1 < len(sizes) else 0
+            most = max(most, above + reading + sizes[n])
+            if n + 1 < len(sizes) and (n + 1) % keep == 0:
+                above += reading
+        return most
 
     @property
     def disk_bytes(self) -> int:
         """The store's peak on disk, estimated: bytes a slot measured on Connect Four 5x6
-        (:data:`DISK_PER_SLOT`, the reach layers after the forward pass and the value layers)
-        times :data:`DISK_MARGIN`, never above :attr:`raw_disk_bytes`. While a solve runs,
+        (:data:`DISK_PER_SLOT`, the reach layers after the forward pass and the value layers;
+        live: the value slots held at once, :meth:`stored_slots`) times :data:`DISK_MARGIN`,
+        never above :attr:`raw_disk_bytes`. While a solve runs,
         each chunk's write first checks that ``DISK_RESERVE`` stays free, so a disk that
         fills faster than estimated stops the solve cleanly, resumable."""
         per_slot = DISK_PER_SLOT[self.positions, self.values] * DISK_MARGIN
-        return min(self.raw_disk_bytes, int(per_slot * self.slots)) if self.on_disk else 0
+        slots = self.stored_slots() if self.positions == "live" else self.slots
+        return min(self.raw_disk_bytes, int(per_slot * slots)) if self.on_disk else 0
 
     def fixed_bytes(self) -> int:
         """On disk, what any mode holds besides the neighbouring layer: the chunks being
@@ -434,16 +449,26 @@ def plan(
     values: str = "depth",
     index: str = "heights",
     positions: str = "reachable",
+    keep_every: int = 1,
 ) -> Plan:
     """Index and sizes of a layered solve, before any work (builds each layer's index once).
     ``index``: one of :data:`INDEXES` ("column-runs": gravity boards, in RAM;
     InvalidArgumentError otherwise). ``positions``: one of :data:`POSITIONS` ("live": the
-    heights index only)."""
+    heights index only). ``keep_every`` K > 1 (a live WDL table): only the value layers that
+    are multiples of K stay once the layer below them is solved."""
     spec = as_spec(spec)
     if index not in INDEXES:
         raise InvalidArgumentError(f"index must be one of {INDEXES}, got {index!r}")
     if positions not in POSITIONS:
         raise InvalidArgumentError(f"positions must be one of {POSITIONS}, got {positions!r}")
+    if type(keep_every) is not int or keep_every < 1:
+        raise InvalidArgumentError(f"keep_every must be an integer >= 1, got {keep_every!r}")
+    if keep_every > 1 and (positions, values) != ("live", "wdl"):
+        raise InvalidArgumentError(
+            f"keep_every {keep_every} (one value layer in {keep_every} kept, probes search "
+            f"through the others) takes a live win/draw/loss table (--live --wdl), not a "
+            f"{positions} {values} one"
+        )
     if index == "column-runs":
         if positions == "live":
             raise InvalidArgumentError(
@@ -460,7 +485,7 @@ def plan(
         runs = runs_index(spec, symmetry)
         return Plan(spec, runs, runs.layer_sizes, on_disk, chunk, values)
     heights = layer_index(spec, symmetry) if not on_disk else LayerIndex(spec, symmetry)
-    return Plan(spec, heights, heights.layer_sizes, on_disk, chunk, values, positions)
+    return Plan(spec, heights, heights.layer_sizes, on_disk, chunk, values, positions, keep_every)
 
 
 @lru_cache(maxsize=4)
@@ -575,6 +600,7 @@ def open_store(p: Plan, out, resume: bool):
         chunk=p.chunk,
         values=p.values,
         positions=p.positions,
+        keep_every=p.keep_every,
     )
     if out is None:
         return stores.MemoryLayerStore.create(**fields)
@@ -597,6 +623,7 @@ def solve_layered(
     mode: str = "auto",
     index: str = "heights",
     positions: str | None = None,
+    keep_every: int | None = None,
 ):
     """Strongly solve ``spec`` layer by layer: value (+1 first wins / 0 / -1) and depth of
     every reachable position, as a :class:`~fastttt.tables.probe.LayeredSolution`.
@@ -606,6 +633,11 @@ def solve_layered(
     canonical colouring with no line is solved, reachable or not; a finished position is not
     stored and its probe is answered from its lines; the counts are of those colourings, not
     of the reachable positions); None: the resumed table's, else "reachable".
+
+    ``keep_every`` K (a live WDL table): keep only the value layers that are multiples of K;
+    each other layer is deleted once the layer below it is solved, and a probe of one of its
+    positions searches down to the next kept layer (K - 1 plies at most). The disk the table
+    takes falls about K times. None: the resumed table's, else 1 (every layer).
 
     ``values``: "depth" (value and depth a byte) or "wdl" (win/draw/loss only, four positions
     a byte; probes of depth raise :class:`~fastttt.errors.NoDepthError`, and
@@ -639,6 +671,10 @@ def solve_layered(
         values = resumed["values"]
     if positions is None:
         positions = resumed.get("positions", "reachable") if resumed is not None else "reachable"
+    if keep_every is None:
+        keep_every = resumed.get("keep_every", 1) if resumed is not None else 1
+    if values is None and keep_every != 1:
+        values = "wdl"
     if values not in (*VALUES, None):
         raise InvalidArgumentError(f"values must be one of {VALUES}, got {values!r}")
     if out is not None:
@@ -653,6 +689,7 @@ def solve_layered(
         values=values or "depth",
         index=index,
         positions=positions,
+        keep_every=keep_every,
     )
     if values is None and p.slots > WDL_DEFAULT_SLOTS:
         p = replace(p, values="wdl")
@@ -685,15 +722,16 @@ def solve_layered(
     phases = [("reach", range(len(p.sizes))), ("value", reversed(range(len(p.sizes))))]
     if p.positions == "live":
         phases = phases[1:]
+    drop_spent_layers(store)
     for phase, order in phases:
         total = sum(p.sizes)
         done_slots = sum(
             p.sizes[n]
             for n in range(len(p.sizes))
-            if store.is_complete(phase, n) or store.is_complete("value", n)
+            if store.is_complete(phase, n) or store.is_solved(n)
         )
         for n in order:
-            if store.is_complete(phase, n) or store.is_complete("value", n):
+            if store.is_complete(phase, n) or store.is_solved(n):
                 continue  # a layer with values needs no reach bytes any more
             store.prepare(phase, n)
             chunks = store.chunk_count(n)
@@ -715,11 +753,21 @@ def solve_layered(
             store.mark_complete(phase, n)
             if phase == "value":
                 store.delete("reach", n)
+                drop_spent_layers(store)
             if p.on_disk:
                 p.index.forget({n - 1, n, n + 1})
     seconds = previous_seconds + time.perf_counter() - started
     store.set_info(seconds=seconds, layers=layers_info)
     return LayeredSolution(p.spec, p.index, store, seconds)
+
+
+def drop_spent_layers(store) -> None:
+    """Drop each solved value layer the table does not keep once the layer below it is
+    solved (nothing reads it any more); a solve killed between the two steps does it on
+    resume."""
+    for n in range(1, len(store.manifest["layer_sizes"])):
+        if store.is_complete("value", n) and not store.keeps(n) and store.is_solved(n - 1):
+            store.drop(n)
 
 
 def _stored_manifest(out) -> dict | None:

@@ -13,7 +13,9 @@ look-ups read 2 bits a position, and questions of depth raise
 A live table (``solve --live``, manifest ``positions`` "live") stores every position with no
 line, reachable or not, and no finished one: a position where only the side that moved last
 has a line, and a stone it could have played last leaves it without, is answered from its
-lines (won, depth 0) by :func:`won_bytes`, without a look-up.
+lines (won, depth 0) by :func:`won_bytes`, without a look-up. A live WDL table that keeps one
+value layer in K (``solve --keep-every K``) answers a position of a dropped layer by a search
+down to the next kept layer (:meth:`LayeredSolution.bytes_of`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import numpy as np
 from fastttt.errors import TableFileError
 from fastttt.games.mnk.board import Position, win_masks
 from fastttt.games.mnk.spec import GameSpec, mnk
-from fastttt.kernels.dense import V_FIRST, V_SECOND
+from fastttt.kernels.dense import V_DRAW, V_FIRST, V_SECOND
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import WDL_SLOTS
 from fastttt.tables.queries import PositionQueries
@@ -62,6 +64,7 @@ class LayeredSolution(PositionQueries):
         self._checked: set[int] = set()
         self.has_depth = not store.is_packed("value")
         self.live = store.manifest["positions"] == "live"
+        self.keep_every = store.manifest["keep_every"]
 
     def _table_name(self) -> str:
         where = f" in {self.store.path}" if self.store.path is not None else " (in memory)"
@@ -110,7 +113,8 @@ class LayeredSolution(PositionQueries):
 
     def bytes_of(self, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
         """Table byte of each position given as bitboards (0 when not reachable); reads each
-        chunk these positions are in once (through the chunk cache)."""
+        chunk these positions are in once (through the chunk cache). A position of a dropped
+        layer (``keep_every``) is searched: its children's bytes, down to a kept layer."""
         firsts = np.asarray(firsts, dtype=np.uint64)
         seconds = np.asarray(seconds, dtype=np.uint64)
         out = np.zeros(firsts.shape[0], dtype=np.uint8)
@@ -123,6 +127,9 @@ class LayeredSolution(PositionQueries):
             slots = self.index.rank_many(n, firsts[where], seconds[where])
             where, slots = where[slots >= 0], slots[slots >= 0]
             placed[where] = True
+            if n % self.keep_every:
+                out[where] = self._searched_bytes(firsts[where], seconds[where])
+                continue
             chunks = slots // size
             for chunk in np.unique(chunks).tolist():
                 mine = chunks == chunk
@@ -131,6 +138,47 @@ class LayeredSolution(PositionQueries):
         if self.live:
             missing = np.flatnonzero(placed & (out == 0))
             out[missing] = won_bytes(self.spec, firsts[missing], seconds[missing])
+        return out
+
+    def _searched_bytes(self, firsts: np.ndarray, seconds: np.ndarray) -> np.ndarray:
+        """Bytes of placed positions of a dropped layer of a live WDL table: a position with
+        a line is a finished game or none (:func:`won_bytes`), a full board a draw, any
+        other the best of its children's values for the side to move."""
+        spec = self.spec
+        masks = win_masks(spec)
+        lined = _has_line(masks, firsts) | _has_line(masks, seconds)
+        out = np.where(lined, won_bytes(spec, firsts, seconds), np.uint8(0)).astype(np.uint8)
+        taken = firsts | seconds
+        full = np.uint64((1 << spec.cells) - 1)
+        out[~lined & (taken == full)] = V_DRAW
+        parents = np.flatnonzero(~lined & (taken != full))
+        if not parents.size:
+            return out
+        f, s, taken = firsts[parents], seconds[parents], taken[parents]
+        x_moves = np.bitwise_count(f) == np.bitwise_count(s)
+        empty = ~taken & full
+        if spec.gravity:  # on the bottom row (the last) or on a stone
+            bottom = np.uint64(((1 << spec.cols) - 1) << (spec.rows - 1) * spec.cols)
+            legal = empty & ((taken >> np.uint64(spec.cols)) | bottom)
+        else:
+            legal = empty
+        bits = np.uint64(1) << np.arange(spec.cells, dtype=np.uint64)
+        parent, cell = np.nonzero((legal[:, None] & bits) != 0)
+        bit = bits[cell]
+        child_f = np.where(x_moves[parent], f[parent] | bit, f[parent])
+        child_s = np.where(x_moves[parent], s[parent], s[parent] | bit)
+        child = self.bytes_of(child_f, child_s)
+        if (child == 0).any():
+            raise TableFileError(f"{self._table_name()}: a position's child has no value")
+        # for the side to move: 2 its win, 1 a draw, 0 its loss
+        mine = np.where(x_moves[parent], V_FIRST, V_SECOND)
+        score = np.where(child == mine, 2, np.where(child == V_DRAW, 1, 0))
+        best = np.zeros(parents.size, dtype=np.int64)
+        np.maximum.at(best, parent, score)
+        theirs = np.where(x_moves, V_SECOND, V_FIRST)
+        out[parents] = np.where(
+            best == 2, np.where(x_moves, V_FIRST, V_SECOND), np.where(best == 1, V_DRAW, theirs)
+        )
         return out
 
     # --- counts -----------------------------------------------------------------------------
@@ -160,12 +208,13 @@ class LayeredSolution(PositionQueries):
         """The JSON summary of ``fastttt solve --json`` (the dense fields plus engine, layers,
         index, symmetry, slots and disk_bytes)."""
         layers = range(len(self.store.manifest["layer_sizes"]))
-        table_bytes = sum(self.store.array_size("value", n) for n in layers)
+        table_bytes = sum(self.store.array_size("value", n) for n in layers if n % self.keep_every == 0)
         return {
             **self._summary(self.counts(), self.seconds, table_bytes),
             "engine": self.engine,
             "wdl": not self.has_depth,
             "positions": self.store.manifest["positions"],
+            "keep_every": self.keep_every,
             "layers": len(self.store.manifest["layer_sizes"]),
             "index": self.index.kind,
             "symmetry": self.index.symmetry,
@@ -184,7 +233,7 @@ def won_bytes(spec: GameSpec, firsts: np.ndarray, seconds: np.ndarray) -> np.nda
     masks = win_masks(spec)
 
     def has_line(stones: np.ndarray) -> np.ndarray:
-        return ((stones[:, None] & masks) == masks).any(axis=1)
+        return _has_line(masks, stones)
 
     out = np.zeros(firsts.shape[0], dtype=np.uint8)
     for lo in range(0, firsts.shape[0], 1 << 14):  # a line mask each: bounded memory
@@ -201,6 +250,11 @@ def won_bytes(spec: GameSpec, firsts: np.ndarray, seconds: np.ndarray) -> np.nda
         won = finished & before
         out[lo : lo + (1 << 14)] = np.where(won, np.where(x_last, V_FIRST, V_SECOND), 0)
     return out
+
+
+def _has_line(masks: np.ndarray, stones: np.ndarray) -> np.ndarray:
+    """Whether each of ``stones`` (bitboards) holds one of the line ``masks``."""
+    return ((stones[:, None] & masks) == masks).any(axis=1)
 
 
 def open_table(
@@ -238,7 +292,7 @@ def open_layered(path: str | os.PathLike, game: GameSpec | str | None = None) ->
         raise TableFileError(f"{path}: damaged manifest ({err})") from None
     if game is not None and as_spec(game) != spec:
         raise TableFileError(f"{path}: holds {spec.name}, expected {as_spec(game).name}")
-    unfinished = [n for n in range(spec.cells + 1) if not store.is_complete("value", n)]
+    unfinished = [n for n in range(spec.cells + 1) if not store.is_solved(n)]
     if unfinished:
         raise TableFileError(
             f"{path}: the solve is not finished (value layers {unfinished[:5]} missing); "

@@ -1,0 +1,169 @@
+"""Live WDL tables that keep one value layer in K (``keep_every``, ``solve --keep-every K``):
+each other layer is dropped once the layer below it is solved, and a probe of its positions
+searches down to a kept layer. Checked against the plain recursion (``tests/naive.py``) on every
+position of small boards, and against the table that keeps every layer.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from fastttt.errors import InvalidArgumentError, TableFileError
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.tables.layer_store import LayerStore, MemoryLayerStore
+from fastttt.tables.layered import drop_spent_layers, plan, solve_layered
+from fastttt.tables.probe import open_table
+
+from test_layered_live import every_position, expected_byte
+
+pytest.importorskip("zarr")
+
+
+def positions_of(game):
+    pairs = list(every_position(as_spec(game)))
+    firsts = np.array([f for f, _ in pairs], dtype=np.uint64)
+    seconds = np.array([s for _, s in pairs], dtype=np.uint64)
+    return pairs, firsts, seconds
+
+
+@pytest.mark.parametrize("keep_every", [2, 3, 5])
+@pytest.mark.parametrize("symmetry", [True, False], ids=["sym", "nosym"])
+@pytest.mark.parametrize("game", ["3x3k3", "4x3k3g", "3x4k3g"])
+def test_every_position_equals_the_naive_recursion(game, symmetry, keep_every):
+    spec = as_spec(game)
+    sol = solve_layered(
+        game, symmetry=symmetry, values="wdl", positions="live", keep_every=keep_every
+    )
+    pairs, firsts, seconds = positions_of(game)
+    memo: dict = {}
+    expected = np.array([expected_byte(spec, f, s, memo, False) for f, s in pairs])
+    got = sol.bytes_of(firsts, seconds)
+    assert (expected != 0).sum() > 1000
+    assert np.array_equal(got, expected)
+    dropped = [n for n in range(spec.cells + 1) if n % keep_every]
+    assert sol.store.manifest["dropped"] == dropped
+    assert sol.store.manifest["complete"]["value"] == list(range(0, spec.cells + 1, keep_every))
+    every = solve_layered(game, symmetry=symmetry, values="wdl", positions="live")
+    assert sol.counts() == every.counts()  # counted while solving, dropped layers included
+
+
+def test_on_disk_only_the_kept_layers_stay_and_probes_search_the_others(tmp_path):
+    game = "4x5k4g"
+    every = solve_layered(game, values="wdl", positions="live")
+    out = tmp_path / "t"
+    sol = solve_layered(game, out=out, positions="live", keep_every=3)  # values: wdl
+    assert sorted(int(p.name) for p in (out / "value").iterdir()) == list(range(0, 21, 3))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["version"] == 5 and manifest["keep_every"] == 3
+    reopened = open_table(out)
+    rng = np.random.default_rng(7)
+    spec = as_spec(game)
+    lines = []
+    for _ in range(300):  # random games of every length
+        moves = []
+        pos = Position(spec, 0, 0)
+        for _ply in range(int(rng.integers(0, spec.cells + 1))):
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            pos = pos.play(legal[int(rng.integers(len(legal)))])
+            moves.append(pos)
+        lines.extend(moves)
+    firsts = np.array([p.first for p in lines], dtype=np.uint64)
+    seconds = np.array([p.second for p in lines], dtype=np.uint64)
+    assert np.array_equal(reopened.bytes_of(firsts, seconds), every.bytes_of(firsts, seconds))
+    assert reopened.value([]) == every.value([]) == 0
+    summary = reopened.summary()
+    assert summary["keep_every"] == 3
+    kept_bytes = sum(every.store.array_size("value", n) for n in range(0, 21, 3))
+    assert summary["table_bytes"] == kept_bytes < every.summary()["table_bytes"] / 2
+
+
+def test_a_stopped_solve_resumes_and_drops_what_the_stop_left(tmp_path):
+    game = "4x4k4g"
+    reference = solve_layered(game, positions="live", values="wdl")
+    out = tmp_path / "t"
+    calls = []
+
+    class Stop(Exception):
+        pass
+
+    def progress(phase, layer, done, total):
+        calls.append(layer)
+        if len(calls) == 25:
+            raise Stop
+
+    with pytest.raises(Stop):
+        solve_layered(
+            game, out=out, chunk=4096, positions="live", keep_every=2, progress=progress
+        )
+    with pytest.raises(TableFileError, match="keep_every 2, asked for 3"):
+        solve_layered(game, out=out, resume=True, keep_every=3)
+    with pytest.raises(TableFileError, match="not finished"):
+        open_table(out)
+    sol = solve_layered(game, out=out, resume=True)  # the table's own keep_every
+    assert sol.store.manifest["dropped"] == list(range(1, 17, 2))
+    for n in range(0, 17, 2):
+        expected = reference.store.read_layer("value", n)
+        assert np.array_equal(sol.store.read_layer("value", n), expected), f"layer {n}"
+    assert open_table(out).counts() == reference.counts()
+
+
+def test_a_layer_left_complete_by_a_kill_is_dropped_on_resume():
+    """A solve killed between marking layer n complete and dropping layer n + 1."""
+    store = MemoryLayerStore(
+        game={}, index="i", symmetry="none", layer_sizes=[4, 4, 4], chunk=4, values="wdl",
+        positions="live", keep_every=2,
+    )  # fmt: skip
+    for n in (2, 1, 0):
+        store.write_layer("value", n, np.zeros(1, dtype=np.uint8))
+        store.mark_complete("value", n)
+    drop_spent_layers(store)
+    assert store.manifest["dropped"] == [1]
+    assert store.manifest["complete"]["value"] == [0, 2]
+    assert store.is_solved(1) and not store.is_complete("value", 1)
+    with pytest.raises(InvalidArgumentError, match="layer 2 is kept"):
+        store.drop(2)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(keep_every=2), "takes a live win/draw/loss table"),
+        (dict(keep_every=2, positions="live", values="depth"), "not a live depth one"),
+        (dict(keep_every=0, positions="live"), "keep_every must be an integer >= 1"),
+    ],
+)
+def test_refusals(kwargs, message):
+    with pytest.raises(InvalidArgumentError, match=message):
+        solve_layered("4x4k4g", **kwargs)
+
+
+def test_a_manifest_that_drops_a_kept_layer_is_refused(tmp_path):
+    out = tmp_path / "t"
+    solve_layered("4x3k3g", out=out, positions="live", keep_every=2)
+    store = LayerStore.open(out, "r+")
+    store.manifest["dropped"] = [*store.manifest["dropped"], 2]
+    store._save_manifest()  # a valid checksum over a wrong field
+    with pytest.raises(TableFileError, match="damaged"):
+        open_table(out)
+
+
+def test_the_disk_estimate_counts_the_kept_layers():
+    full = plan("6x6k4g", on_disk=True, values="wdl", positions="live")
+    kept = plan("6x6k4g", on_disk=True, values="wdl", positions="live", keep_every=4)
+    sizes = full.sizes
+    assert full.stored_slots() == sum(sizes)
+    # the most at once: the kept layers above layer n + 1, layer n + 1 and layer n
+    expected = max(
+        sum(sizes[m] for m in range(n + 2, len(sizes)) if m % 4 == 0)
+        + (sizes[n + 1] if n + 1 < len(sizes) else 0)
+        + sizes[n]
+        for n in range(len(sizes))
+    )
+    assert kept.stored_slots() == expected
+    assert kept.disk_bytes < 0.5 * full.disk_bytes
