@@ -25,8 +25,8 @@ A live folder (``solve --live``) has no forward sweep: its one sweep is timed an
 same way. It visits the live slots (no line: solved) and, of the others, only the first of
 each run of colourings that keep a line (:func:`fastttt.kernels.layered.skip_dead_run`); the rest
 of a run costs nothing. So it costs ``ns = d * (dead + live) + c * live`` (visits a slot;
-d timed on the loop alone, :func:`live_visits`, c fitted), and the projection counts both
-kinds of visit on sampled ranges of each layer of the other board.
+d timed on the loop alone, :func:`fastttt.kernels.layered.live_visits`, c fitted), and the
+projection counts both kinds of visit on sampled ranges of each layer of the other board.
 
     python benchmarks/layer_rates.py DIR [--chunks 3] [--project connect4] [--seed 22]
 
@@ -49,7 +49,7 @@ from fastttt.kernels.dense import NONTERMINAL
 from fastttt.kernels.layered import has_line
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import unpack_wdl
-from fastttt.tables.layered import ChunkWork
+from fastttt.tables.layered import ChunkWork, sampled_visits
 from fastttt.tables.probe import open_layered
 
 
@@ -58,40 +58,6 @@ def _open_slots(line_shift, line_start, k, lasts, out):
     """``out[i] = 1`` when the last mover has no line in ``lasts[i]``."""
     for i in range(lasts.shape[0]):
         out[i] = 0 if has_line(line_shift, line_start, k, lasts[i]) else 1
-
-
-_NO_OUT = np.zeros(0, dtype=np.uint8)  # live_visits writes nothing
-
-
-@njit(cache=True)
-def live_visits(geo, lay, lo, hi):
-    """(dead, live) slots of ``lo..hi-1`` that the live sweep visits: the loop of
-    ``_backward_range`` with ``live``, its runs skipped the same way, no child looked up (the
-    non-canonical colourings of symmetric blocks count as live: a few)."""
-    colex, pdep8, nbytes = geo.colex, geo.pdep8, geo.nbytes
-    line_shift, line_start, k = geo.line_shift, geo.line_start, geo.k
-    C = lay.colourings
-    block = lo // C
-    pattern = kern.unrank_pattern(geo.binom, lo - block * C, lay.n, lay.x)
-    colour = lo - block * C
-    dead = live = 0
-    i = lo
-    while i < hi:
-        occ = lay.occ[block]
-        first = kern.deposit(pdep8, nbytes, pattern, occ)
-        starts = kern.line_starts(line_shift, line_start, k, first)
-        if not starts:
-            starts = kern.line_starts(line_shift, line_start, k, occ ^ first)
-        if starts:
-            dead += 1
-            i, colour, pattern = kern.skip_dead_run(
-                colex, nbytes, occ, starts, pattern, colour, lay.x, i, hi, _NO_OUT, lo, False
-            )
-        else:
-            live += 1
-        block, colour, pattern = kern.next_slot(block, colour, pattern, C, lay.x)
-        i += 1
-    return dead, live
 
 
 class ReachFromValues:
@@ -199,7 +165,7 @@ def measure(path: str, chunks: int, seed: int) -> tuple[list[dict], list[tuple],
             dead, walk = 0, 0.0
             if live:
                 t = time.process_time()
-                dead = live_visits(index.geometry, index.layer(n), start, stop)[0]
+                dead = kern.live_visits(index.geometry, index.layer(n), start, stop)[0]
                 walk = time.process_time() - t
             timed.append((stop - start, int(np.count_nonzero(own)), forward, backward, dead, walk))
         points += [
@@ -241,10 +207,11 @@ def fit(points: list[tuple]) -> tuple[float, float, float]:
 
 
 def fit_live(points: list[tuple]) -> tuple[float, float]:
-    """The costs of a live folder's sweep: ``d`` ns a visit, timed on :func:`live_visits`
-    (the loop and its skips alone), and ``c`` ns more a live visit (its children), fitted
-    over the sampled chunks as ``ns = d * (dead + live) + c * live`` with d fixed (a free fit
-    of both is unstable: dead and live visits rise and fall together); returns (d, c)."""
+    """The costs of a live folder's sweep: ``d`` ns a visit, timed on
+    :func:`~fastttt.kernels.layered.live_visits` (the loop and its skips alone), and ``c`` ns more a
+    live visit (its children), fitted over the sampled chunks as ``ns = d * (dead + live) + c *
+    live`` with d fixed (a free fit of both is unstable: dead and live visits rise and fall
+    together); returns (d, c)."""
     big = np.array([p for p in points if p[0] >= FIT_MIN_SLOTS])
     live, dead, sweep, walk = big[:, 1], big[:, 4], big[:, 3], big[:, 5]
     d = float(walk.sum() / (dead + live).sum())
@@ -252,30 +219,16 @@ def fit_live(points: list[tuple]) -> tuple[float, float]:
     return d, float(c)
 
 
-LIVE_SAMPLES = 16  # ranges of 64 Ki slots a layer counted by :func:`live_visits`
-
-
 def project_live(game: str, points: list[tuple]) -> None:
     """CPU of the live sweep of ``game`` over the heights index with the mirror: the fit, and
-    the dead and live visits of each layer counted over sampled ranges."""
+    the dead and live visits of each layer counted over sampled ranges
+    (:func:`fastttt.tables.layered.sampled_visits`)."""
     spec = as_spec(game)
     index = LayerIndex(spec, symmetry=True)
-    rng = np.random.default_rng(22)
     d, c = fit_live(points)
     print(f"fit over {len(points)} chunks: live sweep {d:.1f} ns a visit, {c:.1f} more a live one")
-    dead_total = live_total = 0.0
-    for n, size in enumerate(index.layer_sizes):
-        if size == 0:
-            continue
-        width = min(size, 1 << 16)
-        ranges = LIVE_SAMPLES if size > width else 1
-        counted = np.zeros(2)
-        for lo in rng.integers(0, size - width + 1, ranges):
-            counted += live_visits(index.geometry, index.layer(n), int(lo), int(lo) + width)
-        scale = size / (width * ranges)
-        dead_total += counted[0] * scale
-        live_total += counted[1] * scale
-        index.forget(set())
+    visits = np.array([sampled_visits(index, n) for n in range(len(index.layer_sizes))])
+    dead_total, live_total = visits.sum(axis=0)
     hours = (d * (dead_total + live_total) + c * live_total) * 1e-9 / 3600
     print(
         f"{spec.name}: {sum(index.layer_sizes):,} slots; visits: {dead_total:.3e} dead, "

@@ -148,6 +148,7 @@ def test_out_on_a_finished_table_needs_resume(table_dir):
         ([GAME, "--keep-every", "2", "--reachable"], "--keep-every keeps layers of a live table"),
         ([GAME, "--keep-every", "2", "--live", "--depth"], "not --depth"),
         ([GAME, "--keep-every", "0"], "0 is not in the range x>=1"),
+        ([GAME, "--chunk", "4096"], "--chunk cuts the layers kept in --out DIR: give --out"),
     ],
 )
 def test_usage_errors_are_one_line_exit_2(tmp_path, table_dir, args, message):
@@ -376,10 +377,11 @@ def test_a_table_keeping_every_third_layer_answers_like_the_live_one(tmp_path, m
     every = tmp_path / "every"
     kept = tmp_path / "kept"
     full = solve_json(GAME, "--live", "--wdl", "--out", str(every))
-    summary = solve_json(GAME, "--live", "--keep-every", "3", "--out", str(kept))
+    summary = solve_json(GAME, "--live", "--keep-every", "3", "--chunk", "4096", "--out", str(kept))
     assert summary["keep_every"] == 3 and summary["wdl"]
     assert summary["values"] == full["values"] and summary["value"] == full["value"]
     assert sorted(int(p.name) for p in (kept / "value").iterdir()) == list(range(0, 17, 3))
+    assert json.loads((kept / "manifest.json").read_text())["chunk"] == 4096
     if moves:
         query = solve_json("--load", str(every), "--moves", moves)["query"]
         assert solve_json("--load", str(kept), "--moves", moves)["query"] == query

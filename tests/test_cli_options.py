@@ -48,6 +48,7 @@ OPTION_ARGS = {
     "wdl": ["--wdl"],
     "live": ["--live"],
     "keep_every": ["--keep-every", "2"],
+    "chunk": ["--chunk", "4096"],
     "index": ["--index", "column-runs"],
     "budget": ["--budget", "1s"],
     "method": ["--method", "dfpn"],

@@ -197,7 +197,9 @@ def test_layout_and_manifest_are_readable_without_fastttt(disk):
         **{k: v for k, v in SPEC.items()},
         "values": "depth",  # value and depth a byte (a "wdl" table packs 4 slots a byte)
         "positions": "reachable",  # after a forward pass ("live": every position with no line)
+        "keep_every": 1,  # every value layer kept (a live WDL table may keep one in K)
         "complete": {"reach": [], "value": [3]},
+        "dropped": [],  # value layers solved, then deleted (keep_every > 1)
         "info": {"seconds": 1.0},
         "table": manifest["table"],
         "crc32": manifest["crc32"],

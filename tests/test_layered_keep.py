@@ -10,6 +10,7 @@ import json
 
 import numpy as np
 import pytest
+from test_layered_live import every_position, expected_byte
 
 from fastttt.errors import InvalidArgumentError, TableFileError
 from fastttt.games.mnk.board import Position
@@ -17,8 +18,6 @@ from fastttt.games.mnk.spec import as_spec
 from fastttt.tables.layer_store import LayerStore, MemoryLayerStore
 from fastttt.tables.layered import drop_spent_layers, plan, solve_layered
 from fastttt.tables.probe import open_table
-
-from test_layered_live import every_position, expected_byte
 
 pytest.importorskip("zarr")
 
@@ -55,7 +54,7 @@ def test_on_disk_only_the_kept_layers_stay_and_probes_search_the_others(tmp_path
     game = "4x5k4g"
     every = solve_layered(game, values="wdl", positions="live")
     out = tmp_path / "t"
-    sol = solve_layered(game, out=out, positions="live", keep_every=3)  # values: wdl
+    solve_layered(game, out=out, positions="live", keep_every=3)  # values: wdl
     assert sorted(int(p.name) for p in (out / "value").iterdir()) == list(range(0, 21, 3))
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["version"] == 5 and manifest["keep_every"] == 3
@@ -98,9 +97,7 @@ def test_a_stopped_solve_resumes_and_drops_what_the_stop_left(tmp_path):
             raise Stop
 
     with pytest.raises(Stop):
-        solve_layered(
-            game, out=out, chunk=4096, positions="live", keep_every=2, progress=progress
-        )
+        solve_layered(game, out=out, chunk=4096, positions="live", keep_every=2, progress=progress)
     with pytest.raises(TableFileError, match="keep_every 2, asked for 3"):
         solve_layered(game, out=out, resume=True, keep_every=3)
     with pytest.raises(TableFileError, match="not finished"):

@@ -65,6 +65,7 @@ class SolveArgs:
     wdl: bool | None
     live: bool | None
     keep_every: int | None
+    chunk: int | None
     index: str
     budget: str | None
     method: str
@@ -92,6 +93,7 @@ _LAYERED = {
     "wdl",
     "live",
     "keep_every",
+    "chunk",
     "index",
 }
 MODE_OPTIONS = {
@@ -331,6 +333,15 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     help="Layered, --live --wdl: keep only the value layers that are multiples of K, each "
     "other one deleted once the layer below it is solved (about K times less disk; a probe "
     "searches at most K - 1 plies down to a kept layer).  [default: 1, a resumed table's own]",
+)
+@click.option(
+    "--chunk",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="SLOTS",
+    help="Layered: slots a chunk (a file and a task each; a multiple of 4 with --wdl). Larger "
+    "chunks mean fewer files on the biggest boards (each takes up to 8 KiB of blocks) and more "
+    "memory a task.  [default: 1048576, a resumed table's own]",
 )
 @click.option(
     "--index",

@@ -3,6 +3,7 @@ saved one read back (``--load``), with a position's value on request."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -84,6 +85,7 @@ def _run_layered(
     index="heights",
     live=None,
     keep_every=None,
+    chunk=None,
 ):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
     from fastttt.tables.dense import format_bytes
@@ -136,6 +138,7 @@ def _run_layered(
         index=index,
         positions={True: "live", False: "reachable", None: None}[live],
         keep_every=keep_every,
+        chunk=chunk,
     )
     try:
         with _layer_progress(show_progress) as report:
@@ -143,11 +146,16 @@ def _run_layered(
     except KeyboardInterrupt:
         if not out_dir:
             raise  # the command's one line: "Interrupted."
-        click.echo(
-            f"Interrupted: the finished layers are in {out_dir}; the same command "
-            "with --resume goes on from there.",
-            err=True,
-        )
+        from fastttt.tables.layer_store import MANIFEST
+
+        if os.path.lexists(os.path.join(out_dir, MANIFEST)):
+            said = (
+                f"the finished layers are in {out_dir}; the same command with --resume goes "
+                "on from there"
+            )
+        else:
+            said = f"nothing was written to {out_dir} yet"
+        click.echo(f"Interrupted: {said}.", err=True)
         from fastttt.cli import INTERRUPTED_EXIT
 
         sys.exit(INTERRUPTED_EXIT)
@@ -367,6 +375,8 @@ def _check_layered_options(args) -> None:
         raise click.UsageError("--wdl/--depth go with the layered engine (--engine layered)")
     if args.live is not None and args.engine == "dense":
         raise click.UsageError("--live/--reachable go with the layered engine (--engine layered)")
+    if args.chunk is not None and not args.out_dir:
+        raise click.UsageError("--chunk cuts the layers kept in --out DIR: give --out")
     if args.keep_every is not None and args.engine == "dense":
         raise click.UsageError("--keep-every goes with the layered engine (--engine layered)")
     if args.keep_every is not None and args.keep_every > 1 and args.live is False:
@@ -429,4 +439,5 @@ def _compute(spec, args, max_bytes):
         args.index,
         args.live,
         args.keep_every,
+        args.chunk,
     )

@@ -443,6 +443,40 @@ def skip_dead_run(colex, nbytes, occ, starts, pattern, colour, x, i, hi, out, st
     return i + skip, colour + skip, end if skip == run else pattern
 
 
+_NO_OUT = np.zeros(0, dtype=np.uint8)  # live_visits writes nothing
+
+
+@njit(**JIT)
+def live_visits(geo, lay, lo, hi):
+    """(dead, live) slots of ``lo..hi-1`` that the live sweep visits: the loop of
+    ``_backward_range`` with ``live``, its runs skipped the same way, no child looked up (the
+    non-canonical colourings of symmetric blocks count as live: a few)."""
+    colex, pdep8, nbytes = geo.colex, geo.pdep8, geo.nbytes
+    line_shift, line_start, k = geo.line_shift, geo.line_start, geo.k
+    C = lay.colourings
+    block = lo // C
+    pattern = unrank_pattern(geo.binom, lo - block * C, lay.n, lay.x)
+    colour = lo - block * C
+    dead = live = 0
+    i = lo
+    while i < hi:
+        occ = lay.occ[block]
+        first = deposit(pdep8, nbytes, pattern, occ)
+        starts = line_starts(line_shift, line_start, k, first)
+        if not starts:
+            starts = line_starts(line_shift, line_start, k, occ ^ first)
+        if starts:
+            dead += 1
+            i, colour, pattern = skip_dead_run(
+                colex, nbytes, occ, starts, pattern, colour, lay.x, i, hi, _NO_OUT, lo, False
+            )
+        else:
+            live += 1
+        block, colour, pattern = next_slot(block, colour, pattern, C, lay.x)
+        i += 1
+    return dead, live
+
+
 @njit(**INLINE_JIT)
 def playable(gravity, cols, full, bottom, occ):
     empty = full & ~occ

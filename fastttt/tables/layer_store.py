@@ -20,20 +20,19 @@ On-disk layout::
             sums/<chunk>       the chunk's CRC-32 bound to its place (below)
         value/<layer>/         same, final values
 
-``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3; 4 for a live table,
-so that a reader of version 3 alone refuses it; 5 for a live table that drops layers), ``game`` (the game's
-description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
-(slots per chunk), ``values`` ("depth": value and depth a byte; "wdl": win/draw/loss, packed;
-absent in folders written before it, which hold "depth"), ``positions`` ("reachable": every
-reachable position, after a forward pass; "live": every canonical colouring with no line,
-reachable or not, and no finished position, without one; absent: "reachable"),
-``keep_every`` (K: a live WDL table may keep only the value layers that are multiples of K,
-each other one deleted once the layer below it is solved; absent: 1), ``complete``
-(``{"reach": [layers], "value": [layers]}``), ``dropped`` (value layers solved, then deleted;
-absent: none), ``info`` (free JSON fields: timings, counts,
-...), ``table`` (a random id made with the folder) and ``crc32``, the CRC-32 of every other
-field (canonical JSON: sorted keys, no spaces), so that an edited manifest (another k, or
-``values``) is refused rather than read as another game.
+``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3; 4 for a live table, so
+that a reader of version 3 alone refuses it; 5 for a live table that drops layers), ``game`` (the
+game's description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
+(slots per chunk), ``values`` ("depth": value and depth a byte; "wdl": win/draw/loss, packed; absent
+in folders written before it, which hold "depth"), ``positions`` ("reachable": every reachable
+position, after a forward pass; "live": every canonical colouring with no line, reachable or not,
+and no finished position, without one; absent: "reachable"), ``keep_every`` (K: a live WDL table may
+keep only the value layers that are multiples of K, each other one deleted once the layer below it
+is solved; absent: 1), ``complete`` (``{"reach": [layers], "value": [layers]}``), ``dropped`` (value
+layers solved, then deleted; absent: none), ``info`` (free JSON fields: timings, counts, ...),
+``table`` (a random id made with the folder) and ``crc32``, the CRC-32 of every other field
+(canonical JSON: sorted keys, no spaces), so that an edited manifest (another k, or ``values``) is
+refused rather than read as another game.
 
 Each layer's array metadata names the table id, kind and layer (a manifest from another folder
 is refused), and each chunk's ``sums`` file holds the CRC-32 of its decoded bytes seeded with
@@ -290,6 +289,9 @@ class _Layers:
         raise NotImplementedError
 
     def _save_manifest(self) -> None:
+        raise NotImplementedError
+
+    def delete(self, kind: str, layer: int) -> None:
         raise NotImplementedError
 
     def _chunks_present(self, kind: str, layer: int) -> list[bool]:

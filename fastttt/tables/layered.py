@@ -72,10 +72,18 @@ DISK_PER_SLOT = {
     ("live", "wdl"): 0.056,
 }
 DISK_MARGIN = 2.0
+# a live WDL solve: bytes a live slot (no line) on disk, measured on Connect Four 5x6 (0.30)
+# and 6x6 (0.28), counted from sampled live slots (:func:`sampled_visits`), with its own margin
+LIVE_WDL_BYTES = 0.30
+LIVE_DISK_MARGIN = 1.25
+CHUNK_FILE_BYTES = 8 << 10  # a chunk's two files in 4 KiB blocks, at most (6x6: 4.5 KiB)
+LIVE_SAMPLES = 1024  # ranges of LIVE_SAMPLE_SLOTS slots a layer counted by sampled_visits
+LIVE_SAMPLE_SLOTS = 1 << 12
 DISK_RESERVE = 1 << 30  # a chunk is not written when less is free on the store's disk
 WDL_DEFAULT_SLOTS = 1 << 33  # values=None past it keeps win/draw/loss (Connect Four 6x6, not 5x6)
 
-# (phase, layer, slots done in the phase, slots of the phase)
+# (phase, layer, slots done in the phase, slots of the phase); phases "windows" (the plan
+# measures the windowed mode's windows), "reach", "value"
 Progress = Callable[[str, int, int, int], None]
 
 
@@ -326,11 +334,12 @@ class Plan(LayerPlan):
     mode: str = "whole"
     spare_bytes: int = 0
     _windows: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+    _live_slots: list[int] | None = field(default=None, repr=False, compare=False)
 
     def _value_bytes(self, slots: int) -> int:
         return -(-slots // WDL_SLOTS) if self.values == "wdl" else slots
 
-    def windows(self) -> list[tuple[int, int]]:
+    def windows(self, progress: Progress | None = None) -> list[tuple[int, int]]:
         """For each layer n, the most chunks of layer n - 1 (forward) and of layer n + 1
         (backward) that one chunk of layer n reads: exact maxima of the superset the sweeps
         load (:func:`fastttt.kernels.layered.mark_neighbour_chunks`), from one pass over
@@ -338,7 +347,7 @@ class Plan(LayerPlan):
         if self._windows is None:
             if not isinstance(self.index, LayerIndex):
                 raise InvalidArgumentError(f"{self.index!r}: no windowed mode (in RAM only)")
-            self._windows = neighbour_windows(self.index, self.sizes, self.chunk)
+            self._windows = neighbour_windows(self.index, self.sizes, self.chunk, progress)
         return self._windows
 
     def held_bytes(self) -> int:
@@ -381,46 +390,97 @@ class Plan(LayerPlan):
         return self.slots + self._value_bytes(max(self.sizes))
 
     def stored_slots(self) -> int:
-        """The most value slots on disk at once in a backward pass: while layer n is written,
-        layer n + 1 and the kept layers above it (``keep_every``: the multiples of K)."""
-        sizes, keep = self.sizes, self.keep_every
-        most = above = 0  # kept slots above layer n + 1
-        for n in reversed(range(len(sizes))):
-            reading = sizes[n + 1] if n + 1 < len(sizes) else 0
-            most = max(most, above + reading + sizes[n])
-            if n + 1 < len(sizes) and (n + 1) % keep == 0:
+        """The most value slots on disk at once in a backward pass (:meth:`held_at_peak`)."""
+        return int(self.held_at_peak(self.sizes))
+
+    def held_at_peak(self, per_layer) -> float:
+        """The most of ``per_layer`` (slots, bytes, ... of each value layer) on disk at once in
+        a backward pass: while layer n is written, layer n + 1 and the kept layers above it
+        (``keep_every``: the multiples of K)."""
+        last = len(per_layer) - 1
+        most = above = 0  # kept layers above layer n + 1
+        for n in reversed(range(last + 1)):
+            reading = per_layer[n + 1] if n < last else 0
+            most = max(most, above + reading + per_layer[n])
+            if n < last and (n + 1) % self.keep_every == 0:
                 above += reading
         return most
 
+    def live_slots(self) -> list[int]:
+        """Slots of each layer with no line (the positions a live table solves), estimated
+        by :func:`sampled_visits` (exact on layers of at most a million slots)."""
+        if not isinstance(self.index, LayerIndex):
+            raise InvalidArgumentError(f"{self.index!r}: a live table takes the heights index")
+        if self._live_slots is None:
+            self._live_slots = [
+                round(sampled_visits(self.index, n)[1]) for n in range(len(self.sizes))
+            ]
+        return self._live_slots
+
     @property
     def disk_bytes(self) -> int:
-        """The store's peak on disk, estimated: bytes a slot measured on Connect Four 5x6
-        (:data:`DISK_PER_SLOT`, the reach layers after the forward pass and the value layers;
-        live: the value slots held at once, :meth:`stored_slots`) times :data:`DISK_MARGIN`,
-        never above :attr:`raw_disk_bytes`. While a solve runs,
+        """The store's peak on disk, estimated. A live WDL table: :data:`LIVE_WDL_BYTES` a
+        live slot (:meth:`live_slots`) and :data:`CHUNK_FILE_BYTES` a chunk, of the layers held
+        at once (:meth:`held_at_peak`), times :data:`LIVE_DISK_MARGIN`. Others: bytes a slot
+        measured on Connect Four 5x6 (:data:`DISK_PER_SLOT`, the reach layers after the forward
+        pass and the value layers; live: the value slots held at once) times
+        :data:`DISK_MARGIN`, never above :attr:`raw_disk_bytes`. While a solve runs,
         each chunk's write first checks that ``DISK_RESERVE`` stays free, so a disk that
         fills faster than estimated stops the solve cleanly, resumable."""
+        if not self.on_disk:
+            return 0
+        if (self.positions, self.values) == ("live", "wdl") and isinstance(self.index, LayerIndex):
+            chunks = [-(-size // self.chunk) for size in self.sizes]
+            per_layer = [
+                LIVE_WDL_BYTES * live + CHUNK_FILE_BYTES * count
+                for live, count in zip(self.live_slots(), chunks, strict=True)
+            ]
+            return int(LIVE_DISK_MARGIN * self.held_at_peak(per_layer))
         per_slot = DISK_PER_SLOT[self.positions, self.values] * DISK_MARGIN
         slots = self.stored_slots() if self.positions == "live" else self.slots
-        return min(self.raw_disk_bytes, int(per_slot * slots)) if self.on_disk else 0
+        return min(self.raw_disk_bytes, int(per_slot * slots))
 
     def fixed_bytes(self) -> int:
         """On disk, what any mode holds besides the neighbouring layer: the chunks being
         computed, the index of two layers and the runtime."""
         return OWN_CHUNKS * self.chunk + self.index_bytes() + RUNTIME_OVERHEAD
 
-    def windowed(self, limit: int) -> Plan:
+    def windowed(self, limit: int, progress: Progress | None = None) -> Plan:
         """This plan in windowed mode, with the spare chunks that ``limit`` bytes leave
-        (at most :data:`SPARE_BYTES`; 0 when even the window does not fit)."""
-        bare = replace(self, mode="windowed", spare_bytes=0, _windows=self.windows())
+        (at most :data:`SPARE_BYTES`; 0 when even the window does not fit). ``progress``:
+        called as the windows are measured (phase "windows")."""
+        bare = replace(self, mode="windowed", spare_bytes=0, _windows=self.windows(progress))
         spare = max(0, min(SPARE_BYTES, limit - bare.memory_bytes))
         return replace(bare, spare_bytes=spare)
 
 
-def neighbour_windows(index: LayerIndex, sizes: list[int], chunk: int) -> list[tuple[int, int]]:
-    """(forward, backward) window of every layer: :meth:`Plan.windows`. Kernel:
-    ``layered.neighbour_window``."""
+def sampled_visits(index: LayerIndex, n: int) -> tuple[float, float]:
+    """(dead, live) visits of a live sweep over layer ``n`` (:func:`~fastttt.kernels.layered.
+    live_visits`: live slots, and the first slot of each run of colourings with a line),
+    counted on :data:`LIVE_SAMPLES` evenly spaced ranges of :data:`LIVE_SAMPLE_SLOTS` slots and
+    scaled to the layer; the whole layer when it is no larger than those ranges."""
+    size = index.layer_size(n)
+    if size == 0:
+        return 0.0, 0.0
+    if size <= LIVE_SAMPLES * LIVE_SAMPLE_SLOTS:
+        dead, live = kern.live_visits(index.geometry, index.layer(n), 0, size)
+        index.forget({n})
+        return float(dead), float(live)
+    counted = np.zeros(2)
+    for lo in np.linspace(0, size - LIVE_SAMPLE_SLOTS, LIVE_SAMPLES).astype(np.int64).tolist():
+        counted += kern.live_visits(index.geometry, index.layer(n), lo, lo + LIVE_SAMPLE_SLOTS)
+    index.forget(set())
+    scale = size / (LIVE_SAMPLES * LIVE_SAMPLE_SLOTS)
+    return float(counted[0] * scale), float(counted[1] * scale)
+
+
+def neighbour_windows(
+    index: LayerIndex, sizes: list[int], chunk: int, progress: Progress | None = None
+) -> list[tuple[int, int]]:
+    """(forward, backward) window of every layer: :meth:`Plan.windows`; ``progress`` called
+    after each layer (phase "windows"). Kernel: ``layered.neighbour_window``."""
     out = []
+    done = 0
     last = len(sizes) - 1
     for n in range(len(sizes)):
         forward = backward = 0
@@ -437,6 +497,9 @@ def neighbour_windows(index: LayerIndex, sizes: list[int], chunk: int) -> list[t
                     forward = most
         out.append((forward, backward))
         index.forget({n, n + 1})
+        done += sizes[n]
+        if progress:
+            progress("windows", n, done, sum(sizes))
     return out
 
 
@@ -507,7 +570,9 @@ def memory_limit(max_bytes: int | None = None) -> int:
     return int(0.9 * available_memory()) if max_bytes is None else max_bytes
 
 
-def fit_plan(p: Plan, max_bytes: int | None = None, mode: str = "auto") -> Plan:
+def fit_plan(
+    p: Plan, max_bytes: int | None = None, mode: str = "auto", progress: Progress | None = None
+) -> Plan:
     """The plan a solve runs under ``max_bytes`` (:func:`memory_limit`). On disk, ``mode``
     "auto" keeps whole neighbouring layers when they fit, else goes windowed; "whole" and
     "windowed" force one. In RAM the plan is unchanged. :func:`check_fits` says whether it
@@ -518,18 +583,20 @@ def fit_plan(p: Plan, max_bytes: int | None = None, mode: str = "auto") -> Plan:
         return replace(p, mode="whole", spare_bytes=0)
     limit = memory_limit(max_bytes)
     if mode == "windowed" or (p.memory_bytes > limit and p.fixed_bytes() <= limit):
-        return p.windowed(limit)
+        return p.windowed(limit, progress)
     return p  # whole layers fit, or even the index does not: refused with this estimate
 
 
-def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = None) -> None:
+def check_fits(
+    p: Plan, max_bytes: int | None = None, free_disk: int | None = None, memory: bool = True
+) -> None:
     """Raise MemoryBudgetError (with the estimates) when ``p`` needs more RAM than
-    ``max_bytes`` (default 90% of available memory), DiskBudgetError when its disk estimate
-    (:attr:`Plan.disk_bytes`) exceeds ``free_disk``."""
+    ``max_bytes`` (default 90% of available memory; not checked without ``memory``),
+    DiskBudgetError when its disk estimate (:attr:`Plan.disk_bytes`) exceeds ``free_disk``."""
     from fastttt.tables.dense import format_bytes
 
     limit = memory_limit(max_bytes)
-    if p.memory_bytes > limit:
+    if memory and p.memory_bytes > limit:
         hint = ""
         disk = replace(p, on_disk=True, mode="whole")
         if not p.on_disk and disk.memory_bytes <= limit:
@@ -551,11 +618,22 @@ def check_fits(p: Plan, max_bytes: int | None = None, free_disk: int | None = No
             f"{format_bytes(limit)}{hint}"
         )
     if free_disk is not None and p.disk_bytes > free_disk:
+        if (p.positions, p.values) == ("live", "wdl"):
+            basis = (
+                f"{LIVE_DISK_MARGIN:g} times {LIVE_WDL_BYTES:g} bytes a position with no line, "
+                f"about {sum(p.live_slots()):,.0f} slots sampled, and "
+                f"{format_bytes(CHUNK_FILE_BYTES)} a chunk file"
+            )
+            if p.keep_every == 1:
+                basis += "; --keep-every K keeps one value layer in K"
+        else:
+            basis = (
+                f"{DISK_MARGIN:g} times the compressed size measured on Connect Four 5x6; "
+                f"{format_bytes(p.raw_disk_bytes)} before compression"
+            )
         raise DiskBudgetError(
             f"a layered solve of {p.spec.name} may need about {format_bytes(p.disk_bytes)} of "
-            f"disk ({DISK_MARGIN:g} times the compressed size measured on Connect Four 5x6; "
-            f"{format_bytes(p.raw_disk_bytes)} before compression); the folder's file system "
-            f"has {format_bytes(free_disk)} free"
+            f"disk ({basis}); the folder's file system has {format_bytes(free_disk)} free"
         )
 
 
@@ -698,8 +776,10 @@ def solve_layered(
             f"a win/draw/loss solve packs {WDL_SLOTS} positions a byte: chunk must be a "
             f"multiple of {WDL_SLOTS}, got {p.chunk}"
         )
-    p = fit_plan(p, max_bytes, mode)
-    check_fits(p, max_bytes, None if out is None else disk_room(out, resume))
+    if out is not None:  # before the windows are measured (minutes on the biggest boards)
+        check_fits(replace(p, mode="whole"), None, disk_room(out, resume), memory=False)
+    p = fit_plan(p, max_bytes, mode, progress)
+    check_fits(p, max_bytes)
     if on_plan:
         on_plan(p)
     store = open_store(p, out, resume)

@@ -208,7 +208,9 @@ class LayeredSolution(PositionQueries):
         """The JSON summary of ``fastttt solve --json`` (the dense fields plus engine, layers,
         index, symmetry, slots and disk_bytes)."""
         layers = range(len(self.store.manifest["layer_sizes"]))
-        table_bytes = sum(self.store.array_size("value", n) for n in layers if n % self.keep_every == 0)
+        table_bytes = sum(
+            self.store.array_size("value", n) for n in layers if n % self.keep_every == 0
+        )
         return {
             **self._summary(self.counts(), self.seconds, table_bytes),
             "engine": self.engine,
