@@ -13,7 +13,7 @@ import pytest
 from test_layered_live import every_position, expected_byte
 
 from fastttt.errors import InvalidArgumentError, TableFileError
-from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.board import Position, has_line, win_masks
 from fastttt.games.mnk.spec import as_spec
 from fastttt.tables.layer_store import LayerStore, MemoryLayerStore
 from fastttt.tables.layered import drop_spent_layers, plan, solve_layered
@@ -164,3 +164,29 @@ def test_the_disk_estimate_counts_the_kept_layers():
     )
     assert kept.stored_slots() == expected
     assert kept.disk_bytes < 0.5 * full.disk_bytes
+
+
+def test_sampled_live_slots_count_the_slots_with_no_line():
+    """Exact on layers of at most LIVE_SAMPLES * LIVE_SAMPLE_SLOTS slots: every slot whose
+    colouring has no line (the live table's stored slots, and the non-canonical colourings of
+    symmetric blocks, which it leaves 0)."""
+    game = "4x5k4g"
+    spec = as_spec(game)
+    masks = win_masks(spec)
+    p = plan(game, on_disk=True, values="wdl", positions="live")
+    live = solve_layered(game, values="wdl", positions="live")
+    for n, estimate in enumerate(p.live_slots()):
+        firsts, seconds = p.index.unrank_many(n, np.arange(p.sizes[n], dtype=np.int64))
+        lined = ((firsts[:, None] & masks) == masks).any(1)
+        lined |= ((seconds[:, None] & masks) == masks).any(1)
+        assert estimate == int((~lined).sum()), f"layer {n}"
+        by_byte = live.store.manifest["info"]["layers"].get(str(n), {})
+        assert sum(pair[1] for byte, pair in by_byte.items() if byte != "0") <= estimate
+    small = "3x4k3g"
+    unmirrored = plan(small, symmetry=False, on_disk=True, values="wdl", positions="live")
+    no_line = sum(
+        1
+        for f, s in every_position(as_spec(small))
+        if not has_line(as_spec(small), f) and not has_line(as_spec(small), s)
+    )
+    assert sum(unmirrored.live_slots()) == no_line
