@@ -15,7 +15,7 @@ from test_layered_live import every_position, expected_byte
 from fastttt.errors import InvalidArgumentError, TableFileError
 from fastttt.games.mnk.board import Position, has_line, win_masks
 from fastttt.games.mnk.spec import as_spec
-from fastttt.tables.layer_store import LayerStore, MemoryLayerStore
+from fastttt.tables.layer_store import BIG_CHUNK, DEFAULT_CHUNK, LayerStore, MemoryLayerStore
 from fastttt.tables.layered import drop_spent_layers, plan, solve_layered
 from fastttt.tables.probe import open_table
 
@@ -190,3 +190,22 @@ def test_sampled_live_slots_count_the_slots_with_no_line():
         if not has_line(as_spec(small), f) and not has_line(as_spec(small), s)
     )
     assert sum(unmirrored.live_slots()) == no_line
+
+
+def test_big_boards_get_big_chunks_unless_asked():
+    class Stop(Exception):
+        pass
+
+    seen = []
+
+    def stop(p):
+        seen.append(p)
+        raise Stop
+
+    for chunk in (None, 4096):
+        with pytest.raises(Stop):
+            solve_layered("6x6k4g", max_bytes=1 << 50, positions="live", chunk=chunk, on_plan=stop)
+    assert [p.chunk for p in seen] == [BIG_CHUNK, 4096]
+    with pytest.raises(Stop):
+        solve_layered("5x6k4g", max_bytes=1 << 50, positions="live", on_plan=stop)
+    assert seen[-1].chunk == DEFAULT_CHUNK

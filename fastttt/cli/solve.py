@@ -341,7 +341,8 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     metavar="SLOTS",
     help="Layered: slots a chunk (a file and a task each; a multiple of 4 with --wdl). Larger "
     "chunks mean fewer files on the biggest boards (each takes up to 8 KiB of blocks) and more "
-    "memory a task.  [default: 1048576, a resumed table's own]",
+    "memory a task.  [default: 1048576, 16777216 past 2**33 slots (Connect Four 6x6), a "
+    "resumed table's own]",
 )
 @click.option(
     "--index",

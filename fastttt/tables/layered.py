@@ -42,6 +42,7 @@ from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.chunk_map import ChunkMap
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import (
+    BIG_CHUNK,
     DEFAULT_CHUNK,
     MANIFEST,
     POSITIONS,
@@ -724,22 +725,22 @@ def solve_layered(
 
     ``out``: a folder for the layers (chunked, checksummed, resumable with ``resume=True``);
     without it layers stay in RAM. ``chunk``: slots a chunk (default: the resumed table's, else
-    ``DEFAULT_CHUNK``). ``symmetry`` stores one position per orbit of the board's
-    group. ``mode`` (on disk): "auto" reads whole neighbouring layers when they fit in
-    ``max_bytes``, else only the neighbour chunks each chunk reads ("windowed",
-    :class:`~fastttt.tables.chunk_map.ChunkMap`); "whole" or "windowed" force one; both give
-    the same bytes (:func:`fit_plan`). ``index``: "heights" (:class:`LayerIndex`) or, on
-    gravity boards in RAM, "column-runs" (:class:`ColumnRunsIndex`: fewer
-    slots, slower slot-by-slot sweeps, the same values). ``runner_factory(work)`` runs the
-    chunks of a layer (default: this process; :class:`fastttt.tables.distributed.DaskRunner`
-    for a cluster).
+    ``DEFAULT_CHUNK``, ``BIG_CHUNK`` past :data:`WDL_DEFAULT_SLOTS` slots). ``symmetry`` stores
+    one position per orbit of the board's group. ``mode`` (on disk): "auto" reads whole
+    neighbouring layers when they fit in ``max_bytes``, else only the neighbour chunks each
+    chunk reads ("windowed", :class:`~fastttt.tables.chunk_map.ChunkMap`); "whole" or "windowed"
+    force one; both give the same bytes (:func:`fit_plan`). ``index``: "heights"
+    (:class:`LayerIndex`) or, on gravity boards in RAM, "column-runs" (:class:`ColumnRunsIndex`:
+    fewer slots, slower slot-by-slot sweeps, the same values). ``runner_factory(work)`` runs the
+    chunks of a layer (default: this process; :class:`fastttt.tables.distributed.DaskRunner` for
+    a cluster).
     Raises MemoryBudgetError before any work when the estimate exceeds ``max_bytes`` (default
     90% of available RAM), DiskBudgetError when the disk estimate exceeds the free disk, or
     while it runs when less than ``DISK_RESERVE`` would stay free (the finished layers are
-    kept); ``on_plan(plan)`` is called once the estimates are known. Ctrl-C stops
-    between chunks; the layers already complete stay in ``out``. Kernels:
-    ``layered.forward_chunk_*`` then ``layered.backward_chunk_*`` (live: ``layered.live_chunk_*``
-    alone; ``runs_layered.*`` with the column-runs index).
+    kept); ``on_plan(plan)`` is called once the estimates are known. Ctrl-C stops between
+    chunks; the layers already complete stay in ``out``. Kernels: ``layered.forward_chunk_*``
+    then ``layered.backward_chunk_*`` (live: ``layered.live_chunk_*`` alone; ``runs_layered.*``
+    with the column-runs index).
     """
     from fastttt.tables.probe import LayeredSolution
 
@@ -757,13 +758,13 @@ def solve_layered(
         raise InvalidArgumentError(f"values must be one of {VALUES}, got {values!r}")
     if out is not None:
         require_zarr()  # before the plan is printed: a missing extra is the first thing said
-    if chunk is None:  # a resume keeps the chunks it started with
-        chunk = resumed["chunk"] if resumed is not None else DEFAULT_CHUNK
+    if chunk is None and resumed is not None:  # a resume keeps the chunks it started with
+        chunk = resumed["chunk"]
     p = plan(
         spec,
         symmetry=symmetry,
         on_disk=out is not None,
-        chunk=chunk,
+        chunk=DEFAULT_CHUNK if chunk is None else chunk,
         values=values or "depth",
         index=index,
         positions=positions,
@@ -771,6 +772,8 @@ def solve_layered(
     )
     if values is None and p.slots > WDL_DEFAULT_SLOTS:
         p = replace(p, values="wdl")
+    if chunk is None and p.slots > WDL_DEFAULT_SLOTS:
+        p = replace(p, chunk=BIG_CHUNK)
     if p.values == "wdl" and p.chunk % WDL_SLOTS:
         raise InvalidArgumentError(
             f"a win/draw/loss solve packs {WDL_SLOTS} positions a byte: chunk must be a "
