@@ -209,3 +209,14 @@ def test_big_boards_get_big_chunks_unless_asked():
     with pytest.raises(Stop):
         solve_layered("5x6k4g", max_bytes=1 << 50, positions="live", on_plan=stop)
     assert seen[-1].chunk == DEFAULT_CHUNK
+
+
+def test_probes_of_a_dropped_layer_are_searched_in_batches(monkeypatch):
+    import fastttt.tables.probe as probe
+
+    game = "4x3k3g"
+    pairs, firsts, seconds = positions_of(game)
+    expected = solve_layered(game, values="wdl", positions="live").bytes_of(firsts, seconds)
+    monkeypatch.setattr(probe, "SEARCH_BATCH", 7)
+    sol = solve_layered(game, values="wdl", positions="live", keep_every=4)
+    assert np.array_equal(sol.bytes_of(firsts, seconds), expected)

@@ -40,6 +40,7 @@ from fastttt.values import table_counts
 if TYPE_CHECKING:
     from fastttt.tables.dense import Solution
 
+SEARCH_BATCH = 1 << 12  # positions of a dropped layer searched at once (a few children each)
 CACHED_CHUNKS = 64  # 64 MiB at the default chunk: 4x5k4g (21 chunks) stays in; 16 thrashed
 
 
@@ -127,8 +128,10 @@ class LayeredSolution(PositionQueries):
             slots = self.index.rank_many(n, firsts[where], seconds[where])
             where, slots = where[slots >= 0], slots[slots >= 0]
             placed[where] = True
-            if n % self.keep_every:
-                out[where] = self._searched_bytes(firsts[where], seconds[where])
+            if n % self.keep_every:  # a dropped layer: batches bound the children held
+                for lo in range(0, where.size, SEARCH_BATCH):
+                    batch = where[lo : lo + SEARCH_BATCH]
+                    out[batch] = self._searched_bytes(firsts[batch], seconds[batch])
                 continue
             chunks = slots // size
             for chunk in np.unique(chunks).tolist():
