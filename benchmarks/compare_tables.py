@@ -3,7 +3,8 @@ table (``solve --wdl``) against a live one (``solve --wdl --live``), or any two.
 
 Prints the slots both hold (and how many of those differ: 0 for two correct tables), the
 slots only the second holds (live: colourings no game reaches) and the slots only the first
-holds (reachable: finished games, which a live table does not store).
+holds (reachable: finished games, which a live table does not store). Layers that one of them
+does not keep (``--keep-every``) are left out and counted.
 
     python benchmarks/compare_tables.py REACHABLE_DIR LIVE_DIR
 """
@@ -24,8 +25,11 @@ def compare(first: str, second: str) -> dict[str, int]:
     for field in ("game", "index", "symmetry", "layer_sizes", "chunk"):
         if a.manifest[field] != b.manifest[field]:
             raise SystemExit(f"the folders differ in {field}: not the same slots")
-    counts = {"both": 0, "differ": 0, "second only": 0, "first only": 0}
+    counts = {"both": 0, "differ": 0, "second only": 0, "first only": 0, "layers left out": 0}
     for n in range(len(a.manifest["layer_sizes"])):
+        if not (a.is_complete("value", n) and b.is_complete("value", n)):
+            counts["layers left out"] += 1
+            continue
         for chunk in range(a.chunk_count(n)):
             x = np.asarray(a.read_chunk("value", n, chunk))
             y = np.asarray(b.read_chunk("value", n, chunk))
