@@ -253,8 +253,13 @@ def _print_summary(solution, summary: dict, saved) -> None:
                 f"{_kept(summary.get('keep_every', 1))}",
             ),
         )
-        if summary["disk_bytes"]:
-            rows.append(("disk", format_bytes(summary["disk_bytes"])))
+        if summary["disk_bytes"]:  # the table is on disk: RAM held the process alone
+            table = format_bytes(summary["table_bytes"])
+            rows = [
+                ("memory", f"peak {format_bytes(peak_rss_bytes())}") if row[0] == "memory" else row
+                for row in rows
+            ]
+            rows.append(("disk", f"{format_bytes(summary['disk_bytes'])} ({table} uncompressed)"))
     if saved:
         rows.append(("saved", str(saved)))
     for label, text in rows:
