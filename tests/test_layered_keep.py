@@ -220,3 +220,18 @@ def test_probes_of_a_dropped_layer_are_searched_in_batches(monkeypatch):
     monkeypatch.setattr(probe, "SEARCH_BATCH", 7)
     sol = solve_layered(game, values="wdl", positions="live", keep_every=4)
     assert np.array_equal(sol.bytes_of(firsts, seconds), expected)
+
+
+def test_a_live_solve_too_big_for_the_disk_is_refused_before_the_windows(tmp_path, monkeypatch):
+    from fastttt.errors import DiskBudgetError
+    from fastttt.tables import layered
+
+    def no_windows(*args, **kwargs):
+        raise AssertionError("the windows were measured")
+
+    monkeypatch.setattr(layered, "neighbour_windows", no_windows)
+    monkeypatch.setattr(layered, "disk_room", lambda out, resume: 1 << 20)
+    with pytest.raises(DiskBudgetError, match="bytes a position with no line") as err:
+        solve_layered("5x6k4g", out=tmp_path / "t", positions="live", values="wdl", mode="windowed")
+    assert "--keep-every K keeps one value layer in K" in str(err.value)
+    assert not (tmp_path / "t").exists()
