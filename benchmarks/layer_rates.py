@@ -280,6 +280,10 @@ def main() -> None:
     parser.add_argument("--project", default="", help="a board to project, e.g. connect4")
     parser.add_argument("--seed", type=int, default=22)
     args = parser.parse_args()
+    if open_layered(args.path).keep_every > 1:
+        raise SystemExit(
+            f"{args.path} drops layers (--keep-every): give a folder keeping every one"
+        )
     print(uptime(), flush=True)
     print(f"{'n':>3} {'slots':>16} {'sampled':>11} {'reach/slot':>9} {'fwd ns':>8} {'bwd ns':>8}")
     rows, points, live = measure(args.path, args.chunks, args.seed)

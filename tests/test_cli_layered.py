@@ -147,7 +147,7 @@ def test_out_on_a_finished_table_needs_resume(table_dir):
         ([GAME, "--keep-every", "2", "--engine", "dense"], "--keep-every goes with the layered"),
         ([GAME, "--keep-every", "2", "--reachable"], "--keep-every keeps layers of a live table"),
         ([GAME, "--keep-every", "2", "--live", "--depth"], "not --depth"),
-        ([GAME, "--keep-every", "0"], "0 is not in the range x>=1"),
+        ([GAME, "--keep-every", "0"], "0 is not in the range 1<=x<=8"),
         ([GAME, "--chunk", "4096"], "--chunk cuts the layers kept in --out DIR: give --out"),
     ],
 )
@@ -377,7 +377,8 @@ def test_a_table_keeping_every_third_layer_answers_like_the_live_one(tmp_path, m
     every = tmp_path / "every"
     kept = tmp_path / "kept"
     full = solve_json(GAME, "--live", "--wdl", "--out", str(every))
-    summary = solve_json(GAME, "--live", "--keep-every", "3", "--chunk", "4096", "--out", str(kept))
+    summary = solve_json(GAME, "--keep-every", "3", "--chunk", "4096", "--out", str(kept))
+    assert summary["positions"] == "live"  # implied by --keep-every
     assert summary["keep_every"] == 3 and summary["wdl"]
     assert summary["values"] == full["values"] and summary["value"] == full["value"]
     assert sorted(int(p.name) for p in (kept / "value").iterdir()) == list(range(0, 17, 3))

@@ -125,6 +125,22 @@ def test_a_layer_left_complete_by_a_kill_is_dropped_on_resume():
     assert store.is_solved(1) and not store.is_complete("value", 1)
     with pytest.raises(InvalidArgumentError, match="layer 2 is kept"):
         store.drop(2)
+    store.delete("value", 0)  # layer 1 then has nothing solved below it
+    store.write_layer("value", 1, np.zeros(1, dtype=np.uint8))
+    store.manifest["dropped"] = []
+    store.mark_complete("value", 1)
+    with pytest.raises(InvalidArgumentError, match="once it and layer 0 are solved"):
+        store.drop(1)
+
+
+def test_files_a_kill_left_while_a_layer_was_dropped_go_on_resume(tmp_path):
+    out = tmp_path / "t"
+    solve_layered("4x3k3g", out=out, positions="live", keep_every=2, chunk=64)
+    store = LayerStore.open(out, "r+")
+    store.prepare("value", 3)  # the folder of a dropped layer, as a kill during rmtree leaves it
+    assert (out / "value" / "3").exists()
+    solve_layered("4x3k3g", out=out, resume=True)
+    assert not (out / "value" / "3").exists()
 
 
 @pytest.mark.parametrize(
@@ -132,7 +148,8 @@ def test_a_layer_left_complete_by_a_kill_is_dropped_on_resume():
     [
         (dict(keep_every=2), "takes a live win/draw/loss table"),
         (dict(keep_every=2, positions="live", values="depth"), "not a live depth one"),
-        (dict(keep_every=0, positions="live"), "keep_every must be an integer >= 1"),
+        (dict(keep_every=0, positions="live"), "keep_every must be an integer from 1 to 8"),
+        (dict(keep_every=9, positions="live", values="wdl"), "from 1 to 8"),
     ],
 )
 def test_refusals(kwargs, message):
@@ -144,8 +161,17 @@ def test_a_manifest_that_drops_a_kept_layer_is_refused(tmp_path):
     out = tmp_path / "t"
     solve_layered("4x3k3g", out=out, positions="live", keep_every=2)
     store = LayerStore.open(out, "r+")
+    good = dict(store.manifest)
     store.manifest["dropped"] = [*store.manifest["dropped"], 2]
     store._save_manifest()  # a valid checksum over a wrong field
+    with pytest.raises(TableFileError, match="damaged"):
+        open_table(out)
+    store.manifest = {**good, "dropped": [*good["dropped"], 1]}  # twice
+    store._save_manifest()
+    with pytest.raises(TableFileError, match="damaged"):
+        open_table(out)
+    store.manifest = {**good, "complete": {"reach": [], "value": [0, 1, 2, 4, 6, 8, 10, 12]}}
+    store._save_manifest()  # layer 1 both complete and dropped
     with pytest.raises(TableFileError, match="damaged"):
         open_table(out)
 

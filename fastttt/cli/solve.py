@@ -327,12 +327,13 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
 )
 @click.option(
     "--keep-every",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=8),
     default=None,
     metavar="K",
-    help="Layered, --live --wdl: keep only the value layers that are multiples of K, each "
-    "other one deleted once the layer below it is solved (about K times less disk; a probe "
-    "searches at most K - 1 plies down to a kept layer).  [default: 1, a resumed table's own]",
+    help="Layered (implies --live --wdl): keep only the value layers that are multiples of K, "
+    "each other one deleted once the layer below it is solved (a finished table about K times "
+    "smaller; a probe searches at most K - 1 plies down to a kept layer).  [default: 1, a "
+    "resumed table's own]",
 )
 @click.option(
     "--chunk",

@@ -173,8 +173,9 @@ def _kept(keep_every: int) -> str:
 
 class _layer_progress:
     """A context giving the layered solve's progress callback, shown the way of every command
-    (:class:`fastttt.cli.progress.Progress`) from the first report, so after the plan: the
-    phase and layer, slots of the phase, their rate and the phase's ETA (reach, then value)."""
+    (:class:`fastttt.cli.progress.Progress`) from the first report: the phase and layer, slots
+    of the phase, their rate and the phase's ETA (windows, measured before the plan is printed
+    when the solve goes windowed, then reach and value)."""
 
     def __init__(self, on_terminal: bool):
         self.shown = Progress("", unit="slots of the phase", terminal=on_terminal)
@@ -385,7 +386,7 @@ def _check_layered_options(args) -> None:
     if args.keep_every is not None and args.engine == "dense":
         raise click.UsageError("--keep-every goes with the layered engine (--engine layered)")
     if args.keep_every is not None and args.keep_every > 1 and args.live is False:
-        raise click.UsageError("--keep-every keeps layers of a live table: give --live")
+        raise click.UsageError("--keep-every keeps layers of a live table, not --reachable")
     if args.keep_every is not None and args.keep_every > 1 and args.wdl is False:
         raise click.UsageError("--keep-every keeps layers of a win/draw/loss table, not --depth")
     if args.live and args.index == "column-runs":
@@ -442,7 +443,8 @@ def _compute(spec, args, max_bytes):
         args.scheduler,
         args.wdl,
         args.index,
-        args.live,
+        # --keep-every implies --live on a new table (a resumed one keeps its own)
+        True if args.live is None and (args.keep_every or 1) > 1 and not args.resume else args.live,
         args.keep_every,
         args.chunk,
     )

@@ -262,6 +262,8 @@ def _check_manifest(manifest: Any, where: str) -> dict:
             isinstance(done, list) and all(type(n) is int and 0 <= n < len(sizes) for n in done)
             for done in complete.values()
         )
+        and len(set(dropped)) == len(dropped)
+        and not set(dropped) & set(complete["value"])
     )
     if not ok:
         raise TableFileError(f"{where}: manifest.json is damaged (missing or malformed fields)")
@@ -395,6 +397,10 @@ class _Layers:
         then delete its chunks: a probe searches through it to the next kept layer."""
         if self.keeps(layer):
             raise InvalidArgumentError(f"layer {layer} is kept (keep_every)")
+        if not self.is_solved(layer) or not self.is_solved(layer - 1):
+            raise InvalidArgumentError(
+                f"layer {layer} is dropped once it and layer {layer - 1} are solved"
+            )
         complete = self.manifest["complete"]["value"]
         complete[:] = [n for n in complete if n != layer]
         self.manifest["dropped"] = sorted({*self.manifest["dropped"], int(layer)})

@@ -78,6 +78,7 @@ DISK_MARGIN = 2.0
 LIVE_WDL_BYTES = 0.30
 LIVE_DISK_MARGIN = 1.25
 CHUNK_FILE_BYTES = 8 << 10  # a chunk's two files in 4 KiB blocks, at most (6x6: 4.5 KiB)
+MAX_KEEP_EVERY = 8  # a probe of a dropped layer searches up to 7 plies (7**7 move orders)
 LIVE_SAMPLES = 1024  # ranges of LIVE_SAMPLE_SLOTS slots a layer counted by sampled_visits
 LIVE_SAMPLE_SLOTS = 1 << 12
 DISK_RESERVE = 1 << 30  # a chunk is not written when less is free on the store's disk
@@ -525,8 +526,11 @@ def plan(
         raise InvalidArgumentError(f"index must be one of {INDEXES}, got {index!r}")
     if positions not in POSITIONS:
         raise InvalidArgumentError(f"positions must be one of {POSITIONS}, got {positions!r}")
-    if type(keep_every) is not int or keep_every < 1:
-        raise InvalidArgumentError(f"keep_every must be an integer >= 1, got {keep_every!r}")
+    if type(keep_every) is not int or not 1 <= keep_every <= MAX_KEEP_EVERY:
+        raise InvalidArgumentError(
+            f"keep_every must be an integer from 1 to {MAX_KEEP_EVERY} (a probe searches up to "
+            f"keep_every - 1 plies), got {keep_every!r}"
+        )
     if keep_every > 1 and (positions, values) != ("live", "wdl"):
         raise InvalidArgumentError(
             f"keep_every {keep_every} (one value layer in {keep_every} kept, probes search "
@@ -715,8 +719,10 @@ def solve_layered(
 
     ``keep_every`` K (a live WDL table): keep only the value layers that are multiples of K;
     each other layer is deleted once the layer below it is solved, and a probe of one of its
-    positions searches down to the next kept layer (K - 1 plies at most). The disk the table
-    takes falls about K times. None: the resumed table's, else 1 (every layer).
+    positions searches down to the next kept layer (K - 1 plies at most, K at most
+    :data:`MAX_KEEP_EVERY`). The finished table is about K times smaller; the peak while it
+    solves falls less (it holds the layers being read and written). None: the resumed
+    table's, else 1 (every layer).
 
     ``values``: "depth" (value and depth a byte) or "wdl" (win/draw/loss only, four positions
     a byte; probes of depth raise :class:`~fastttt.errors.NoDepthError`, and
@@ -779,8 +785,15 @@ def solve_layered(
             f"a win/draw/loss solve packs {WDL_SLOTS} positions a byte: chunk must be a "
             f"multiple of {WDL_SLOTS}, got {p.chunk}"
         )
+    if resumed is not None:  # refused before the disk is sampled and the windows measured
+        for name, mine in (("chunk", p.chunk), ("values", p.values), ("keep_every", p.keep_every)):
+            if resumed[name] != mine:
+                raise TableFileError(
+                    f"{out}: the table there has {name} {resumed[name]!r}, asked for {mine!r}; "
+                    "cannot resume"
+                )
     if out is not None:  # before the windows are measured (minutes on the biggest boards)
-        check_fits(replace(p, mode="whole"), None, disk_room(out, resume), memory=False)
+        check_fits(p, None, disk_room(out, resume), memory=False)
     p = fit_plan(p, max_bytes, mode, progress)
     check_fits(p, max_bytes)
     if on_plan:
@@ -846,11 +859,13 @@ def solve_layered(
 
 def drop_spent_layers(store) -> None:
     """Drop each solved value layer the table does not keep once the layer below it is
-    solved (nothing reads it any more); a solve killed between the two steps does it on
-    resume."""
+    solved (nothing reads it any more); a solve killed between the two steps, or while the
+    files went, finishes it on resume."""
     for n in range(1, len(store.manifest["layer_sizes"])):
         if store.is_complete("value", n) and not store.keeps(n) and store.is_solved(n - 1):
             store.drop(n)
+        elif n in store.manifest["dropped"]:
+            store.delete("value", n)  # files a kill left behind while they were deleted
 
 
 def _stored_manifest(out) -> dict | None:

@@ -170,7 +170,10 @@ class LayeredSolution(PositionQueries):
         bit = bits[cell]
         child_f = np.where(x_moves[parent], f[parent] | bit, f[parent])
         child_s = np.where(x_moves[parent], s[parent], s[parent] | bit)
-        child = self.bytes_of(child_f, child_s)
+        pairs, inverse = np.unique(
+            np.stack([child_f, child_s], axis=1), axis=0, return_inverse=True
+        )
+        child = self.bytes_of(pairs[:, 0], pairs[:, 1])[inverse.reshape(-1)]  # transpositions once
         if (child == 0).any():
             raise TableFileError(f"{self._table_name()}: a position's child has no value")
         # for the side to move: 2 its win, 1 a draw, 0 its loss
