@@ -176,15 +176,13 @@ class LayeredSolution(PositionQueries):
         child = self.bytes_of(pairs[:, 0], pairs[:, 1])[inverse.reshape(-1)]  # transpositions once
         if (child == 0).any():
             raise TableFileError(f"{self._table_name()}: a position's child has no value")
-        # for the side to move: 2 its win, 1 a draw, 0 its loss
-        mine = np.where(x_moves[parent], V_FIRST, V_SECOND)
-        score = np.where(child == mine, 2, np.where(child == V_DRAW, 1, 0))
+        mover_wins = np.where(x_moves, V_FIRST, V_SECOND)
+        mover_loses = np.where(x_moves, V_SECOND, V_FIRST)
+        # for the side to move: 2 its win, 1 a draw, 0 its loss; the best child
+        score = np.where(child == mover_wins[parent], 2, np.where(child == V_DRAW, 1, 0))
         best = np.zeros(parents.size, dtype=np.int64)
         np.maximum.at(best, parent, score)
-        theirs = np.where(x_moves, V_SECOND, V_FIRST)
-        out[parents] = np.where(
-            best == 2, np.where(x_moves, V_FIRST, V_SECOND), np.where(best == 1, V_DRAW, theirs)
-        )
+        out[parents] = np.where(best == 2, mover_wins, np.where(best == 1, V_DRAW, mover_loses))
         return out
 
     # --- counts -----------------------------------------------------------------------------
