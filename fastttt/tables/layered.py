@@ -73,9 +73,10 @@ DISK_PER_SLOT = {
     ("live", "wdl"): 0.056,
 }
 DISK_MARGIN = 2.0
-# a live WDL solve: bytes a live slot (no line) on disk, measured on Connect Four 5x6 (0.30)
-# and 6x6 (0.28), counted from sampled live slots (:func:`sampled_visits`), with its own margin
-LIVE_WDL_BYTES = 0.30
+# a live WDL solve: bytes a live slot (no line) on disk, by chunk size: 1 Mi slots, measured on
+# Connect Four 5x6 (0.30) and 6x6 (0.28); 16 Mi (BIG_CHUNK), on 5x6 (0.265) and 6x6 (0.213).
+# Counted from sampled live slots (:func:`sampled_visits`), with their own margin
+LIVE_WDL_BYTES = {DEFAULT_CHUNK: 0.30, BIG_CHUNK: 0.27}
 LIVE_DISK_MARGIN = 1.25
 CHUNK_FILE_BYTES = 8 << 10  # a chunk's two files in 4 KiB blocks, at most (6x6: 4.5 KiB)
 MAX_KEEP_EVERY = 8  # a probe of a dropped layer searches up to 7 plies (7**7 move orders)
@@ -408,6 +409,12 @@ class Plan(LayerPlan):
                 above += reading
         return most
 
+    def live_wdl_bytes(self) -> float:
+        """Bytes a live slot of a live WDL table takes on disk at this plan's chunk size
+        (:data:`LIVE_WDL_BYTES`: the measurement of the nearest chunk size at or below it)."""
+        sizes = [size for size in sorted(LIVE_WDL_BYTES) if size <= self.chunk]
+        return LIVE_WDL_BYTES[sizes[-1] if sizes else min(LIVE_WDL_BYTES)]
+
     def live_slots(self) -> list[int]:
         """Slots of each layer with no line (the positions a live table solves), estimated
         by :func:`sampled_visits` (exact on layers of at most a million slots)."""
@@ -421,7 +428,7 @@ class Plan(LayerPlan):
 
     @property
     def disk_bytes(self) -> int:
-        """The store's peak on disk, estimated. A live WDL table: :data:`LIVE_WDL_BYTES` a
+        """The store's peak on disk, estimated. A live WDL table: :meth:`live_wdl_bytes` a
         live slot (:meth:`live_slots`) and :data:`CHUNK_FILE_BYTES` a chunk, of the layers held
         at once (:meth:`held_at_peak`), times :data:`LIVE_DISK_MARGIN`. Others: bytes a slot
         measured on Connect Four 5x6 (:data:`DISK_PER_SLOT`, the reach layers after the forward
@@ -434,7 +441,7 @@ class Plan(LayerPlan):
         if (self.positions, self.values) == ("live", "wdl") and isinstance(self.index, LayerIndex):
             chunks = [-(-size // self.chunk) for size in self.sizes]
             per_layer = [
-                LIVE_WDL_BYTES * live + CHUNK_FILE_BYTES * count
+                self.live_wdl_bytes() * live + CHUNK_FILE_BYTES * count
                 for live, count in zip(self.live_slots(), chunks, strict=True)
             ]
             return int(LIVE_DISK_MARGIN * self.held_at_peak(per_layer))
@@ -625,7 +632,7 @@ def check_fits(
     if free_disk is not None and p.disk_bytes > free_disk:
         if (p.positions, p.values) == ("live", "wdl"):
             basis = (
-                f"{LIVE_DISK_MARGIN:g} times {LIVE_WDL_BYTES:g} bytes a position with no line, "
+                f"{LIVE_DISK_MARGIN:g} times {p.live_wdl_bytes():g} bytes a position with no line, "
                 f"about {sum(p.live_slots()):,.0f} slots sampled, and "
                 f"{format_bytes(CHUNK_FILE_BYTES)} a chunk file"
             )
