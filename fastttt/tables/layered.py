@@ -78,7 +78,7 @@ DISK_MARGIN = 2.0
 # Counted from sampled live slots (:func:`sampled_visits`), with their own margin
 LIVE_WDL_BYTES = {DEFAULT_CHUNK: 0.30, BIG_CHUNK: 0.27}
 LIVE_DISK_MARGIN = 1.25
-CHUNK_FILE_BYTES = 8 << 10  # a chunk's two files in 4 KiB blocks, at most (6x6: 4.5 KiB)
+CHUNK_FILE_BYTES = 8 << 10  # a chunk's two files in 4 KiB blocks, at most (6x6, 1 Mi: 6.6 KB)
 MAX_KEEP_EVERY = 8  # a probe of a dropped layer searches up to 7 plies (7**7 move orders)
 LIVE_SAMPLES = 1024  # ranges of LIVE_SAMPLE_SLOTS slots a layer counted by sampled_visits
 LIVE_SAMPLE_SLOTS = 1 << 12
@@ -417,7 +417,7 @@ class Plan(LayerPlan):
 
     def live_slots(self) -> list[int]:
         """Slots of each layer with no line (the positions a live table solves), estimated
-        by :func:`sampled_visits` (exact on layers of at most a million slots)."""
+        by :func:`sampled_visits` (exact on layers of at most 4 Mi slots)."""
         if not isinstance(self.index, LayerIndex):
             raise InvalidArgumentError(f"{self.index!r}: a live table takes the heights index")
         if self._live_slots is None:
