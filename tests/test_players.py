@@ -314,3 +314,18 @@ def test_default_player_on_ultimate_is_the_bounded_engine(name):
 def test_empty_and_odd_names_are_refused_with_the_list(name):
     with pytest.raises(UnknownPlayerError, match="perfect"):
         make_player(name, tictactoe)
+
+
+@pytest.mark.parametrize("name", ["alphabeta:²", "minimax:٣", "heuristic:³"])
+def test_a_depth_in_other_digits_is_a_clear_error(name):
+    """str.isdigit() accepts '²', which int() refuses: a depth is ASCII digits only."""
+    with pytest.raises(UnknownPlayerError, match="needs a search depth"):
+        make_player(name)
+
+
+@pytest.mark.parametrize("name", ["engine:²", "engine:n²", "mcts:³"])
+def test_an_ultimate_budget_in_other_digits_is_a_clear_error(name):
+    from fastttt.play.ultimate_players import make_player as ultimate_player
+
+    with pytest.raises(UnknownPlayerError, match="must be an integer"):
+        ultimate_player(name)

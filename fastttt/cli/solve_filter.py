@@ -140,7 +140,7 @@ class _Reasons:
     def write(self, text: str) -> int:
         for line in text.splitlines():
             number, sep, reason = line.partition(": ")
-            if sep and number.startswith("line ") and number[5:].isdigit():
+            if sep and number.startswith("line ") and number[5:].isascii() and number[5:].isdigit():
                 self.lines.reasons[int(number[5:])] = reason
         return self.err.write(text)
 

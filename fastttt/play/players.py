@@ -340,7 +340,11 @@ def make_player(name: str, spec: GameSpec | None = None) -> Player:
                 "play it)"
             )
         most = MAX_DEPTH if spec is None else spec.cells
-        if not sep or not depth.strip().isdigit() or not 1 <= int(depth) <= most:
+        if (
+            not sep
+            or not (depth.strip().isascii() and depth.strip().isdigit())
+            or not 1 <= int(depth) <= most
+        ):
             raise UnknownPlayerError(
                 f"player {name!r} needs a search depth from 1 to {most} (the cells of the "
                 f"board), e.g. {kind}:3"

@@ -100,7 +100,7 @@ MAX_TIME_MS = 86_400_000  # a day
 
 
 def _positive(text: str, what: str, name: str, most: int) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= most:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= most:
         raise UnknownPlayerError(
             f"player {name!r}: {what} must be an integer from 1 to {most:,}, got {text!r}"
         )

@@ -316,7 +316,7 @@ class UltimateState:
         forced_text = tokens[2] if len(tokens) == 3 else "*"
         if forced_text in ("*", "-"):
             s[K.FORCED] = -1
-        elif forced_text.isdigit() and int(forced_text) < 9:
+        elif forced_text.isascii() and forced_text.isdigit() and int(forced_text) < 9:
             f = int(forced_text)
             if s[K.CLOSED] >> f & 1 or s[K.RESULT] != K.ONGOING:
                 raise InvalidPositionError(
