@@ -261,3 +261,20 @@ def test_a_live_solve_too_big_for_the_disk_is_refused_before_the_windows(tmp_pat
         solve_layered("5x6k4g", out=tmp_path / "t", positions="live", values="wdl", mode="windowed")
     assert "--keep-every K keeps one value layer in K" in str(err.value)
     assert not (tmp_path / "t").exists()
+
+
+def test_a_dask_worker_keeps_at_most_the_spare_chunks(tmp_path):
+    """A worker's chunk map releases the chunks beyond SPARE_BYTES used last, as one process's
+    windowed mode does, instead of keeping every chunk it has read."""
+    from fastttt.tables import distributed
+    from fastttt.tables.layered import SPARE_BYTES
+
+    out = tmp_path / "t"
+    solve_layered("4x3k3g", out=out, positions="live", chunk=64)
+    spec = as_spec("4x3k3g")
+    game = (spec.rows, spec.cols, spec.k, spec.gravity)
+    work = distributed._work_for(str(out), game, True, "test")
+    try:
+        assert work.spare_bytes == SPARE_BYTES and not work.whole_layers
+    finally:
+        distributed._WORK.clear()

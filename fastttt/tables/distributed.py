@@ -38,16 +38,21 @@ def require_distributed():
 
 
 def _work_for(path: str, game: tuple, symmetry: bool, solve_id: str):
-    """This process's ChunkWork for one solve (built once; keeps the layer it last read)."""
+    """This process's ChunkWork for one solve (built once): it holds the neighbour chunks a task
+    reads and, of those read before, the last used up to ``SPARE_BYTES``."""
     from fastttt.tables.layer_store import LayerStore
-    from fastttt.tables.layered import ChunkWork
+    from fastttt.tables.layered import SPARE_BYTES, ChunkWork
 
     key = (path, game, symmetry, solve_id)
     if key not in _WORK:
         _WORK.clear()  # one solve at a time per worker: free the last one's layers
         index = LayerIndex(mnk(*game), symmetry)
         _WORK[key] = ChunkWork(
-            LayerStore.open(path, "r+"), index, parallel=False, whole_layers=False
+            LayerStore.open(path, "r+"),
+            index,
+            parallel=False,
+            whole_layers=False,
+            spare_bytes=SPARE_BYTES,  # bounded RAM: a worker meets chunks from all of a layer
         )
     return _WORK[key]
 
