@@ -10,7 +10,6 @@ import json
 
 import numpy as np
 import pytest
-from test_layered_live import every_position, expected_byte
 
 from fastttt.errors import InvalidArgumentError, TableFileError
 from fastttt.games.mnk.board import Position, has_line, win_masks
@@ -18,6 +17,9 @@ from fastttt.games.mnk.spec import as_spec
 from fastttt.tables.layer_store import BIG_CHUNK, DEFAULT_CHUNK, LayerStore, MemoryLayerStore
 from fastttt.tables.layered import drop_spent_layers, plan, solve_layered
 from fastttt.tables.probe import open_table
+
+from test_layered import Stop, stopper
+from test_layered_live import every_position, expected_byte
 
 pytest.importorskip("zarr")
 
@@ -86,16 +88,7 @@ def test_a_stopped_solve_resumes_and_drops_what_the_stop_left(tmp_path):
     game = "4x4k4g"
     reference = solve_layered(game, positions="live", values="wdl")
     out = tmp_path / "t"
-    calls = []
-
-    class Stop(Exception):
-        pass
-
-    def progress(phase, layer, done, total):
-        calls.append(layer)
-        if len(calls) == 25:
-            raise Stop
-
+    progress = stopper("value", 25, [])
     with pytest.raises(Stop):
         solve_layered(game, out=out, chunk=4096, positions="live", keep_every=2, progress=progress)
     with pytest.raises(TableFileError, match="keep_every 2, asked for 3"):
@@ -219,9 +212,6 @@ def test_sampled_live_slots_count_the_slots_with_no_line():
 
 
 def test_big_boards_get_big_chunks_unless_asked():
-    class Stop(Exception):
-        pass
-
     seen = []
 
     def stop(p):

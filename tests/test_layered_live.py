@@ -20,6 +20,7 @@ from fastttt.tables.layered import solve_layered
 from fastttt.tables.probe import open_table
 
 from naive import naive_outcome
+from test_layered import Stop, stopper
 
 pytest.importorskip("zarr")
 
@@ -151,19 +152,11 @@ def test_live_solve_on_disk_resumes_and_refuses_the_other_kind(tmp_path):
     game = "4x4k4g"
     reference = solve_layered(game, positions="live", values="wdl")
     out = tmp_path / "t"
-    calls = []
-
-    class Stop(Exception):
-        pass
-
-    def progress(phase, layer, done, total):
-        calls.append(phase)
-        if len(calls) == 20:
-            raise Stop
-
+    calls: list = []
+    progress = stopper("value", 20, calls)
     with pytest.raises(Stop):
         solve_layered(game, out=out, chunk=4096, positions="live", values="wdl", progress=progress)
-    assert set(calls) == {"value"}  # no forward pass
+    assert {call[0] for call in calls} == {"value"}  # no forward pass
     assert not (out / "reach").exists()
     with pytest.raises(TableFileError, match="positions 'live', asked for 'reachable'"):
         solve_layered(game, out=out, resume=True, positions="reachable")

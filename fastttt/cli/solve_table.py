@@ -238,7 +238,10 @@ def _print_summary(solution, summary: dict, saved) -> None:
         ("time", f"{summary['seconds']:.3f} s"),
         (
             "memory",
-            f"table {format_bytes(summary['table_bytes'])}, peak {format_bytes(peak_rss_bytes())}",
+            f"peak {format_bytes(peak_rss_bytes())}"  # a table on disk: the process alone
+            if summary.get("disk_bytes")
+            else f"table {format_bytes(summary['table_bytes'])}, "
+            f"peak {format_bytes(peak_rss_bytes())}",
         ),
     ]
     if summary.get("positions") == "live":  # a live table keeps no finished game but draws
@@ -254,12 +257,8 @@ def _print_summary(solution, summary: dict, saved) -> None:
                 f"{_kept(summary.get('keep_every', 1))}",
             ),
         )
-        if summary["disk_bytes"]:  # the table is on disk: RAM held the process alone
+        if summary["disk_bytes"]:
             table = format_bytes(summary["table_bytes"])
-            rows = [
-                ("memory", f"peak {format_bytes(peak_rss_bytes())}") if row[0] == "memory" else row
-                for row in rows
-            ]
             rows.append(("disk", f"{format_bytes(summary['disk_bytes'])} ({table} uncompressed)"))
     if saved:
         rows.append(("saved", str(saved)))

@@ -270,6 +270,17 @@ def _check_manifest(manifest: Any, where: str) -> dict:
     return manifest
 
 
+def refuse_another_table(path, stored: dict, asked: dict) -> None:
+    """Raise TableFileError when a field of :data:`_MATCHED_FIELDS` that ``asked`` holds
+    differs from the ``stored`` manifest's: a resume must go on with the same table."""
+    for field in _MATCHED_FIELDS:
+        if field in asked and stored[field] != asked[field]:
+            raise TableFileError(
+                f"{path}: the table there has {field} {stored[field]!r}, asked for "
+                f"{asked[field]!r}; cannot resume"
+            )
+
+
 def _require_uint8(data, size: int, what: str) -> None:
     if not isinstance(data, np.ndarray) or data.dtype != np.uint8 or data.shape != (size,):
         got = f"{data.dtype} {data.shape}" if isinstance(data, np.ndarray) else type(data).__name__
@@ -502,12 +513,7 @@ class LayerStore(_Layers):
                         f"{path}: already holds a layered table; pass resume=True (--resume) "
                         "or choose another folder"
                     )
-                for field in _MATCHED_FIELDS:
-                    if store.manifest[field] != manifest[field]:
-                        raise TableFileError(
-                            f"{path}: the table there has {field} {store.manifest[field]!r}, "
-                            f"asked for {manifest[field]!r}; cannot resume"
-                        )
+                refuse_another_table(path, store.manifest, manifest)
                 return store
             leftovers = [f for f in path.iterdir() if re.fullmatch(rf"{MANIFEST}\.tmp\d+", f.name)]
             if leftovers and len(leftovers) == len(list(path.iterdir())):

@@ -50,6 +50,7 @@ from fastttt.tables.layer_store import (
     WDL_SLOTS,
     LayerStore,
     pack_wdl,
+    refuse_another_table,
     require_zarr,
 )
 from fastttt.tables.runs_index import ColumnRunsIndex
@@ -472,14 +473,15 @@ def sampled_visits(index: LayerIndex, n: int) -> tuple[float, float]:
     if size == 0:
         return 0.0, 0.0
     if size <= LIVE_SAMPLES * LIVE_SAMPLE_SLOTS:
-        dead, live = kern.live_visits(index.geometry, index.layer(n), 0, size)
-        index.forget({n})
-        return float(dead), float(live)
+        ranges, width = [0], size
+    else:
+        width = LIVE_SAMPLE_SLOTS
+        ranges = np.linspace(0, size - width, LIVE_SAMPLES).astype(np.int64).tolist()
     counted = np.zeros(2)
-    for lo in np.linspace(0, size - LIVE_SAMPLE_SLOTS, LIVE_SAMPLES).astype(np.int64).tolist():
-        counted += kern.live_visits(index.geometry, index.layer(n), lo, lo + LIVE_SAMPLE_SLOTS)
+    for lo in ranges:
+        counted += kern.live_visits(index.geometry, index.layer(n), lo, lo + width)
     index.forget(set())
-    scale = size / (LIVE_SAMPLES * LIVE_SAMPLE_SLOTS)
+    scale = size / (len(ranges) * width)
     return float(counted[0] * scale), float(counted[1] * scale)
 
 
@@ -793,12 +795,8 @@ def solve_layered(
             f"multiple of {WDL_SLOTS}, got {p.chunk}"
         )
     if resumed is not None:  # refused before the disk is sampled and the windows measured
-        for name, mine in (("chunk", p.chunk), ("values", p.values), ("keep_every", p.keep_every)):
-            if resumed[name] != mine:
-                raise TableFileError(
-                    f"{out}: the table there has {name} {resumed[name]!r}, asked for {mine!r}; "
-                    "cannot resume"
-                )
+        asked = dict(chunk=p.chunk, values=p.values, keep_every=p.keep_every)
+        refuse_another_table(out, resumed, asked)
     if out is not None:  # before the windows are measured (minutes on the biggest boards)
         check_fits(p, None, disk_room(out, resume), memory=False)
     p = fit_plan(p, max_bytes, mode, progress)

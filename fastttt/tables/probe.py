@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fastttt.errors import TableFileError
-from fastttt.games.mnk.board import Position, win_masks
+from fastttt.games.mnk.board import Position, bottom_row_mask, full_mask, win_masks
 from fastttt.games.mnk.spec import GameSpec, mnk
 from fastttt.kernels.dense import V_DRAW, V_FIRST, V_SECOND
 from fastttt.tables.index import LayerIndex
@@ -152,7 +152,7 @@ class LayeredSolution(PositionQueries):
         lined = _has_line(masks, firsts) | _has_line(masks, seconds)
         out = np.where(lined, won_bytes(spec, firsts, seconds), np.uint8(0)).astype(np.uint8)
         taken = firsts | seconds
-        full = np.uint64((1 << spec.cells) - 1)
+        full = np.uint64(full_mask(spec))
         out[~lined & (taken == full)] = V_DRAW
         parents = np.flatnonzero(~lined & (taken != full))
         if not parents.size:
@@ -160,8 +160,8 @@ class LayeredSolution(PositionQueries):
         f, s, taken = firsts[parents], seconds[parents], taken[parents]
         x_moves = np.bitwise_count(f) == np.bitwise_count(s)
         empty = ~taken & full
-        if spec.gravity:  # on the bottom row (the last) or on a stone
-            bottom = np.uint64(((1 << spec.cols) - 1) << (spec.rows - 1) * spec.cols)
+        if spec.gravity:  # on the bottom row or on a stone (Position.playable_mask)
+            bottom = np.uint64(bottom_row_mask(spec))
             legal = empty & ((taken >> np.uint64(spec.cols)) | bottom)
         else:
             legal = empty
