@@ -268,3 +268,34 @@ def test_a_dask_worker_keeps_at_most_the_spare_chunks(tmp_path):
         assert work.spare_bytes == SPARE_BYTES and not work.whole_layers
     finally:
         distributed._WORK.clear()
+
+
+def test_dask_workers_keep_one_layer_in_k_with_the_same_bytes(tmp_path):
+    """The driver drops the spent layers while the workers hold their own chunk maps: the kept
+    layers equal one process's, byte for byte, and the dropped ones are gone from disk."""
+    pytest.importorskip("distributed")
+    from fastttt.tables.distributed import DaskRunner, local_cluster
+
+    game = "4x4k4g"
+    alone = solve_layered(game, out=tmp_path / "alone", chunk=512, positions="live", keep_every=3)
+    cluster, client = local_cluster(2)
+    try:
+        sol = solve_layered(
+            game,
+            out=tmp_path / "dask",
+            chunk=512,
+            positions="live",
+            keep_every=3,
+            runner_factory=lambda work: DaskRunner(work, client),
+        )
+    finally:
+        client.close()
+        cluster.close()
+    kept = list(range(0, 17, 3))
+    assert sorted(int(p.name) for p in (tmp_path / "dask" / "value").iterdir()) == kept
+    for n in kept:
+        expected = alone.store.read_layer("value", n)
+        assert np.array_equal(sol.store.read_layer("value", n), expected), f"layer {n}"
+    pairs, firsts, seconds = positions_of(game)
+    assert np.array_equal(sol.bytes_of(firsts, seconds), alone.bytes_of(firsts, seconds))
+    assert sol.counts() == alone.counts()
