@@ -466,7 +466,7 @@ def test_workers_reading_only_the_chunks_they_need_give_the_same_bytes(tmp_path)
 
         def run(self, phase, n, chunks, done):
             results = []
-            for c in range(chunks):
+            for c in chunks:
                 work = ChunkWork(
                     self.work.store, self.work.index, parallel=False, whole_layers=False
                 )

@@ -59,7 +59,7 @@ def test_on_disk_only_the_kept_layers_stay_and_probes_search_the_others(tmp_path
     solve_layered(game, out=out, positions="live", keep_every=3)  # values: wdl
     assert sorted(int(p.name) for p in (out / "value").iterdir()) == list(range(0, 21, 3))
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["version"] == 5 and manifest["keep_every"] == 3
+    assert manifest["version"] == 6 and manifest["keep_every"] == 3
     reopened = open_table(out)
     rng = np.random.default_rng(7)
     spec = as_spec(game)

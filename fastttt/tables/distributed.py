@@ -87,7 +87,7 @@ class DaskRunner:
             uuid.uuid4().hex,
         )
 
-    def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list:
+    def run(self, phase: str, n: int, chunks: list[int], done: Callable[[int], None]) -> list:
         distributed = require_distributed()
         futures = [
             self.client.submit(
@@ -99,15 +99,15 @@ class DaskRunner:
                 pure=False,
                 key=f"fastttt-{phase}-{n}-{c}-{self.args[3]}",
             )
-            for c in range(chunks)
+            for c in chunks
         ]
-        position = {f.key: c for c, f in enumerate(futures)}
-        results: list = [None] * chunks
+        position = {f.key: i for i, f in enumerate(futures)}
+        results: list = [None] * len(chunks)
         try:
             for future in distributed.as_completed(futures):
-                c = position[future.key]
-                results[c] = future.result()  # re-raises a task's error here
-                done(c)
+                i = position[future.key]
+                results[i] = future.result()  # re-raises a task's error here
+                done(chunks[i])
         except BaseException:
             self.client.cancel(futures)
             self._wait_for_running_tasks()

@@ -21,15 +21,18 @@ On-disk layout::
         value/<layer>/         same, final values
 
 ``manifest.json`` fields: ``format`` ("fastttt-layered"), ``version`` (3; 4 for a live table, so
-that a reader of version 3 alone refuses it; 5 for a live table that drops layers), ``game`` (the
+that a reader of version 3 alone refuses it; 5 for a live table that drops whole layers, 6 for one
+that drops them chunk by chunk), ``game`` (the
 game's description), ``index`` and ``symmetry`` (how slots are numbered), ``layer_sizes``, ``chunk``
 (slots per chunk), ``values`` ("depth": value and depth a byte; "wdl": win/draw/loss, packed; absent
 in folders written before it, which hold "depth"), ``positions`` ("reachable": every reachable
 position, after a forward pass; "live": every canonical colouring with no line, reachable or not,
 and no finished position, without one; absent: "reachable"), ``keep_every`` (K: a live WDL table may
-keep only the value layers that are multiples of K, each other one deleted once the layer below it
+keep only the value layers that are multiples of K, each other one deleted as the layer below it
 is solved; absent: 1), ``complete`` (``{"reach": [layers], "value": [layers]}``), ``dropped`` (value
-layers solved, then deleted; absent: none), ``info`` (free JSON fields: timings, counts, ...),
+layers solved, then deleted: whole once the layer below is solved, or while it is solved in version
+6, each chunk once the chunks that read it are written; absent: none), ``info`` (free JSON
+fields: timings, counts, ...),
 ``table`` (a random id made with the folder) and ``crc32``, the CRC-32 of every other field
 (canonical JSON: sorted keys, no spaces), so that an edited manifest (another k, or ``values``) is
 refused rather than read as another game.
@@ -50,6 +53,8 @@ Guarantees:
   otherwise read it back as zeros);
 * chunk files are written to a temporary name and renamed (zarr's ``LocalStore``), so that
   workers writing different chunks of one array at once never see each other's halves.
+* a resume keeps the chunks a stopped solve wrote of an unfinished layer (:meth:`resume_layer`):
+  the solver reads them back, checksums checked, and computes only the others.
 
 Why zarr: chunked arrays with a standard, checksummed codec pipeline that other tools can read
 (``zarr.open_array(<path>/value/5)`` in any zarr v3 reader), and a store abstraction that maps
@@ -88,6 +93,9 @@ LIVE_FORMAT_VERSION = 4
 # a live table that keeps only some value layers (``keep_every`` > 1): a reader of version 4
 # alone would take the dropped layers for unfinished ones and solve them again
 SPARSE_FORMAT_VERSION = 5
+# the same, its layers dropped chunk by chunk while the layer below is solved: a reader of
+# version 5 alone would delete the chunks a resume still reads
+DRAIN_FORMAT_VERSION = 6
 KINDS = ("reach", "value")
 DEFAULT_CHUNK = 1 << 20  # slots (bytes) a chunk: a task of a fraction of a second
 # past 2**33 slots (Connect Four 6x6 and up): fewer chunk files and tasks (Connect Four 5x6,
@@ -145,8 +153,16 @@ def unpack_wdl(packed: np.ndarray, size: int) -> np.ndarray:
 
 def _format_version(positions: str, keep_every: int) -> int:
     if keep_every > 1:
-        return SPARSE_FORMAT_VERSION
+        return DRAIN_FORMAT_VERSION
     return LIVE_FORMAT_VERSION if positions == "live" else FORMAT_VERSION
+
+
+def _read_versions(positions: str, keep_every: int) -> tuple[int, ...]:
+    """The versions a table of these fields may have: a table dropping layers written before
+    chunk-by-chunk drops is version 5 (this fastttt drops its layers whole)."""
+    if keep_every > 1:
+        return DRAIN_FORMAT_VERSION, SPARSE_FORMAT_VERSION
+    return (_format_version(positions, keep_every),)
 
 
 def _new_manifest(
@@ -222,7 +238,7 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         raise TableFileError(
             f"{where}: manifest.json is of format {manifest.get('format')!r}, expected {FORMAT!r}"
         )
-    versions = (FORMAT_VERSION, LIVE_FORMAT_VERSION, SPARSE_FORMAT_VERSION)
+    versions = (FORMAT_VERSION, LIVE_FORMAT_VERSION, SPARSE_FORMAT_VERSION, DRAIN_FORMAT_VERSION)
     if manifest.get("version") not in versions:
         raise TableFileError(
             f"{where}: layered table version {manifest.get('version')!r}, this fastttt reads "
@@ -252,7 +268,7 @@ def _check_manifest(manifest: Any, where: str) -> dict:
         and manifest["positions"] in POSITIONS
         and type(keep_every) is int
         and keep_every >= 1
-        and manifest["version"] == _format_version(manifest["positions"], keep_every)
+        and manifest["version"] in _read_versions(manifest["positions"], keep_every)
         and (keep_every == 1 or (manifest["positions"], manifest["values"]) == ("live", "wdl"))
         and isinstance(dropped, list)
         and all(type(n) is int and 0 <= n < len(sizes) and n % keep_every for n in dropped)
@@ -312,6 +328,23 @@ class _Layers:
 
     def _chunks_present(self, kind: str, layer: int) -> list[bool]:
         raise NotImplementedError
+
+    def delete_chunk(self, kind: str, layer: int, chunk_index: int) -> None:
+        raise NotImplementedError
+
+    def sync_chunk(self, kind: str, layer: int, chunk_index: int) -> None:
+        """Make a written chunk durable (on disk: fsync its files and folders)."""
+
+    def resume_layer(self, kind: str, layer: int) -> list[int]:
+        """The chunks of an unfinished layer that a stopped solve wrote (their files present;
+        their bytes are checked when read), the layer left as it is; or, when the layer was
+        not prepared, [] after :meth:`prepare` (driver only)."""
+        try:
+            present = self._chunks_present(kind, layer)
+        except TableFileError:  # absent, or its array metadata damaged
+            self.prepare(kind, layer)
+            return []
+        return [index for index, here in enumerate(present) if here]
 
     def _check(self, kind: str, layer: int) -> int:
         """The size of ``layer``, after checking ``kind`` and ``layer``."""
@@ -412,11 +445,37 @@ class _Layers:
             raise InvalidArgumentError(
                 f"layer {layer} is dropped once it and layer {layer - 1} are solved"
             )
-        complete = self.manifest["complete"]["value"]
-        complete[:] = [n for n in complete if n != layer]
-        self.manifest["dropped"] = sorted({*self.manifest["dropped"], int(layer)})
-        self._save_manifest()  # one write: the layer is solved throughout
+        self._mark_dropped(layer)
         self.delete("value", layer)
+
+    def _mark_dropped(self, layer: int) -> None:
+        """Move ``layer`` from complete to dropped in one manifest write (it stays solved)."""
+        if layer not in self.manifest["dropped"]:
+            complete = self.manifest["complete"]["value"]
+            complete[:] = [n for n in complete if n != layer]
+            self.manifest["dropped"] = sorted({*self.manifest["dropped"], int(layer)})
+            self._save_manifest()
+
+    def drains(self, layer: int) -> bool:
+        """Whether solving value layer ``layer`` drops layer ``layer + 1`` chunk by chunk
+        (:meth:`start_draining`): a table of version 6 that does not keep that layer."""
+        above = layer + 1
+        return (
+            self.manifest["version"] >= DRAIN_FORMAT_VERSION
+            and above < len(self.manifest["layer_sizes"])
+            and not self.keeps(above)
+        )
+
+    def start_draining(self, layer: int) -> None:
+        """Record value layer ``layer`` (solved, not kept) as dropped before the layer below
+        it is solved, so that its chunks can go one by one (:class:`~fastttt.tables.drain.
+        Drain`); once the layer below is solved the rest goes (:meth:`drop`)."""
+        if not self.drains(layer - 1) or not self.is_solved(layer) or self.is_solved(layer - 1):
+            raise InvalidArgumentError(
+                f"layer {layer} drains while layer {layer - 1} is solved, once it is solved "
+                "itself, in a table of version 6 that does not keep it"
+            )
+        self._mark_dropped(layer)
 
     def _unmark(self, kind: str, layer: int) -> None:
         if layer in self.manifest["complete"][kind]:
@@ -741,21 +800,37 @@ class LayerStore(_Layers):
                     total += info.st_size
         return total
 
+    def _fsync_chunk(self, array, kind: str, layer: int, chunk_index: int) -> None:
+        try:
+            fd = os.open(self._chunk_file(array, kind, layer, chunk_index), os.O_RDONLY)
+        except FileNotFoundError:
+            raise self._missing(kind, layer, chunk_index) from None
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def sync_chunk(self, kind: str, layer: int, chunk_index: int) -> None:
+        """Fsync the chunk's file and the folders that name it and its checksum."""
+        array = self._open_array(kind, layer)
+        self._fsync_chunk(array, kind, layer, chunk_index)
+        sync_folder(self._chunk_file(array, kind, layer, chunk_index).parent, strict=True)
+        sync_folder(self._sum_file(kind, layer, chunk_index).parent, strict=True)
+
+    def delete_chunk(self, kind: str, layer: int, chunk_index: int) -> None:
+        """Remove one chunk's files (its checksum first: a chunk without one is missing)."""
+        self._writable()
+        array = self._open_array(kind, layer)
+        self._sum_file(kind, layer, chunk_index).unlink(missing_ok=True)
+        self._chunk_file(array, kind, layer, chunk_index).unlink(missing_ok=True)
+
     def mark_complete(self, kind: str, layer: int) -> None:
         """Fsync the layer's chunk files, then record it complete (refused while one is
         missing)."""
         self._writable()
         array = self._open_array(kind, layer)
         for index in range(self.chunk_count(layer)):
-            chunk_file = self._chunk_file(array, kind, layer, index)
-            try:
-                fd = os.open(chunk_file, os.O_RDONLY)
-            except FileNotFoundError:
-                raise self._missing(kind, layer, index) from None
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            self._fsync_chunk(array, kind, layer, index)
         if self.chunk_count(layer):
             sync_folder(self._chunk_file(array, kind, layer, 0).parent, strict=True)
             # the sums: written atomically
@@ -855,6 +930,12 @@ class MemoryLayerStore(_Layers):
         self._unmark(kind, layer)
         self._data.pop((kind, int(layer)), None)
         self._written.pop((kind, int(layer)), None)
+
+    def delete_chunk(self, kind: str, layer: int, chunk_index: int) -> None:
+        start, stop = self.byte_bounds(kind, layer, chunk_index)
+        table, written = self._get(kind, layer)
+        table[start:stop] = 0
+        written[chunk_index] = False
 
     def disk_bytes(self) -> int:
         return 0

@@ -40,6 +40,7 @@ from fastttt.kernels import layered as kern
 from fastttt.kernels import runs_layered as runs_kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.chunk_map import ChunkMap
+from fastttt.tables.drain import Drain
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import (
     BIG_CHUNK,
@@ -127,7 +128,10 @@ class ChunkWork:
     def _neighbour(self, kind: str, n: int, own: int, start: int, stop: int) -> np.ndarray:
         """Layer ``n`` of ``kind``, as far as the slots ``start..stop-1`` of layer ``own``
         read it (the bytes of chunks not held read as 0)."""
-        if self.whole_layers or isinstance(self.index, ColumnRunsIndex):
+        # a draining layer (:mod:`fastttt.tables.drain`) lacks the chunks no one reads any more
+        draining = kind == "value" and n in self.store.manifest["dropped"]
+        whole = self.whole_layers and not draining
+        if whole or isinstance(self.index, ColumnRunsIndex):
             if self._whole is None or self._whole[:2] != (kind, n):
                 self._whole = None  # free the old layer before reading the new one
                 self._whole = (kind, n, self.store.read_layer(kind, n))
@@ -206,9 +210,7 @@ class ChunkWork:
         if self.store.manifest["positions"] == "live":
             out = self._live(n, start, stop, wdl)
             self._write("value", n, chunk, out)
-            if wdl:
-                out = kern.wdl_live_bytes(out, stop - start, n == index.spec.cells)
-            return self._histogram(n, out, start)
+            return self._counted(n, chunk, out, None)
         reach = self.store.read_chunk("reach", n, chunk)
         if n == index.spec.cells:
             # a full board is finished: its reach byte is its value
@@ -233,8 +235,27 @@ class ChunkWork:
                 kernels = (kern.backward_chunk_serial, kern.backward_chunk_parallel)
                 self._run(*kernels, (*args, start, wdl), reach.size)
         self._write("value", n, chunk, out)
-        if wdl:
-            out = kern.wdl_counted_bytes(out, reach)
+        return self._counted(n, chunk, out, reach)
+
+    def stored(self, phase: str, n: int, chunk: int) -> np.ndarray | None:
+        """What :meth:`forward` or :meth:`backward` returns for a chunk that a stopped solve
+        wrote, from its bytes (TableFileError when they are damaged)."""
+        out = self.store.read_chunk(phase, n, chunk)
+        if phase == "reach":
+            return None
+        if self.store.manifest["positions"] == "live":
+            return self._counted(n, chunk, out, None)
+        return self._counted(n, chunk, out, self.store.read_chunk("reach", n, chunk))
+
+    def _counted(self, n: int, chunk: int, out: np.ndarray, reach: np.ndarray | None) -> np.ndarray:
+        """The histogram of a value chunk ``out`` (:meth:`backward`); ``reach``: its reach
+        bytes, None in a live table."""
+        start, stop = self.store.chunk_bounds(n, chunk)
+        if self.store.is_packed("value"):
+            if reach is None:
+                out = kern.wdl_live_bytes(out, stop - start, n == self.index.spec.cells)
+            else:
+                out = kern.wdl_counted_bytes(out, reach)
         return self._histogram(n, out, start)
 
     def _live(self, n: int, start: int, stop: int, wdl: bool) -> np.ndarray:
@@ -270,9 +291,10 @@ class ChunkWork:
 
 
 class Runner(Protocol):
-    """Runs the chunks of one layer's phase; returns their results in chunk order."""
+    """Runs the ``chunks`` (indexes) of one layer's phase, calling ``done(chunk)`` as each is
+    written; returns their results in the order of ``chunks``."""
 
-    def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list: ...
+    def run(self, phase: str, n: int, chunks: list[int], done: Callable[[int], None]) -> list: ...
 
 
 class LocalRunner:
@@ -281,10 +303,10 @@ class LocalRunner:
     def __init__(self, work: ChunkWork):
         self.work = work
 
-    def run(self, phase: str, n: int, chunks: int, done: Callable[[int], None]) -> list:
+    def run(self, phase: str, n: int, chunks: list[int], done: Callable[[int], None]) -> list:
         results = []
         step = self.work.forward if phase == "reach" else self.work.backward
-        for chunk in range(chunks):
+        for chunk in chunks:
             results.append(step(n, chunk))
             done(chunk)
         return results
@@ -834,18 +856,30 @@ def solve_layered(
         for n in order:
             if store.is_complete(phase, n) or store.is_solved(n):
                 continue  # a layer with values needs no reach bytes any more
-            store.prepare(phase, n)
-            chunks = store.chunk_count(n)
-
+            drain = None
+            if phase == "value" and p.on_disk and store.drains(n):
+                store.start_draining(n + 1)
+                drain = Drain(store, p.index, n)
             counter = [done_slots]
 
-            def tick(c, n=n, counter=counter, phase=phase, total=total):
+            def tick(c, n=n, counter=counter, phase=phase, total=total, drain=drain):
+                if drain is not None:
+                    drain.written(c)
                 lo, hi = store.chunk_bounds(n, c)
                 counter[0] += hi - lo
                 if progress:
                     progress(phase, n, counter[0], total)
 
-            results = runner.run(phase, n, chunks, tick)
+            results, reused = [], set()
+            for c in store.resume_layer(phase, n):  # the chunks a stopped solve wrote
+                try:
+                    results.append(work.stored(phase, n, c))
+                except TableFileError:
+                    continue  # damaged: computed again
+                reused.add(c)
+                tick(c)
+            todo = [c for c in range(store.chunk_count(n)) if c not in reused]
+            results += runner.run(phase, n, todo, tick)
             done_slots += p.sizes[n]
             if phase == "value":
                 layers_info[str(n)] = _layer_counts(results)
@@ -865,9 +899,12 @@ def solve_layered(
 def drop_spent_layers(store) -> None:
     """Drop each solved value layer the table does not keep once the layer below it is
     solved (nothing reads it any more); a solve killed between the two steps, or while the
-    files went, finishes it on resume."""
+    files went, finishes it on resume. A layer draining (:mod:`fastttt.tables.drain`) while the
+    layer below is unsolved keeps the chunks it has."""
     for n in range(1, len(store.manifest["layer_sizes"])):
-        if store.is_complete("value", n) and not store.keeps(n) and store.is_solved(n - 1):
+        if not store.is_solved(n - 1) or store.keeps(n):
+            continue
+        if store.is_complete("value", n):
             store.drop(n)
         elif n in store.manifest["dropped"]:
             store.delete("value", n)  # files a kill left behind while they were deleted
