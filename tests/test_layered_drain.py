@@ -172,3 +172,67 @@ def test_draining_is_refused_out_of_turn(tmp_path):
         store.start_draining(2)  # a kept layer
     with pytest.raises(InvalidArgumentError, match="layer 3 drains while layer 2"):
         store.start_draining(3)  # layer 2 is solved already
+
+
+def test_the_drain_profile_follows_the_chunks_each_chunk_reads():
+    """drain_profile (from each chunk's last reader) against a Drain's own counts of readers
+    (each chunk's reads), chunk by chunk in order, on layers 15 and 16 of 4x5k4g."""
+    from fastttt.tables.drain import Drain, drain_profile
+    from fastttt.tables.layer_store import MemoryLayerStore
+    from fastttt.tables.layered import plan
+
+    p = plan(GAME, on_disk=True, values="wdl", positions="live", chunk=CHUNK, keep_every=3)
+    store = MemoryLayerStore(
+        game={}, index="i", symmetry="s", layer_sizes=p.sizes, chunk=CHUNK, values="wdl",
+        positions="live", keep_every=3,
+    )  # fmt: skip
+    for n in (15, 16):
+        store.write_layer("value", n + 1, np.zeros(store.array_size("value", n + 1), np.uint8))
+        store.prepare("value", n)
+        drain = Drain(store, p.index, n)
+        left, written = [], []
+        for c in range(store.chunk_count(n)):
+            present = store.resume_layer("value", n + 1)  # its chunks still there
+            left.append(sum(np.diff(store.chunk_bounds(n + 1, r))[0] for r in present))
+            written.append(store.chunk_bounds(n, c)[1])
+            start, stop = store.byte_bounds("value", n, c)
+            store.write_chunk("value", n, c, np.zeros(stop - start, np.uint8))
+            drain.written(c)
+        profile = drain_profile(p.index, p.sizes, n, CHUNK)
+        assert profile.shape == (2, store.chunk_count(n))
+        assert np.allclose(profile[0], np.array(written) / p.sizes[n])
+        assert np.allclose(profile[1], np.array(left) / p.sizes[n + 1])
+        assert profile[1][0] > 0.9 and profile[1][-1] < 0.5  # it drains
+
+
+def test_the_disk_estimate_counts_the_drains():
+    from fastttt.tables.layered import plan
+
+    p = plan("6x6k4g", on_disk=True, values="wdl", positions="live", keep_every=4)
+    drained = p.with_drains()
+    assert [n for n, d in enumerate(drained.drains) if d is not None] == p.draining()
+    assert p.draining() == [n for n in range(36) if (n + 1) % 4]
+    floor, whole = p.drain_floor().disk_bytes, p.disk_bytes
+    assert floor <= drained.disk_bytes < 0.9 * whole
+
+
+def test_a_disk_too_small_even_for_drains_is_refused_before_they_are_measured(
+    tmp_path, monkeypatch
+):
+    from fastttt.errors import DiskBudgetError
+    from fastttt.tables.layered import plan
+
+    def no_drains(*args, **kwargs):
+        raise AssertionError("the drains were measured")
+
+    p = plan("5x6k4g", on_disk=True, values="wdl", positions="live", keep_every=4)
+    floor, drained = p.drain_floor().disk_bytes, p.with_drains().disk_bytes
+    monkeypatch.setattr(layered, "disk_room", lambda out, resume: floor - 1)
+    monkeypatch.setattr(layered, "drain_profile", no_drains)
+    with pytest.raises(DiskBudgetError, match="needs at least .* as soon as it is read"):
+        solve_layered("5x6k4g", out=tmp_path / "t", positions="live", keep_every=4)
+    monkeypatch.undo()
+    monkeypatch.setattr(layered, "disk_room", lambda out, resume: drained - 1)
+    with pytest.raises(DiskBudgetError, match="may need about .* chunk by chunk as it is read"):
+        solve_layered("5x6k4g", out=tmp_path / "t", positions="live", keep_every=4)
+    assert not (tmp_path / "t").exists()

@@ -174,8 +174,8 @@ def _kept(keep_every: int) -> str:
 class _layer_progress:
     """A context giving the layered solve's progress callback, shown the way of every command
     (:class:`fastttt.cli.progress.Progress`) from the first report: the phase and layer, slots
-    of the phase, their rate and the phase's ETA (windows, measured before the plan is printed
-    when the solve goes windowed, then reach and value)."""
+    of the phase, their rate and the phase's ETA (drains and windows, measured before the plan
+    is printed when layers drain or the solve goes windowed, then reach and value)."""
 
     def __init__(self, on_terminal: bool):
         self.shown = Progress("", unit="slots of the phase", terminal=on_terminal)

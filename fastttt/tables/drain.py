@@ -62,3 +62,26 @@ class Drain:
     def _delete(self, chunk: int) -> None:
         self.store.delete_chunk("value", self.n + 1, chunk)
         self.deleted += 1
+
+
+# the least any drain of layer n + 1 holds of the pair: all of layer n + 1 before the first chunk
+# of layer n is written, all of layer n after the last (rows: fraction of n written, of n + 1 left)
+FLOOR_PROFILE = np.array([[0.0, 1.0], [1.0, 0.0]])
+
+
+def drain_profile(index, sizes: list[int], n: int, chunk: int) -> np.ndarray:
+    """How a drain holds layers ``n`` and ``n + 1`` while layer ``n`` is solved in chunk order
+    (one process; Dask workers take the chunks about in order): shape (2, chunks of layer n),
+    after chunk t is written and before the chunks it was last to read go, the fraction of the
+    slots of layer n written and of layer n + 1 still on disk."""
+    own, above = -(-sizes[n] // chunk), -(-sizes[n + 1] // chunk)
+    marks = np.zeros(above, dtype=np.int64)  # becomes 1 + the last chunk that reads it, or 0
+    kern.neighbour_window(
+        index.geometry, index.layer(n), index.layer(n + 1), sizes[n], True, chunk, marks
+    )
+    slots_above = np.full(above, chunk, dtype=np.float64)
+    slots_above[-1] = sizes[n + 1] - chunk * (above - 1)
+    freed = np.bincount(marks, weights=slots_above, minlength=own + 1)  # [0]: read by none
+    left = sizes[n + 1] - freed[0] - np.concatenate([[0.0], np.cumsum(freed[1:own])])
+    written = np.cumsum(np.minimum(chunk, sizes[n] - chunk * np.arange(own)))
+    return np.stack([written / sizes[n], left / sizes[n + 1]])

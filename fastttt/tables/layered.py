@@ -40,7 +40,7 @@ from fastttt.kernels import layered as kern
 from fastttt.kernels import runs_layered as runs_kern
 from fastttt.kernels.dense import NONTERMINAL
 from fastttt.tables.chunk_map import ChunkMap
-from fastttt.tables.drain import Drain
+from fastttt.tables.drain import FLOOR_PROFILE, Drain, drain_profile
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import (
     BIG_CHUNK,
@@ -87,8 +87,8 @@ LIVE_SAMPLE_SLOTS = 1 << 12
 DISK_RESERVE = 1 << 30  # a chunk is not written when less is free on the store's disk
 WDL_DEFAULT_SLOTS = 1 << 33  # values=None past it keeps win/draw/loss (Connect Four 6x6, not 5x6)
 
-# (phase, layer, slots done in the phase, slots of the phase); phases "windows" (the plan
-# measures the windowed mode's windows), "reach", "value"
+# (phase, layer, slots done in the phase, slots of the phase); phases "drains" and "windows"
+# (the plan measures how layers drain and the windowed mode's windows), "reach", "value"
 Progress = Callable[[str, int, int, int], None]
 
 
@@ -361,6 +361,9 @@ class Plan(LayerPlan):
     spare_bytes: int = 0
     _windows: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
     _live_slots: list[int] | None = field(default=None, repr=False, compare=False)
+    # per layer n whose solve drains layer n + 1 (:mod:`fastttt.tables.drain`): its profile
+    # (:func:`~fastttt.tables.drain.drain_profile`), else None; None: no layer drains
+    drains: tuple[np.ndarray | None, ...] | None = field(default=None, repr=False, compare=False)
 
     def _value_bytes(self, slots: int) -> int:
         return -(-slots // WDL_SLOTS) if self.values == "wdl" else slots
@@ -421,16 +424,52 @@ class Plan(LayerPlan):
 
     def held_at_peak(self, per_layer) -> float:
         """The most of ``per_layer`` (slots, bytes, ... of each value layer) on disk at once in
-        a backward pass: while layer n is written, layer n + 1 and the kept layers above it
-        (``keep_every``: the multiples of K)."""
+        a backward pass: while layer n is written, layer n + 1 (as its :attr:`drains` profile
+        leaves it) and the kept layers above it (``keep_every``: the multiples of K)."""
         last = len(per_layer) - 1
         most = above = 0  # kept layers above layer n + 1
         for n in reversed(range(last + 1)):
             reading = per_layer[n + 1] if n < last else 0
-            most = max(most, above + reading + per_layer[n])
+            pair = reading + per_layer[n]
+            profile = self.drains[n] if self.drains is not None else None
+            if profile is not None:
+                pair = float(np.max(profile[0] * per_layer[n] + profile[1] * reading))
+            most = max(most, above + pair)
             if n < last and (n + 1) % self.keep_every == 0:
                 above += reading
         return most
+
+    def draining(self) -> list[int]:
+        """The layers n whose solve drains layer n + 1 (a live WDL table on disk that does not
+        keep layer n + 1)."""
+        if not self.on_disk or self.keep_every == 1:
+            return []
+        last = len(self.sizes) - 1
+        sizes = self.sizes
+        return [n for n in range(last) if (n + 1) % self.keep_every and sizes[n] and sizes[n + 1]]
+
+    def with_drains(self, progress: Progress | None = None) -> Plan:
+        """This plan with the measured profile of each drain (:func:`~fastttt.tables.drain.
+        drain_profile`; seconds on Connect Four 6x6, minutes on 7x6), ``progress`` called after
+        each layer (phase "drains")."""
+        profiles: list[np.ndarray | None] = [None] * len(self.sizes)
+        draining = self.draining()
+        done, total = 0, sum(self.sizes[n] for n in draining)
+        for n in draining:
+            profiles[n] = drain_profile(self.index, self.sizes, n, self.chunk)
+            self.index.forget({n, n + 1})
+            done += self.sizes[n]
+            if progress:
+                progress("drains", n, done, total)
+        return replace(self, drains=tuple(profiles))
+
+    def drain_floor(self) -> Plan:
+        """This plan as if every drain held the least it can (:data:`~fastttt.tables.drain.
+        FLOOR_PROFILE`): a disk estimate no solve goes below, known without measuring."""
+        floors: list[np.ndarray | None] = [None] * len(self.sizes)
+        for n in self.draining():
+            floors[n] = FLOOR_PROFILE
+        return replace(self, drains=tuple(floors))
 
     def live_wdl_bytes(self) -> float:
         """Bytes a live slot of a live WDL table takes on disk at this plan's chunk size
@@ -624,11 +663,16 @@ def fit_plan(
 
 
 def check_fits(
-    p: Plan, max_bytes: int | None = None, free_disk: int | None = None, memory: bool = True
+    p: Plan,
+    max_bytes: int | None = None,
+    free_disk: int | None = None,
+    memory: bool = True,
+    least: bool = False,
 ) -> None:
     """Raise MemoryBudgetError (with the estimates) when ``p`` needs more RAM than
     ``max_bytes`` (default 90% of available memory; not checked without ``memory``),
-    DiskBudgetError when its disk estimate (:attr:`Plan.disk_bytes`) exceeds ``free_disk``."""
+    DiskBudgetError when its disk estimate (:attr:`Plan.disk_bytes`; ``least``: the least
+    it may be, :meth:`Plan.drain_floor`) exceeds ``free_disk``."""
     from fastttt.tables.dense import format_bytes
 
     limit = memory_limit(max_bytes)
@@ -662,13 +706,18 @@ def check_fits(
             )
             if p.keep_every == 1:
                 basis += "; --keep-every K keeps one value layer in K"
+            elif least:
+                basis += ", each layer not kept deleted as soon as it is read"
+            else:
+                basis += ", each layer not kept deleted chunk by chunk as it is read"
         else:
             basis = (
                 f"{DISK_MARGIN:g} times the compressed size measured on Connect Four 5x6; "
                 f"{format_bytes(p.raw_disk_bytes)} before compression"
             )
+        need = "needs at least" if least else "may need about"
         raise DiskBudgetError(
-            f"a layered solve of {p.spec.name} may need about {format_bytes(p.disk_bytes)} of "
+            f"a layered solve of {p.spec.name} {need} {format_bytes(p.disk_bytes)} of "
             f"disk ({basis}); the folder's file system has {format_bytes(free_disk)} free"
         )
 
@@ -820,7 +869,10 @@ def solve_layered(
         asked = dict(chunk=p.chunk, values=p.values, keep_every=p.keep_every)
         refuse_another_table(out, resumed, asked)
     if out is not None:  # before the windows are measured (minutes on the biggest boards)
-        check_fits(p, None, disk_room(out, resume), memory=False)
+        room = disk_room(out, resume)
+        check_fits(p.drain_floor(), None, room, memory=False, least=True)  # no measure
+        p = p.with_drains(progress)
+        check_fits(p, None, room, memory=False)
     p = fit_plan(p, max_bytes, mode, progress)
     check_fits(p, max_bytes)
     if on_plan:
