@@ -150,8 +150,8 @@ def _run_layered(
 
         if os.path.lexists(os.path.join(out_dir, MANIFEST)):
             said = (
-                f"the finished layers are in {out_dir}; the same command with --resume goes "
-                "on from there"
+                f"the finished layers and chunks are in {out_dir}; the same command with "
+                "--resume goes on from there"
             )
         else:
             said = f"nothing was written to {out_dir} yet"

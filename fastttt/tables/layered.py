@@ -169,7 +169,7 @@ class ChunkWork:
                 raise DiskBudgetError(
                     f"{self.store.path}: stopped before the disk fills: "
                     f"{format_bytes(free)} free, less than the {format_bytes(self.disk_reserve)} "
-                    "kept in reserve; the finished layers are kept: free some space and run "
+                    "kept in reserve; the chunks written are kept: free some space and run "
                     "the same solve with --resume"
                 )
         self.store.write_chunk(kind, n, chunk, data)
