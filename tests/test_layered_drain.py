@@ -33,6 +33,19 @@ def chunk_files(out, n: int) -> int:
     return len(list(folder.iterdir())) if folder.exists() else 0
 
 
+def computed_layers(monkeypatch) -> list:
+    """The layer of each chunk the solves compute from now on (``ChunkWork.backward``)."""
+    computed: list = []
+    backward = layered.ChunkWork.backward
+
+    def counted(self, n, chunk):
+        computed.append(n)
+        return backward(self, n, chunk)
+
+    monkeypatch.setattr(layered.ChunkWork, "backward", counted)
+    return computed
+
+
 def assert_same_table(out, reference, keep_every: int) -> None:
     sol = open_table(out)
     for n in range(0, 21, keep_every):
@@ -77,14 +90,7 @@ def test_a_solve_stopped_while_a_layer_drains_resumes_from_its_chunks(
     assert 0 < written < store.chunk_count(16)
     assert chunk_files(out, 17) < store.chunk_count(17)  # some chunks of layer 17 are gone
 
-    computed = []
-    backward = layered.ChunkWork.backward
-
-    def counted(self, n, chunk):
-        computed.append(n)
-        return backward(self, n, chunk)
-
-    monkeypatch.setattr(layered.ChunkWork, "backward", counted)
+    computed = computed_layers(monkeypatch)
     solve_layered(GAME, out=out, resume=True)
     assert computed.count(16) == store.chunk_count(16) - written
     assert_same_table(out, reference, 3)
@@ -101,14 +107,7 @@ def test_a_stopped_reachable_solve_resumes_from_the_chunks_it_wrote(tmp_path, mo
     stopped_in = calls[-1][1]
     written = chunk_files(out, stopped_in)
     assert written > 0
-    computed = []
-    backward = layered.ChunkWork.backward
-
-    def counted(self, n, chunk):
-        computed.append(n)
-        return backward(self, n, chunk)
-
-    monkeypatch.setattr(layered.ChunkWork, "backward", counted)
+    computed = computed_layers(monkeypatch)
     sol = solve_layered(game, out=out, resume=True)
     total = sol.store.chunk_count(stopped_in)
     assert computed.count(stopped_in) == total - written

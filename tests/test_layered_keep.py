@@ -19,7 +19,7 @@ from fastttt.tables.layered import drop_spent_layers, plan, solve_layered
 from fastttt.tables.probe import open_table
 
 from test_layered import Stop, stopper
-from test_layered_live import every_position, expected_byte
+from test_layered_live import every_position, expected_byte, solve_on_dask
 
 pytest.importorskip("zarr")
 
@@ -273,24 +273,9 @@ def test_a_dask_worker_keeps_at_most_the_spare_chunks(tmp_path):
 def test_dask_workers_keep_one_layer_in_k_with_the_same_bytes(tmp_path):
     """The driver drops the spent layers while the workers hold their own chunk maps: the kept
     layers equal one process's, byte for byte, and the dropped ones are gone from disk."""
-    pytest.importorskip("distributed")
-    from fastttt.tables.distributed import DaskRunner, local_cluster
-
     game = "4x4k4g"
     alone = solve_layered(game, out=tmp_path / "alone", chunk=512, positions="live", keep_every=3)
-    cluster, client = local_cluster(2)
-    try:
-        sol = solve_layered(
-            game,
-            out=tmp_path / "dask",
-            chunk=512,
-            positions="live",
-            keep_every=3,
-            runner_factory=lambda work: DaskRunner(work, client),
-        )
-    finally:
-        client.close()
-        cluster.close()
+    sol = solve_on_dask(game, out=tmp_path / "dask", chunk=512, positions="live", keep_every=3)
     kept = list(range(0, 17, 3))
     assert sorted(int(p.name) for p in (tmp_path / "dask" / "value").iterdir()) == kept
     for n in kept:

@@ -177,24 +177,23 @@ def test_live_refuses_the_column_runs_index():
         solve_layered("4x4k4g", positions="all")
 
 
-def test_live_solve_on_dask_workers_gives_the_same_bytes(tmp_path):
+def solve_on_dask(game, **kwargs):
+    """``solve_layered(game, **kwargs)`` with its chunks run on a LocalCluster of 2 workers."""
     pytest.importorskip("distributed")
     from fastttt.tables.distributed import DaskRunner, local_cluster
 
-    game = "4x4k4g"
-    reference = solve_layered(game, positions="live")
     cluster, client = local_cluster(2)
     try:
-        sol = solve_layered(
-            game,
-            out=tmp_path / "t",
-            chunk=4096,
-            positions="live",
-            runner_factory=lambda work: DaskRunner(work, client),
-        )
+        return solve_layered(game, runner_factory=lambda work: DaskRunner(work, client), **kwargs)
     finally:
         client.close()
         cluster.close()
+
+
+def test_live_solve_on_dask_workers_gives_the_same_bytes(tmp_path):
+    game = "4x4k4g"
+    reference = solve_layered(game, positions="live")
+    sol = solve_on_dask(game, out=tmp_path / "t", chunk=4096, positions="live")
     for n in range(17):
         expected = reference.store.read_layer("value", n)
         assert np.array_equal(sol.store.read_layer("value", n), expected), f"layer {n}"
