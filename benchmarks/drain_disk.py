@@ -45,9 +45,10 @@ def main() -> None:
     on_disk = [args.bytes * slots for slots in live]
     for keep in range(4, 9):
         whole = replace(base, keep_every=keep, _live_slots=live)
-        draining = set(whole.draining())
+        draining = set(whole.draining_layers())
         drained = replace(
-            whole, drains=tuple(p if n in draining else None for n, p in enumerate(profiles))
+            whole,
+            drain_profiles=tuple(p if n in draining else None for n, p in enumerate(profiles)),
         )
         finished = sum(on_disk[n] for n in range(0, last + 1, keep))
         print(

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from fastttt.errors import InvalidArgumentError
+from fastttt.errors import InvalidArgumentError, TableFileError
 from fastttt.tables import layered
 from fastttt.tables.layer_store import LayerStore, _manifest_bytes
 from fastttt.tables.layered import solve_layered
@@ -150,14 +150,16 @@ def test_a_table_of_version_5_drops_whole_layers(tmp_path, reference):
     store.manifest["version"] = 5
     (out / "manifest.json").write_bytes(_manifest_bytes(store.manifest))
     store = LayerStore.open(out)
-    assert not store.drains(16)
+    assert not store.drains_next(16)
     held = {}
 
     def progress(phase, n, done, total):
         if phase == "value" and n == 16:
             held[n] = min(held.get(n, 1 << 30), chunk_files(out, 17))
 
-    solve_layered(GAME, out=out, resume=True, progress=progress)
+    plans = []
+    solve_layered(GAME, out=out, resume=True, progress=progress, on_plan=plans.append)
+    assert plans[0].drain_profiles is None  # nor is its disk estimated with drains
     assert held[16] == store.chunk_count(17)  # every chunk of layer 17 stayed throughout
     assert_same_table(out, reference, 3)
     assert json.loads((out / "manifest.json").read_text())["version"] == 5
@@ -167,9 +169,9 @@ def test_draining_is_refused_out_of_turn(tmp_path):
     out = tmp_path / "t"
     solve_layered("4x3k3g", out=out, chunk=64, positions="live", keep_every=2)
     store = LayerStore.open(out, "r+")
-    with pytest.raises(InvalidArgumentError, match="layer 2 drains while layer 1"):
+    with pytest.raises(InvalidArgumentError, match="layer 2 cannot drain now"):
         store.start_draining(2)  # a kept layer
-    with pytest.raises(InvalidArgumentError, match="layer 3 drains while layer 2"):
+    with pytest.raises(InvalidArgumentError, match="layer 3 cannot drain now"):
         store.start_draining(3)  # layer 2 is solved already
 
 
@@ -209,8 +211,8 @@ def test_the_disk_estimate_counts_the_drains():
 
     p = plan("6x6k4g", on_disk=True, values="wdl", positions="live", keep_every=4)
     drained = p.with_drains()
-    assert [n for n, d in enumerate(drained.drains) if d is not None] == p.draining()
-    assert p.draining() == [n for n in range(36) if (n + 1) % 4]
+    assert [n for n, d in enumerate(drained.drain_profiles) if d is not None] == p.draining_layers()
+    assert p.draining_layers() == [n for n in range(36) if (n + 1) % 4]
     floor, whole = p.drain_floor().disk_bytes, p.disk_bytes
     assert floor <= drained.disk_bytes < 0.9 * whole
 
@@ -228,10 +230,63 @@ def test_a_disk_too_small_even_for_drains_is_refused_before_they_are_measured(
     floor, drained = p.drain_floor().disk_bytes, p.with_drains().disk_bytes
     monkeypatch.setattr(layered, "disk_room", lambda out, resume: floor - 1)
     monkeypatch.setattr(layered, "drain_profile", no_drains)
-    with pytest.raises(DiskBudgetError, match="needs at least .* as soon as it is read"):
+    with pytest.raises(
+        DiskBudgetError,
+        match="may need about .* even if each layer not kept went as soon as it is read",
+    ):
         solve_layered("5x6k4g", out=tmp_path / "t", positions="live", keep_every=4)
     monkeypatch.undo()
     monkeypatch.setattr(layered, "disk_room", lambda out, resume: drained - 1)
     with pytest.raises(DiskBudgetError, match="may need about .* chunk by chunk as it is read"):
         solve_layered("5x6k4g", out=tmp_path / "t", positions="live", keep_every=4)
     assert not (tmp_path / "t").exists()
+
+
+def stopped_inside_a_drain(out):
+    """A 4x5k4g solve keeping one layer in 3, stopped inside layer 16 (layer 17 draining)."""
+    with pytest.raises(Stop):
+        solve_layered(
+            GAME, out=out, chunk=CHUNK, positions="live", keep_every=3,
+            progress=stopper("value", 400, []),
+        )  # fmt: skip
+    assert chunk_files(out, 17) < LayerStore.open(out).chunk_count(17)
+
+
+def test_a_damaged_chunk_whose_reads_drained_is_refused_by_name(tmp_path):
+    out = tmp_path / "t"
+    stopped_inside_a_drain(out)
+    first = out / "value" / "16" / "c" / "0"
+    blob = bytearray(first.read_bytes())
+    blob[len(blob) // 2] ^= 0xFF
+    first.write_bytes(bytes(blob))
+    with pytest.raises(TableFileError, match="layer 16 chunk 0 of value is missing or damaged"):
+        solve_layered(GAME, out=out, resume=True)
+
+
+def test_damaged_metadata_of_a_layer_left_unfinished_is_refused_not_replaced(tmp_path):
+    out = tmp_path / "t"
+    stopped_inside_a_drain(out)
+    written = chunk_files(out, 16)
+    (out / "value" / "16" / "zarr.json").write_text("")
+    with pytest.raises(TableFileError, match="layer 16 of value: damaged array metadata"):
+        solve_layered(GAME, out=out, resume=True)
+    assert chunk_files(out, 16) == written
+
+
+def test_whole_layers_hold_one_neighbouring_layer_at_a_time(tmp_path):
+    """In whole-layer mode a draining neighbour goes through the chunk map: the whole layer
+    read before is let go, and the other way round."""
+    works = []
+
+    def factory(work):
+        works.append(work)
+        return layered.LocalRunner(work)
+
+    def progress(phase, n, done, total):
+        if works:
+            assert works[0]._whole is None or works[0].chunk_map is None
+
+    solve_layered(
+        GAME, out=tmp_path / "t", chunk=CHUNK, positions="live", keep_every=2, mode="whole",
+        runner_factory=factory, progress=progress,
+    )  # fmt: skip

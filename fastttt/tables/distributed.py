@@ -107,6 +107,7 @@ class DaskRunner:
             for future in distributed.as_completed(futures):
                 i = position[future.key]
                 results[i] = future.result()  # re-raises a task's error here
+                future.release()  # never computed again: done() may delete what it read
                 done(chunks[i])
         except BaseException:
             self.client.cancel(futures)
@@ -117,7 +118,7 @@ class DaskRunner:
     def _wait_for_running_tasks(self, timeout: float = 60.0) -> None:
         """Wait until no task of this solve still runs on a worker: a cancelled task that has
         started goes on to write its chunk, which must not happen once the solve has stopped
-        (a resume would be preparing that layer again)."""
+        (its driver no longer checks what is written, and a drain deletes by what it saw)."""
         tag = self.args[3]
 
         def ours_running(dask_worker):

@@ -50,6 +50,25 @@ class Drain:
         for unread in np.flatnonzero(self.readers == 0):  # read by no chunk
             self._delete(int(unread))
 
+    def check_reads(self, chunks) -> None:
+        """Raise TableFileError when a chunk of layer ``n`` still to compute (``chunks``: not
+        written, or damaged) reads a chunk of layer ``n + 1`` that is gone: a drained layer is
+        not solved again, so the table cannot be finished."""
+        from fastttt.errors import TableFileError
+
+        try:
+            present = set(self.store.present_chunks("value", self.n + 1))
+        except TableFileError:
+            present = set()
+        for chunk in chunks:
+            gone = [int(c) for c in self.reads[chunk] if int(c) not in present]
+            if gone:
+                raise TableFileError(
+                    f"{self.store.path}: layer {self.n} chunk {chunk} of value is missing or "
+                    f"damaged, and layer {self.n + 1} chunk {gone[0]}, which it reads, was "
+                    "deleted as the layer drained: solve the game again in a new folder"
+                )
+
     def written(self, chunk: int) -> None:
         """Chunk ``chunk`` of layer ``n`` is written: make it durable, then delete the chunks of
         layer ``n + 1`` that no unwritten chunk reads. Call once per chunk."""

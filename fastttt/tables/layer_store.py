@@ -335,16 +335,23 @@ class _Layers:
     def sync_chunk(self, kind: str, layer: int, chunk_index: int) -> None:
         """Make a written chunk durable (on disk: fsync its files and folders)."""
 
+    def _has_array(self, kind: str, layer: int) -> bool:
+        raise NotImplementedError
+
+    def present_chunks(self, kind: str, layer: int) -> list[int]:
+        """The chunks of a prepared layer whose files are there (their bytes are checked when
+        read); TableFileError when the layer is absent or its array metadata damaged."""
+        return [index for index, here in enumerate(self._chunks_present(kind, layer)) if here]
+
     def resume_layer(self, kind: str, layer: int) -> list[int]:
-        """The chunks of an unfinished layer that a stopped solve wrote (their files present;
-        their bytes are checked when read), the layer left as it is; or, when the layer was
-        not prepared, [] after :meth:`prepare` (driver only)."""
-        try:
-            present = self._chunks_present(kind, layer)
-        except TableFileError:  # absent, or its array metadata damaged
+        """Start or go on with an unfinished layer (driver only): :meth:`prepare` it when it
+        was never prepared (and return []), else return the chunks a stopped solve wrote
+        (:meth:`present_chunks`), leaving them; damaged array metadata is refused, not
+        replaced, since the chunks it would lose may be needed (a drained layer above)."""
+        if not self._has_array(kind, layer):
             self.prepare(kind, layer)
             return []
-        return [index for index, here in enumerate(present) if here]
+        return self.present_chunks(kind, layer)
 
     def _check(self, kind: str, layer: int) -> int:
         """The size of ``layer``, after checking ``kind`` and ``layer``."""
@@ -456,7 +463,7 @@ class _Layers:
             self.manifest["dropped"] = sorted({*self.manifest["dropped"], int(layer)})
             self._save_manifest()
 
-    def drains(self, layer: int) -> bool:
+    def drains_next(self, layer: int) -> bool:
         """Whether solving value layer ``layer`` drops layer ``layer + 1`` chunk by chunk
         (:meth:`start_draining`): a table of version 6 that does not keep that layer."""
         above = layer + 1
@@ -470,10 +477,14 @@ class _Layers:
         """Record value layer ``layer`` (solved, not kept) as dropped before the layer below
         it is solved, so that its chunks can go one by one (:class:`~fastttt.tables.drain.
         Drain`); once the layer below is solved the rest goes (:meth:`drop`)."""
-        if not self.drains(layer - 1) or not self.is_solved(layer) or self.is_solved(layer - 1):
+        if (
+            not self.drains_next(layer - 1)
+            or not self.is_solved(layer)
+            or self.is_solved(layer - 1)
+        ):
             raise InvalidArgumentError(
-                f"layer {layer} drains while layer {layer - 1} is solved, once it is solved "
-                "itself, in a table of version 6 that does not keep it"
+                f"layer {layer} cannot drain now: it drains only in a table of version 6 that "
+                f"does not keep it, once it is solved and while layer {layer - 1} is not"
             )
         self._mark_dropped(layer)
 
@@ -701,6 +712,9 @@ class LayerStore(_Layers):
                 "(its checksum binds the table, layer and place: copied from elsewhere, or damaged)"
             )
 
+    def _has_array(self, kind: str, layer: int) -> bool:
+        return os.path.lexists(self._dir(kind, layer))
+
     def _chunks_present(self, kind: str, layer: int) -> list[bool]:
         array = self._open_array(kind, layer)
         return [
@@ -726,6 +740,15 @@ class LayerStore(_Layers):
             attributes={"fastttt": self._identity(kind, layer)},
             zarr_format=3,
         )
+        # durable before any chunk: a resume must find the layer, not prepare it again
+        folder = self._dir(kind, layer)
+        fd = os.open(folder / "zarr.json", os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        sync_folder(folder, strict=True)
+        sync_folder(folder.parent, strict=True)
 
     def write_chunk(self, kind: str, layer: int, chunk_index: int, data: np.ndarray) -> None:
         """Write one chunk (safe from several processes at once, on different chunks)."""
@@ -891,6 +914,9 @@ class MemoryLayerStore(_Layers):
                 f"{self._where()}: layer {layer} of {kind} is absent (not prepared, or deleted)"
             )
         return self._data[key], self._written[key]
+
+    def _has_array(self, kind: str, layer: int) -> bool:
+        return (kind, int(layer)) in self._data
 
     def _chunks_present(self, kind: str, layer: int) -> list[bool]:
         return self._get(kind, layer)[1].tolist()

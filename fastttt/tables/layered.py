@@ -45,6 +45,7 @@ from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import (
     BIG_CHUNK,
     DEFAULT_CHUNK,
+    DRAIN_FORMAT_VERSION,
     MANIFEST,
     POSITIONS,
     VALUES,
@@ -132,10 +133,12 @@ class ChunkWork:
         draining = kind == "value" and n in self.store.manifest["dropped"]
         whole = self.whole_layers and not draining
         if whole or isinstance(self.index, ColumnRunsIndex):
+            self.chunk_map = None  # one neighbouring layer held at a time
             if self._whole is None or self._whole[:2] != (kind, n):
                 self._whole = None  # free the old layer before reading the new one
                 self._whole = (kind, n, self.store.read_layer(kind, n))
             return self._whole[2]
+        self._whole = None
         held = self.chunk_map
         if held is None or (held.kind, held.layer) != (kind, n):
             self.chunk_map = held = None  # unmap the old layer before mapping the new one
@@ -363,7 +366,9 @@ class Plan(LayerPlan):
     _live_slots: list[int] | None = field(default=None, repr=False, compare=False)
     # per layer n whose solve drains layer n + 1 (:mod:`fastttt.tables.drain`): its profile
     # (:func:`~fastttt.tables.drain.drain_profile`), else None; None: no layer drains
-    drains: tuple[np.ndarray | None, ...] | None = field(default=None, repr=False, compare=False)
+    drain_profiles: tuple[np.ndarray | None, ...] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def _value_bytes(self, slots: int) -> int:
         return -(-slots // WDL_SLOTS) if self.values == "wdl" else slots
@@ -424,14 +429,14 @@ class Plan(LayerPlan):
 
     def held_at_peak(self, per_layer) -> float:
         """The most of ``per_layer`` (slots, bytes, ... of each value layer) on disk at once in
-        a backward pass: while layer n is written, layer n + 1 (as its :attr:`drains` profile
+        a backward pass: while layer n is written, layer n + 1 (as its :attr:`drain_profiles`
         leaves it) and the kept layers above it (``keep_every``: the multiples of K)."""
         last = len(per_layer) - 1
         most = above = 0  # kept layers above layer n + 1
         for n in reversed(range(last + 1)):
             reading = per_layer[n + 1] if n < last else 0
             pair = reading + per_layer[n]
-            profile = self.drains[n] if self.drains is not None else None
+            profile = self.drain_profiles[n] if self.drain_profiles is not None else None
             if profile is not None:
                 pair = float(np.max(profile[0] * per_layer[n] + profile[1] * reading))
             most = max(most, above + pair)
@@ -439,7 +444,7 @@ class Plan(LayerPlan):
                 above += reading
         return most
 
-    def draining(self) -> list[int]:
+    def draining_layers(self) -> list[int]:
         """The layers n whose solve drains layer n + 1 (a live WDL table on disk that does not
         keep layer n + 1)."""
         if not self.on_disk or self.keep_every == 1:
@@ -453,7 +458,7 @@ class Plan(LayerPlan):
         drain_profile`; seconds on Connect Four 6x6, minutes on 7x6), ``progress`` called after
         each layer (phase "drains")."""
         profiles: list[np.ndarray | None] = [None] * len(self.sizes)
-        draining = self.draining()
+        draining = self.draining_layers()
         done, total = 0, sum(self.sizes[n] for n in draining)
         for n in draining:
             profiles[n] = drain_profile(self.index, self.sizes, n, self.chunk)
@@ -461,15 +466,15 @@ class Plan(LayerPlan):
             done += self.sizes[n]
             if progress:
                 progress("drains", n, done, total)
-        return replace(self, drains=tuple(profiles))
+        return replace(self, drain_profiles=tuple(profiles))
 
     def drain_floor(self) -> Plan:
         """This plan as if every drain held the least it can (:data:`~fastttt.tables.drain.
         FLOOR_PROFILE`): a disk estimate no solve goes below, known without measuring."""
         floors: list[np.ndarray | None] = [None] * len(self.sizes)
-        for n in self.draining():
+        for n in self.draining_layers():
             floors[n] = FLOOR_PROFILE
-        return replace(self, drains=tuple(floors))
+        return replace(self, drain_profiles=tuple(floors))
 
     def live_wdl_bytes(self) -> float:
         """Bytes a live slot of a live WDL table takes on disk at this plan's chunk size
@@ -671,8 +676,8 @@ def check_fits(
 ) -> None:
     """Raise MemoryBudgetError (with the estimates) when ``p`` needs more RAM than
     ``max_bytes`` (default 90% of available memory; not checked without ``memory``),
-    DiskBudgetError when its disk estimate (:attr:`Plan.disk_bytes`; ``least``: the least
-    it may be, :meth:`Plan.drain_floor`) exceeds ``free_disk``."""
+    DiskBudgetError when its disk estimate (:attr:`Plan.disk_bytes`; ``least``: of
+    :meth:`Plan.drain_floor`, every drain holding its least) exceeds ``free_disk``."""
     from fastttt.tables.dense import format_bytes
 
     limit = memory_limit(max_bytes)
@@ -707,7 +712,7 @@ def check_fits(
             if p.keep_every == 1:
                 basis += "; --keep-every K keeps one value layer in K"
             elif least:
-                basis += ", each layer not kept deleted as soon as it is read"
+                basis += ", even if each layer not kept went as soon as it is read"
             else:
                 basis += ", each layer not kept deleted chunk by chunk as it is read"
         else:
@@ -715,9 +720,8 @@ def check_fits(
                 f"{DISK_MARGIN:g} times the compressed size measured on Connect Four 5x6; "
                 f"{format_bytes(p.raw_disk_bytes)} before compression"
             )
-        need = "needs at least" if least else "may need about"
         raise DiskBudgetError(
-            f"a layered solve of {p.spec.name} {need} {format_bytes(p.disk_bytes)} of "
+            f"a layered solve of {p.spec.name} may need about {format_bytes(p.disk_bytes)} of "
             f"disk ({basis}); the folder's file system has {format_bytes(free_disk)} free"
         )
 
@@ -798,11 +802,12 @@ def solve_layered(
     of the reachable positions); None: the resumed table's, else "reachable".
 
     ``keep_every`` K (a live WDL table): keep only the value layers that are multiples of K;
-    each other layer is deleted once the layer below it is solved, and a probe of one of its
+    each other layer drains while the layer below it is solved (:mod:`fastttt.tables.drain`:
+    each chunk deleted once the chunks that read it are written), and a probe of one of its
     positions searches down to the next kept layer (K - 1 plies at most, K at most
     :data:`MAX_KEEP_EVERY`). The finished table is about K times smaller; the peak while it
-    solves falls less (it holds the layers being read and written). None: the resumed
-    table's, else 1 (every layer).
+    solves falls less (it holds the parts of the layers being read and written). None: the
+    resumed table's, else 1 (every layer).
 
     ``values``: "depth" (value and depth a byte) or "wdl" (win/draw/loss only, four positions
     a byte; probes of depth raise :class:`~fastttt.errors.NoDepthError`, and
@@ -822,11 +827,11 @@ def solve_layered(
     a cluster).
     Raises MemoryBudgetError before any work when the estimate exceeds ``max_bytes`` (default
     90% of available RAM), DiskBudgetError when the disk estimate exceeds the free disk, or
-    while it runs when less than ``DISK_RESERVE`` would stay free (the finished layers are
+    while it runs when less than ``DISK_RESERVE`` would stay free (the chunks written are
     kept); ``on_plan(plan)`` is called once the estimates are known. Ctrl-C stops between
-    chunks; the layers already complete stay in ``out``. Kernels: ``layered.forward_chunk_*``
-    then ``layered.backward_chunk_*`` (live: ``layered.live_chunk_*`` alone; ``runs_layered.*``
-    with the column-runs index).
+    chunks; the chunks written stay in ``out``, and a resume computes only the others.
+    Kernels: ``layered.forward_chunk_*`` then ``layered.backward_chunk_*`` (live:
+    ``layered.live_chunk_*`` alone; ``runs_layered.*`` with the column-runs index).
     """
     from fastttt.tables.probe import LayeredSolution
 
@@ -870,8 +875,10 @@ def solve_layered(
         refuse_another_table(out, resumed, asked)
     if out is not None:  # before the windows are measured (minutes on the biggest boards)
         room = disk_room(out, resume)
-        check_fits(p.drain_floor(), None, room, memory=False, least=True)  # no measure
-        p = p.with_drains(progress)
+        drains = resumed is None or resumed["version"] >= DRAIN_FORMAT_VERSION
+        if drains and p.draining_layers():  # refused at once when even the least won't fit
+            check_fits(p.drain_floor(), None, room, memory=False, least=True)
+            p = p.with_drains(progress)
         check_fits(p, None, room, memory=False)
     p = fit_plan(p, max_bytes, mode, progress)
     check_fits(p, max_bytes)
@@ -909,7 +916,7 @@ def solve_layered(
             if store.is_complete(phase, n) or store.is_solved(n):
                 continue  # a layer with values needs no reach bytes any more
             drain = None
-            if phase == "value" and p.on_disk and store.drains(n):
+            if phase == "value" and p.on_disk and store.drains_next(n):
                 store.start_draining(n + 1)
                 drain = Drain(store, p.index, n)
             counter = [done_slots]
@@ -931,6 +938,8 @@ def solve_layered(
                 reused.add(c)
                 tick(c)
             todo = [c for c in range(store.chunk_count(n)) if c not in reused]
+            if drain is not None:
+                drain.check_reads(todo)
             results += runner.run(phase, n, todo, tick)
             done_slots += p.sizes[n]
             if phase == "value":
