@@ -1,8 +1,10 @@
 """Questions about single positions, answered the same way by every strong table.
 
-A table stores one byte per position (:mod:`fastttt.kernels.dense`): 0 not reachable,
-``depth << 2 | v`` with v = 1 first player wins, 2 draw, 3 second player wins (the table
-bytes of :mod:`fastttt.values`, read by :func:`~fastttt.values.values_of_bytes`). Values are
+A table stores one byte per position (:mod:`fastttt.kernels.dense`): 0 no position (not
+reachable; in a live layered table, which also solves unreachable colourings with no line, a
+position no game can be in), ``depth << 2 | v`` with v = 1 first player wins, 2 draw, 3 second
+player wins (the table bytes of :mod:`fastttt.values`, read by
+:func:`~fastttt.values.values_of_bytes`). Values are
 absolute: +1 the first player wins, 0 draw, -1 the second player wins;
 depth is the number of plies to the end when the winner hurries and the loser delays.
 
@@ -40,7 +42,7 @@ NO_DEPTH = -2  # get_many's depth of a position of a win/draw/loss table (it has
 
 class PositionQueries:
     """value / depth / best_moves / move_outcomes and the probes of a table; subclasses give
-    ``spec``, ``_stored_byte(pos)`` and :meth:`bytes_of` (0 when a position is not reachable)."""
+    ``spec``, ``_stored_byte(pos)`` and :meth:`bytes_of` (0 for no position: see above)."""
 
     spec: GameSpec
     has_depth = True  # False: a win/draw/loss table (its bytes hold v alone)
@@ -118,7 +120,7 @@ class PositionQueries:
     # --- python-chess's probe/get pairs -----------------------------------------------------
     def probe_value(self, pos: PositionLike) -> int:
         """+1 first player wins, 0 draw, -1 second player wins; raises InvalidPositionError when
-        ``pos`` is not a position of this game or not in the table (not reachable)."""
+        ``pos`` is not a position of this game or not in the table (byte 0: see above)."""
         return self.value(pos)
 
     def probe_depth(self, pos: PositionLike) -> int:
