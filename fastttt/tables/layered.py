@@ -929,18 +929,7 @@ def solve_layered(
                 if progress:
                     progress(phase, n, counter[0], total)
 
-            results, reused = [], set()
-            for c in store.resume_layer(phase, n):  # the chunks a stopped solve wrote
-                try:
-                    results.append(work.stored(phase, n, c))
-                except TableFileError:
-                    continue  # damaged: computed again
-                reused.add(c)
-                tick(c)
-            todo = [c for c in range(store.chunk_count(n)) if c not in reused]
-            if drain is not None:
-                drain.check_reads(todo)
-            results += runner.run(phase, n, todo, tick)
+            results = _layer_results(store, work, runner, phase, n, tick, drain)
             done_slots += p.sizes[n]
             if phase == "value":
                 layers_info[str(n)] = _layer_counts(results)
@@ -955,6 +944,24 @@ def solve_layered(
     seconds = previous_seconds + time.perf_counter() - started
     store.set_info(seconds=seconds, layers=layers_info)
     return LayeredSolution(p.spec, p.index, store, seconds)
+
+
+def _layer_results(store, work, runner, phase: str, n: int, done, drain) -> list:
+    """The results of every chunk of layer ``n``: the chunks a stopped solve wrote, read back
+    (a damaged one is computed again), then the others, run by ``runner``; ``done(chunk)``
+    after each. ``drain``: the layer's :class:`~fastttt.tables.drain.Drain`, or None."""
+    results, reused = [], set()
+    for c in store.resume_layer(phase, n):
+        try:
+            results.append(work.stored(phase, n, c))
+        except TableFileError:
+            continue
+        reused.add(c)
+        done(c)
+    todo = [c for c in range(store.chunk_count(n)) if c not in reused]
+    if drain is not None:
+        drain.check_reads(todo)
+    return results + runner.run(phase, n, todo, done)
 
 
 def drop_spent_layers(store) -> None:
