@@ -46,7 +46,6 @@ class Drain:
             reads = np.flatnonzero(marks == c + 1)
             self.readers[reads] += 1
             self.reads.append(reads)
-        self.deleted = 0
         for unread in np.flatnonzero(self.readers == 0):  # read by no chunk
             self._delete(int(unread))
 
@@ -80,7 +79,6 @@ class Drain:
 
     def _delete(self, chunk: int) -> None:
         self.store.delete_chunk("value", self.n + 1, chunk)
-        self.deleted += 1
 
 
 # the least any drain of layer n + 1 holds of the pair: all of layer n + 1 before the first chunk

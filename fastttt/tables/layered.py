@@ -873,10 +873,13 @@ def solve_layered(
     if resumed is not None:  # refused before the disk is sampled and the windows measured
         asked = dict(chunk=p.chunk, values=p.values, keep_every=p.keep_every)
         refuse_another_table(out, resumed, asked)
+    # the layers whose solve drains the next; a version-5 folder drops its layers whole
+    draining = set(p.draining_layers())
+    if resumed is not None and resumed["version"] < DRAIN_FORMAT_VERSION:
+        draining = set()
     if out is not None:  # before the windows are measured (minutes on the biggest boards)
         room = disk_room(out, resume)
-        drains = resumed is None or resumed["version"] >= DRAIN_FORMAT_VERSION
-        if drains and p.draining_layers():  # refused at once when even the least won't fit
+        if draining:  # refused at once when even the least won't fit
             check_fits(p.drain_floor(), None, room, memory=False, least=True)
             p = p.with_drains(progress)
         check_fits(p, None, room, memory=False)
@@ -916,7 +919,7 @@ def solve_layered(
             if store.is_complete(phase, n) or store.is_solved(n):
                 continue  # a layer with values needs no reach bytes any more
             drain = None
-            if phase == "value" and p.on_disk and store.drains_next(n):
+            if phase == "value" and n in draining:
                 store.start_draining(n + 1)
                 drain = Drain(store, p.index, n)
             counter = [done_slots]
