@@ -74,6 +74,20 @@ def test_counts_within_a_step_wait_for_the_heartbeat(eager, capsys):
     assert shown(capsys.readouterr().err) == ["reach layer 3: polled"]
 
 
+def test_a_line_said_while_the_rich_line_shows_goes_above_it(eager, capsys, monkeypatch):
+    """The layered solve's plan, printed after the drains or windows were measured with a rich
+    line showing: on a line of its own, never glued to the bar."""
+    with P.Progress("drains layer 5", total=2, unit="slots", terminal=True) as p:
+        p.update(1)
+        p.say("solving the plan")
+    err = capsys.readouterr().err
+    assert "solving the plan" in err.splitlines()
+    monkeypatch.setattr(P, "DELAY_SECONDS", 3600.0)
+    with P.Progress("quick", terminal=True) as p:  # before anything shows: a plain line
+        p.say("a plan")
+    assert capsys.readouterr().err == "a plan\n"
+
+
 def test_rates_need_a_second_of_work():
     assert P.rate_text(5_000_000, 0.5, "slots") == ""  # was "0.0 M slots/s" and an ETA
     assert P.rate_text(0, 3.0, "slots") == ""

@@ -94,6 +94,15 @@ class Progress:
             self._news = self._news or step
         self._show()
 
+    def say(self, text: str) -> None:
+        """Write the line ``text`` on stderr: above the rich line when it is shown (which stays
+        below), else as it is."""
+        with self._lock:
+            if self._bar is not None:
+                self._bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+            else:
+                click.echo(text, err=True)
+
     def text(self) -> str:
         """What the display says now: ``what: done/total unit, note, poll()``."""
         parts = []

@@ -91,6 +91,8 @@ def _run_layered(
     from fastttt.tables.dense import format_bytes
     from fastttt.tables.layered import solve_layered
 
+    shown = _layer_progress(show_progress)
+
     def announce(plan):
         big = not out_dir and plan.memory_bytes >= BIG_SOLVE_BYTES
         if plan.slots >= PROGRESS_MIN_SLOTS or out_dir or big:
@@ -103,15 +105,14 @@ def _run_layered(
                     "; windowed: only the neighbour chunks each chunk reads are held, and "
                     f"{format_bytes(plan.spare_bytes)} of those used last"
                 )
-            click.echo(
+            shown.say(
                 f"solving {spec.name} ({spec.describe()}) layer by layer {where}: "
                 f"{plan.slots:,} slots in {len(plan.sizes)} layers, index "
                 f"{plan.index.kind}, symmetry {plan.index.symmetry}"
                 f"{', win/draw/loss only' if plan.values == 'wdl' else ''}"
                 f"{', every position with no line (no forward pass)' if live else ''}"
                 f"{_kept(plan.keep_every)}; about "
-                f"{format_bytes(plan.memory_bytes)} of memory{disk}",
-                err=True,
+                f"{format_bytes(plan.memory_bytes)} of memory{disk}"
             )
 
     cluster = client = None
@@ -141,7 +142,7 @@ def _run_layered(
         chunk=chunk,
     )
     try:
-        with _layer_progress(show_progress) as report:
+        with shown as report:
             return solve_layered(spec, progress=report, **kwargs)
     except KeyboardInterrupt:
         if not out_dir:
@@ -184,6 +185,13 @@ class _layer_progress:
 
     def __enter__(self):
         return self.report
+
+    def say(self, text: str) -> None:
+        """A line on stderr, above the progress line once it is shown."""
+        if self.entered:
+            self.shown.say(text)
+        else:
+            click.echo(text, err=True)
 
     def report(self, phase: str, layer: int, done: int, total: int) -> None:
         now = time.perf_counter()
