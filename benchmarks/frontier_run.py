@@ -17,6 +17,14 @@ X's 81 first moves by what the table says of the position after each (``proven``
 attacker wins there, ``disproven``, ``open``, ``unseen``)::
 
     .venv/bin/python benchmarks/frontier_run.py ultimate-open --hours 0.5 --tt-bits 26 --log u.jsonl
+
+``--moves`` starts from a position instead of the empty board (cells, comma-separated), and
+``--zone-nodes``, ``--threat-nodes`` and ``--reach`` turn on df-pn's relevance zones, threat
+probes and the attacker's reach (:class:`fastttt.search.dfpn.ProofSearch`); Go-Moku's
+Huayue opening, "does X win?" with all three::
+
+    .venv/bin/python benchmarks/frontier_run.py 15x15k5 --moves 112,97,98 --zone-nodes 64 \
+        --threat-nodes 16 --reach 2 --log huayue.jsonl
 """
 
 from __future__ import annotations
@@ -43,6 +51,10 @@ def main() -> None:
     parser.add_argument(
         "--pairing-nodes", type=int, default=DEFAULT_PAIRING_NODES, help="first pairing searches"
     )
+    parser.add_argument("--moves", default="", help="cells played first, comma-separated")
+    parser.add_argument("--zone-nodes", type=int, default=0, help="relevance zones' probes")
+    parser.add_argument("--threat-nodes", type=int, default=0, help="threat probes")
+    parser.add_argument("--reach", type=int, default=0, help="the attacker's reach (0: none)")
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
     if args.game in ("ultimate", "ultimate-open"):
@@ -53,9 +65,14 @@ def main() -> None:
     spec = as_spec(args.game)
     compile_seconds = warmup()
     search = ProofSearch(
-        spec, tt_bits=args.tt_bits, weak_sums=args.weak_sums, pairing_nodes=args.pairing_nodes
+        spec,
+        tt_bits=args.tt_bits,
+        weak_sums=args.weak_sums,
+        pairing_nodes=args.pairing_nodes,
+        zone_nodes=args.zone_nodes,
+        threat_nodes=args.threat_nodes,
     )
-    root = Position.empty(spec)
+    root = Position.from_moves(spec, [int(m) for m in args.moves.split(",") if m])
     wall0, cpu0 = time.perf_counter(), time.process_time()
     budget = args.hours * 3600
 
@@ -77,6 +94,10 @@ def main() -> None:
             "tt_bits": args.tt_bits,
             "weak_sums": args.weak_sums,
             "pairing_nodes": args.pairing_nodes,
+            "moves": args.moves,
+            "zone_nodes": args.zone_nodes,
+            "threat_nodes": args.threat_nodes,
+            "reach": args.reach,
             "compile_seconds": round(compile_seconds, 1),
         }
         with open(args.log, "a") as out:
@@ -92,7 +113,13 @@ def main() -> None:
             return
     while time.process_time() - cpu0 < budget:
         left = budget - (time.process_time() - cpu0)
-        r = search.prove(root, args.attacker, seconds=min(args.checkpoint, left), line=False)
+        r = search.prove(
+            root,
+            args.attacker,
+            seconds=min(args.checkpoint, left),
+            line=False,
+            attacker_reach=args.reach,
+        )
         if record("dfpn", r):
             return
 
