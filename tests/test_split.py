@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from fastttt.cli import main
-from fastttt.errors import TableFileError
+from fastttt.errors import InvalidArgumentError, TableFileError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
 from fastttt.search import split as S
@@ -95,3 +95,35 @@ def test_solve_search_with_workers():
     assert result["value"] == "draw" and "dfpn-split" in [s["method"] for s in result["steps"]]
     out = runner.invoke(main, ["solve", "4x4k3", "--search", "--checkpoint", "c.json"])
     assert out.exit_code == 2 and "--checkpoint keeps a root split's answers" in out.output
+
+
+def test_narrowed_splits_keep_the_tables_values(tmp_path):
+    spec = as_spec("4x5k4")
+    table = solve(spec)
+    narrowed = {"zone_nodes": 16, "threat_nodes": 16}
+    proofs = 0
+    for pos in random_positions(spec, 12, seed=7):
+        x_wins = table.value(pos) == 1
+        assert S.ask_split(pos, 0, workers=1, **narrowed).proven is x_wins, pos
+        reached = S.ask_split(pos, 0, workers=1, attacker_reach=1, **narrowed).proven
+        assert reached is None or reached is x_wins, pos  # a failure within the reach: None
+        proofs += reached is True
+    assert proofs >= 3
+    path = tmp_path / "narrowed.json"
+    pos = Position.empty(as_spec("4x4k4"))
+    assert S.ask_split(pos, 0, workers=1, checkpoint=path, **narrowed).proven is False
+    with pytest.raises(TableFileError, match="another split"):
+        S.ask_split(pos, 0, workers=1, checkpoint=path)  # answers of another search
+
+
+def test_only_the_moves_asked():
+    draw = Position.empty(as_spec("4x4k4"))  # X's moves all fail
+    some = S.root_moves(draw)[:2]
+    asked = S.ask_split(draw, 0, workers=1, only=some)
+    assert list(asked.answers) == some and set(asked.answers.values()) == {False}
+    assert asked.proven is None  # a move not asked may still win
+    assert S.ask_split(draw, 0, workers=1, only=S.root_moves(draw)).proven is False
+    win = Position.empty(as_spec("4x4k3"))
+    assert S.ask_split(win, 0, workers=1, only=[5]).proven is True  # a centre cell wins
+    with pytest.raises(InvalidArgumentError, match=r"not root moves .*\[6\]"):
+        S.ask_split(win, 0, workers=1, only=[5, 6])  # 6 is an image of 5

@@ -29,6 +29,7 @@ from fastttt.games.mnk.board import Position, symmetry_maps
 from fastttt.games.mnk.spec import GameSpec, game_fields
 from fastttt.processes import process_pool
 
+_QUESTION_KEYS = ("game", "position", "narrowing")  # a checkpoint's answers are to these
 Answer = bool | None  # proven (the attacker wins), disproven, unknown within the budget
 
 
@@ -84,6 +85,10 @@ def ask_split(
     max_nodes: int | None = None,
     checkpoint: str | Path | None = None,
     tt_bits: int | None = None,
+    zone_nodes: int = 0,
+    threat_nodes: int = 0,
+    attacker_reach: int = 0,
+    only: list[int] | None = None,
     progress: Callable[[int, Answer, int], None] | None = None,
 ) -> SplitAnswer:
     """Does ``attacker`` (0 first player, 1 second) win from the live ``pos``? One df-pn
@@ -92,16 +97,36 @@ def ask_split(
     limit); ``checkpoint``: a
     JSON file of the answers so far (read, then rewritten after each answer); ``tt_bits``: each
     task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
-    ``progress(move, answer, nodes)`` after each answer."""
+    ``zone_nodes``, ``threat_nodes``, ``attacker_reach``: df-pn's narrowing, as in
+    :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a reach a task's
+    disproof is unknown); ``only``: ask these root moves alone (the root's answer then
+    stays unknown unless one of them decides it); ``progress(move, answer, nodes)`` after
+    each answer."""
     if pos.is_over():
         raise InvalidArgumentError(f"the game is already over in {pos}")
     attacker = require_int(attacker, "attacker", 0, 1)
     workers = require_int(workers, "workers", 1, 1024)
     t0 = time.perf_counter()
+    narrowing = {
+        "zone_nodes": require_int(zone_nodes, "zone_nodes", 0, 1 << 30),
+        "threat_nodes": require_int(threat_nodes, "threat_nodes", 0, 1 << 30),
+        "attacker_reach": require_int(attacker_reach, "attacker_reach", 0, 64),
+    }
     question = {"game": game_fields(pos.spec), "position": str(pos)}
+    if any(narrowing.values()):  # answers of another search: a checkpoint of its own
+        question["narrowing"] = narrowing
     saved = _read_checkpoint(checkpoint, question)
     answers = saved.setdefault(str(attacker), {})
-    moves = root_moves(pos)
+    every = root_moves(pos)
+    moves = every
+    if only is not None:
+        wanted = set(only)
+        if not wanted <= set(every):
+            raise InvalidArgumentError(
+                f"not root moves of the position (legal, one a symmetry class): "
+                f"{sorted(wanted - set(every))}"
+            )
+        moves = [m for m in every if m in wanted]
     any_move = attacker == pos.to_move  # an OR over the moves, else an AND
     nodes = 0
     todo = []
@@ -116,9 +141,11 @@ def ask_split(
         else:
             todo.append(move)
     _write_checkpoint(checkpoint, question, saved)
-    if _decided(answers, moves, any_move) is None and todo:
+    if _decided(answers, every, any_move) is None and todo:
         game = game_fields(pos.spec)
-        tasks = [(game, str(pos), m, attacker, seconds, max_nodes, tt_bits) for m in todo]
+        tasks = [
+            (game, str(pos), m, attacker, seconds, max_nodes, tt_bits, narrowing) for m in todo
+        ]
         for move, answer, spent in _run(tasks, workers, scheduler):
             answers[move] = answer
             nodes += spent
@@ -128,8 +155,9 @@ def ask_split(
                 progress(move, answer, spent)
             if answer is any_move:  # one move decides: the others need no answer
                 break
+    decided = _decided(answers, every, any_move)
     ordered = {m: answers.get(m) for m in moves}
-    return SplitAnswer(_decided(ordered, moves, any_move), ordered, nodes, time.perf_counter() - t0)
+    return SplitAnswer(decided, ordered, nodes, time.perf_counter() - t0)
 
 
 def _decided(answers: dict[int, Answer], moves: list[int], any_move: bool) -> Answer:
@@ -140,14 +168,28 @@ def _decided(answers: dict[int, Answer], moves: list[int], any_move: bool) -> An
     return False if False in found else (True if all(a is True for a in found) else None)
 
 
-def _ask(game: dict, text: str, move: int, attacker: int, seconds, max_nodes, tt_bits) -> tuple:
+def _ask(
+    game: dict, text: str, move: int, attacker: int, seconds, max_nodes, tt_bits, narrowing
+) -> tuple:
     """One task: does ``attacker`` win after ``move`` in the position ``text``?"""
     from fastttt.search.dfpn import ProofSearch
 
     spec = GameSpec(**game)
     child = Position.from_text(spec, text).play(move)
-    search = ProofSearch(spec, tt_bits=tt_bits)
-    r = search.prove(child, attacker, seconds=seconds, max_nodes=max_nodes, line=False)
+    search = ProofSearch(
+        spec,
+        tt_bits=tt_bits,
+        zone_nodes=narrowing["zone_nodes"],
+        threat_nodes=narrowing["threat_nodes"],
+    )
+    r = search.prove(
+        child,
+        attacker,
+        seconds=seconds,
+        max_nodes=max_nodes,
+        line=False,
+        attacker_reach=narrowing["attacker_reach"],
+    )
     return move, r.proven, r.nodes
 
 
@@ -183,7 +225,7 @@ def _read_checkpoint(path: str | Path | None, question: dict) -> dict[str, dict[
         saved = json.loads(Path(path).read_text())
         if saved.get("format") != "fastttt-split":
             raise ValueError
-        found = {k: saved.get(k) for k in question}
+        found = {k: saved.get(k) for k in _QUESTION_KEYS}
         answers: dict[str, dict[int, Answer]] = {
             side: {int(m): bool(a) for m, a in moves.items()}
             for side, moves in saved["answers"].items()
@@ -191,9 +233,11 @@ def _read_checkpoint(path: str | Path | None, question: dict) -> dict[str, dict[
         }
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         raise TableFileError(f"{path}: not a split checkpoint (or a damaged one)") from None
-    if found != question:
+    if found != {k: question.get(k) for k in _QUESTION_KEYS}:
+        narrowing = f", df-pn narrowed by {found['narrowing']}" if found["narrowing"] else ""
         raise TableFileError(
-            f"{path}: the checkpoint of another split ({found['game']}, {found['position']!r})"
+            f"{path}: the checkpoint of another split "
+            f"({found['game']}, {found['position']!r}{narrowing})"
         )
     return answers
 

@@ -1,0 +1,86 @@
+"""Which root moves of a position df-pn settles, each on its own budget: the root split
+(:func:`fastttt.search.split.ask_split`) with one JSON line per move, appended to ``--log`` as
+the answers come, and the answers kept in ``--checkpoint`` so that a killed run goes on where it
+stopped. Issue 19: how much of Go-Moku's Huayue opening (X 7,7, O 6,7, X 6,8) falls to zones,
+threat probes and the attacker's reach, 2 M nodes an answer, on one core::
+
+    .venv/bin/python benchmarks/root_split_run.py 15x15k5 --moves 112,97,98 --max-nodes 2e6 \\
+        --zone-nodes 64 --threat-nodes 16 --reach 2 --workers 1 \\
+        --checkpoint huayue.json --log huayue-split.jsonl
+
+Each line: the move (a cell), the answer ("does the attacker win after it?": true, false, or
+null for unknown within the budget), the task's nodes, the wall seconds since the start and the
+load average. The last line sums it up. The split stops at a move that decides the root (with a
+reach no disproof does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.search.split import ask_split
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="a free m,n,k board name, e.g. 15x15k5")
+    parser.add_argument("--moves", default="", help="cells played first, comma-separated")
+    parser.add_argument("--attacker", type=int, default=0, help="0: does X win? 1: does O?")
+    parser.add_argument("--max-nodes", type=float, default=2e6, help="nodes an answer")
+    parser.add_argument("--seconds", type=float, default=None, help="wall seconds an answer")
+    parser.add_argument("--tt-bits", type=int, default=22)
+    parser.add_argument("--zone-nodes", type=int, default=0)
+    parser.add_argument("--threat-nodes", type=int, default=0)
+    parser.add_argument("--reach", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", default="", help="root moves to ask, comma-separated (all)")
+    parser.add_argument("--checkpoint", default=None, help="JSON file of the answers so far")
+    parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
+    args = parser.parse_args()
+    spec = as_spec(args.game)
+    pos = Position.from_moves(spec, [int(m) for m in args.moves.split(",") if m])
+    t0 = time.perf_counter()
+
+    def record(line: dict) -> None:
+        line |= {"wall": round(time.perf_counter() - t0, 1), "load": os.getloadavg()[0]}
+        with open(args.log, "a") as out:
+            out.write(json.dumps(line) + "\n")
+        print(json.dumps(line), flush=True)
+
+    result = ask_split(
+        pos,
+        args.attacker,
+        workers=args.workers,
+        seconds=args.seconds,
+        max_nodes=int(args.max_nodes),
+        checkpoint=args.checkpoint,
+        tt_bits=args.tt_bits,
+        zone_nodes=args.zone_nodes,
+        threat_nodes=args.threat_nodes,
+        attacker_reach=args.reach,
+        only=[int(m) for m in args.only.split(",") if m] or None,
+        progress=lambda m, a, n: record({"move": m, "answer": a, "nodes": n}),
+    )
+    answers = result.answers
+    found = list(answers.values())
+    record(
+        {
+            "game": spec.name,
+            "moves": args.moves,
+            "root_moves": len(found),
+            "proven": found.count(True),
+            "disproven": found.count(False),
+            "unknown": found.count(None),
+            "root": result.proven,
+            "nodes": result.nodes,
+        }
+    )
+
+
+if __name__ == "__main__":
+    main()
