@@ -228,33 +228,13 @@ def test_7x7k5_dfpn_alone(benchmark):
     )
 
 
-@pytest.mark.slow
-def test_4x30k4_through_a_window(benchmark):
-    """Lustenberger 1967: a first-player win. The portfolio as ``solve 4x30k4 --search`` runs
-    it on 2 cores: the sub-board step proves a 4x9 window (fastttt.search.subboard)."""
-    out = {}
-
-    def run():
-        cpu = time.process_time()
-        out["r"] = prove(Position.empty("4x30k4"), budget_seconds=max(CAP, 600.0), threads=2)
-        out["cpu"] = time.process_time() - cpu
-
-    benchmark.pedantic(run, rounds=1, iterations=1)
-    r = out["r"]
-    assert r.value == 1, r.verdict()
-    _report(
-        benchmark,
-        "prove 4x30k4",
-        method=r.method,
-        window=r.steps[-1].question if r.method == "sub-board" else None,
-        nodes=r.nodes,
-        seconds=round(r.seconds, 1),
-        cpu_seconds=round(out["cpu"], 1),
-        proof_size=r.proof_size,
-    )
-
-
-FAR = [("8x8k5", "draw"), ("15x15k5", "first"), ("4x9k4", "first"), ("4x10k4", "first")]
+FAR = [
+    ("8x8k5", "draw"),
+    ("15x15k5", "first"),
+    ("4x9k4", "first"),
+    ("4x10k4", "first"),
+    ("4x30k4", "first"),
+]
 
 
 @pytest.mark.slow

@@ -22,37 +22,18 @@ def proof() -> None:
 
 def _fields(made, path, reports, started: float, cpu: float) -> dict:
     """The JSON fields of a proof built or checked (schema: ``proof``)."""
-    where = made.inside
-    inside = None
-    if where is not None:
-        small = where.proof.spec
-        inside = {"game": small.short_name, "row": where.row + 1, "col": where.col + 1}
-        inside["turned"] = where.turned
     return {
         "game": made.spec.name,
         "proof": str(path),
         "position": made.root,
         "value": VALUE_NAMES[made.value],
-        "inside": inside,
-        "claims": len((made if where is None else where.proof).claims),
+        "claims": len(made.claims),
         "strategy_moves": made.positions,
         "pairing_certificates": made.pairings,
         "checked_positions": sum(r.positions for r in reports),
         "seconds": round(time.perf_counter() - started, 3),
         "cpu_seconds": round(time.process_time() - cpu, 3),
     }
-
-
-def _through(fields: dict) -> str:
-    """Words that name the board inside, or "" when there is none."""
-    inside = fields["inside"]
-    if inside is None:
-        return ""
-    turned = ", turned" if inside["turned"] else ""
-    return (
-        f" through the {inside['game']} board inside (its corner at row {inside['row']}, "
-        f"column {inside['col']}{turned})"
-    )
 
 
 def _report(fields: dict, as_json: bool, line: str) -> None:
@@ -107,7 +88,7 @@ def build(game, moves, position, out_path, max_nodes, max_positions, force, as_j
     _report(
         fields,
         as_json,
-        f"{path}: {fields['value']} for the side to move{_through(fields)}, "
+        f"{path}: {fields['value']} for the side to move, "
         f"{made.positions:,} strategy moves, "
         f"{made.pairings:,} pairing certificates, checked over "
         f"{fields['checked_positions']:,} positions, {fields['seconds']:.1f} s",
@@ -133,8 +114,7 @@ def check_command(path, as_json) -> None:
     _report(
         fields,
         as_json,
-        f"{path}: holds: {fields['value']} for the side to move of {made.root}"
-        f"{_through(fields)}, "
+        f"{path}: holds: {fields['value']} for the side to move of {made.root}, "
         f"{fields['checked_positions']:,} positions replayed, "
         f"{sum(r.pairings for r in reports):,} pairing certificates checked",
     )

@@ -29,12 +29,10 @@ only the left-right mirror): the move stored for an image, mapped back, is the m
 checker also visits one position of each set of images (:func:`canonical_text`): the game from
 a position is the game from its image, mirrored, so a claim that holds at one holds at the other.
 
-A first-player win on the empty board may also stand on a smaller board of the same ``k``
-placed inside it, a *window* (:func:`check_window`): the first player plays the small board's
-winning strategy inside the window and answers a reply outside it with any empty cell of the
-window. A stone outside blocks no line of the window, and an extra stone never hurts its
-owner, so the strategy still completes a line of the window, which is a line of the board.
-Without gravity only: with it, a stone outside could change where the next one lands.
+There is no check of a win "through a smaller board inside" (format 3's windows): the argument
+that a first-player win on a smaller board carries to a bigger one does not hold, since the
+second player may complete a line outside the smaller board first (it holds for the weak game
+only, where the second player's lines do not count).
 """
 
 from __future__ import annotations
@@ -257,36 +255,6 @@ def read_position(rules: Rules, text: str) -> tuple[list[int], int]:
     if _winner(board, rules.lines()) or all(board):
         raise ProofCheckError(f"root {text!r}: the game is already over")
     return board, xs + os_
-
-
-def check_window(board: Rules, window: Rules, row: int, col: int, turned: bool, root: str) -> None:
-    """Check that a first-player win on the empty ``window`` board stands for one on
-    ``board`` from ``root`` (module docstring): the window's row 0, column 0 lies on
-    ``(row, col)`` of the board, its rows along the board's columns when ``turned``. Raises
-    :class:`ProofCheckError` naming what fails: gravity, another k, a stone on the board, a
-    window off the board, or a line of the window that is not a line of the board."""
-    if board.gravity or window.gravity:
-        raise ProofCheckError("a board inside proves nothing with gravity")
-    if board.k != window.k:
-        raise ProofCheckError(f"the board inside has k={window.k}, the board k={board.k}")
-    cells, _ = read_position(board, root)
-    if any(cells):
-        raise ProofCheckError(f"{root}: a board inside stands only for the empty board")
-
-    def placed(cell: int) -> int | None:
-        r, c = divmod(cell, window.cols)
-        r, c = (row + c, col + r) if turned else (row + r, col + c)
-        return r * board.cols + c if 0 <= r < board.rows and 0 <= c < board.cols else None
-
-    if any(placed(cell) is None for cell in range(window.rows * window.cols)):
-        raise ProofCheckError(
-            f"the {window.rows}x{window.cols} board at row {row}, column {col}"
-            f"{' turned' if turned else ''} does not fit on {board.rows}x{board.cols}"
-        )
-    board_lines = {frozenset(line) for line in board.lines()}
-    for line in window.lines():
-        if frozenset(placed(cell) for cell in line) not in board_lines:
-            raise ProofCheckError(f"the line {line} of the board inside is not a line of the board")
 
 
 def lines_through(rules: Rules) -> list[list[tuple[int, ...]]]:

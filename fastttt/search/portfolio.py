@@ -16,12 +16,7 @@ Methods, in order (``methods`` restricts them):
 1. ``strategy-stealing`` and ``pairing`` (free boards): instant bounds;
 2. ``threats``: threat-space search for a win of the mover (:mod:`fastttt.search.threats`), with a
    tenth of the budget (at least 100,000 nodes or 0.2 s when the budget allows);
-3. ``sub-board`` (the empty free board): a smaller board of the same k that the literature
-   file lists as a first-player win, placed inside (:mod:`fastttt.search.subboard`), is
-   proven here by this same portfolio (without this step), within half of what is left of
-   the budget and at most the seconds its own check may take; a win there is a win here,
-   its line played inside the window;
-4. ``dfpn`` (:mod:`fastttt.search.dfpn`) and ``alphabeta`` (:mod:`fastttt.search.alphabeta`, weak
+3. ``dfpn`` (:mod:`fastttt.search.dfpn`) and ``alphabeta`` (:mod:`fastttt.search.alphabeta`, weak
 mode) in
    rounds: each gets a slice of the budget in turn, the slices doubling from 20,000 nodes or
    0.25 s (at most 30 s each, so that progress is reported); both keep their tables from one
@@ -64,7 +59,7 @@ from fastttt.errors import (
 from fastttt.search.dfpn import ProofSearch
 from fastttt.values import RESULT_WORDS, relative, value_name
 
-METHODS = ("strategy-stealing", "pairing", "threats", "sub-board", "dfpn", "alphabeta")
+METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "alphabeta")
 # dfpn-split: df-pn's questions split at the root on workers (prove(workers=N)); not a choice
 PAIRING_NODES = 20_000  # the empty board's pairing search (a fraction of a second)
 THREAT_SHARE = 0.1
@@ -103,8 +98,7 @@ class ProofResult:
     gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
     line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
     when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
-    order; ``threads``: 2 when df-pn and alpha-beta ran side by side (here or on a board
-    inside), else 1."""
+    order; ``threads``: 2 when df-pn and alpha-beta ran side by side, else 1."""
 
     value: int | None
     bounds: tuple[int, int]
@@ -253,8 +247,6 @@ def prove(
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
     if dfpn is not None and "threats" in chosen and free and not budget.spent_all():
         _threat_step(state, dfpn, proof_size)
-    if "sub-board" in chosen and free and pos.ply == 0 and not state.known():
-        _sub_board_step(state, chosen, proof_size, threads)
     split = workers != 1 or scheduler is not None
     if split and "dfpn" in chosen and not engine:
         while not state.known() and not budget.spent_all():
@@ -449,54 +441,6 @@ def _threat_step(state: _State, dfpn: ProofSearch, proof_size: bool) -> None:
         state.bound(1, None, "threats", question, r.nodes, r.seconds, size=r.proof_size)
     else:
         state.note(Step("threats", question, answer, r.nodes, r.seconds))
-
-
-def _sub_board_step(state: _State, chosen, proof_size: bool, threads: int) -> None:
-    """The sub-board argument (module docstring, :mod:`fastttt.search.subboard`)."""
-    from fastttt.games.mnk.board import Position
-    from fastttt.search.subboard import candidates
-
-    budget = state.budget
-    methods = tuple(m for m in chosen if m != "sub-board")
-    for window, known in candidates(state.pos.spec):
-        if budget.spent_all():
-            return
-        left_nodes, left_seconds = budget.left()
-        nodes = None if left_nodes is None else max(1, left_nodes // 2)
-        seconds: float | None = known.budget
-        if left_seconds is not None:
-            seconds = min(known.budget, left_seconds / 2)
-        elif nodes is not None:
-            seconds = None  # a node budget alone: an answer that does not depend on timing
-        board = f"{window.small.rows}x{window.small.cols}"
-
-        def inside(step: Step, bounds, board=board) -> None:  # its steps, as progress
-            state.report(
-                Step(f"{board} {step.method}", step.question, step.answer, step.nodes, step.seconds)
-            )
-
-        small = prove(
-            Position.empty(window.small),
-            budget_nodes=nodes,
-            budget_seconds=seconds,
-            methods=methods,
-            proof_size=proof_size,
-            progress=inside if state.progress is not None else None,
-            threads=threads,
-        )
-        question = f"mover wins on the {board} board inside"
-        state.threads = max(state.threads, small.threads)
-        if small.value == 1:
-            if small.line is not None:
-                state.line = tuple(window.cell(cell) for cell in small.line)
-            else:
-                state.line_note = small.line_note
-            state.bound(
-                1, None, "sub-board", question, small.nodes, small.seconds, size=small.proof_size
-            )
-            return
-        answer = "unknown" if small.value is None else "not a win"
-        state.note(Step("sub-board", question, answer, small.nodes, small.seconds))
 
 
 def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: bool) -> None:

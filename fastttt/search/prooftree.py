@@ -15,10 +15,6 @@ that wins in two (:func:`_wins_in_two`: the game ends on the prover's next move)
 move whose child df-pn's table already settles the same claim of with the least work (df-pn's
 own proof), else the first whose child df-pn proves it of.
 
-On an empty free board a first-player win may instead stand on a smaller board placed inside
-(:class:`Inside`, the sub-board argument of :mod:`fastttt.search.subboard`): the proof then
-holds the smaller board's proof and where it lies, and no claims of its own.
-
 :func:`check` replays every claim with :mod:`fastttt.reference.proofcheck`, which knows only the
 plain rules. A proof file (:func:`save`, :func:`load`) is JSON with a SHA-256 of its content.
 """
@@ -50,7 +46,6 @@ from fastttt.reference.proofcheck import (
     attacker_is_blocked,
     canonical_text,
     check_claim,
-    check_window,
     forced_move,
     lines_through,
     read_position,
@@ -59,7 +54,7 @@ from fastttt.reference.proofcheck import (
 from fastttt.search.dfpn import CERTIFICATE_PAIRING_NODES, ProofSearch
 
 FORMAT = "fastttt-proof"
-VERSION = 4  # 2: pairing certificates; 3: boards inside; 4: positions named by an image
+VERSION = 4  # 2: pairing certificates; 3: boards inside (withdrawn); 4: positions named by an image
 READS = (1, 2, 3, 4)
 DEFAULT_MAX_POSITIONS = 1_000_000  # positions of one strategy at most
 PROGRESS_EVERY = 1000  # strategy moves between progress calls
@@ -87,38 +82,22 @@ class Claim:
 
 @dataclass(frozen=True)
 class Proof:
-    """The value (1 win, 0 draw, -1 loss for the side to move of ``root``) and its claims, or
-    (``inside``) the proof of a smaller board inside that stands for them."""
+    """The value (1 win, 0 draw, -1 loss for the side to move of ``root``) and its claims."""
 
     spec: GameSpec
     root: str
     value: int
     claims: tuple[Claim, ...]
-    inside: Inside | None = None
 
     @property
     def positions(self) -> int:
-        """Moves held by the strategies, all claims together (the board inside's too)."""
-        inner = 0 if self.inside is None else self.inside.proof.positions
-        return inner + sum(len(c.strategy) for c in self.claims)
+        """Moves held by the strategies, all claims together."""
+        return sum(len(c.strategy) for c in self.claims)
 
     @property
     def pairings(self) -> int:
         """Positions closed by a pairing certificate, all claims together."""
-        inner = 0 if self.inside is None else self.inside.proof.pairings
-        return inner + sum(len(c.pairings) for c in self.claims)
-
-
-@dataclass(frozen=True)
-class Inside:
-    """A first-player win on the empty board proven on the smaller board of ``proof``, placed
-    with its row 0, column 0 on ``(row, col)``, its rows along the board's columns when
-    ``turned`` (:func:`fastttt.reference.proofcheck.check_window`)."""
-
-    row: int
-    col: int
-    turned: bool
-    proof: Proof
+        return sum(len(c.pairings) for c in self.claims)
 
 
 def _question(search: ProofSearch, pos: Position, attacker: int, budget: list[int]) -> bool:
@@ -276,10 +255,6 @@ def prove_with_strategies(
     limit = 1 << 62 if max_nodes is None else require_int(max_nodes, "max_nodes", 1, 1 << 62)
     max_positions = require_int(max_positions, "max_positions", 1, 1 << 40)
     budget = [limit]
-    if pos.ply == 0 and not pos.spec.gravity:
-        inside = _inside(pos, tt_bits, budget, max_positions, progress)
-        if inside is not None:
-            return Proof(pos.spec, str(pos), 1, (), inside)
     search = ProofSearch(pos.spec, tt_bits=tt_bits)
     mover = pos.to_move
     if _question(search, pos, mover, budget):
@@ -296,55 +271,15 @@ def prove_with_strategies(
     return Proof(pos.spec, str(pos), value, tuple(claims))
 
 
-def _inside(
-    pos: Position,
-    tt_bits: int | None,
-    budget: list[int],
-    max_positions: int,
-    progress: Callable[[int], None] | None,
-) -> Inside | None:
-    """The first board inside the empty ``pos`` (:func:`fastttt.search.subboard.candidates`)
-    that df-pn proves a first-player win, with its strategy; None when none is."""
-    from fastttt.search.subboard import candidates
-
-    for window, _ in candidates(pos.spec):
-        small = Position.empty(window.small)
-        search = ProofSearch(window.small, tt_bits=tt_bits)
-        if _question(search, small, 0, budget):
-            claim = Claim(0, True, {})
-            _fill_strategy(search, small, claim, budget, max_positions, progress)
-            proof = Proof(window.small, str(small), 1, (claim,))
-            return Inside(window.row, window.col, window.turned, proof)
-    return None
-
-
 def _rules(spec: GameSpec) -> Rules:
     return Rules(spec.rows, spec.cols, spec.k, spec.gravity)
 
 
 def check(proof: Proof) -> list[CheckReport]:
     """Replay every claim of ``proof`` on the plain rules
-    (:func:`fastttt.reference.proofcheck.check_claim`) and check that the claims make the value,
-    or that the board inside stands for it (:func:`~fastttt.reference.proofcheck.check_window`,
-    then its own proof); raises :class:`~fastttt.reference.proofcheck.ProofCheckError`
-    otherwise."""
-    spec = proof.spec
-    rules = _rules(spec)
-    if proof.inside is not None:
-        inner = proof.inside.proof
-        if proof.value != 1 or proof.claims or inner.value != 1:
-            raise ProofCheckError("a board inside proves a first-player win, and only that")
-        check_window(
-            rules,
-            _rules(inner.spec),
-            proof.inside.row,
-            proof.inside.col,
-            proof.inside.turned,
-            proof.root,
-        )
-        if any(ch != "." for ch in inner.root.replace("/", "")):
-            raise ProofCheckError(f"{inner.root}: the board inside starts empty")
-        return check(inner)
+    (:func:`fastttt.reference.proofcheck.check_claim`) and check that the claims make the value;
+    raises :class:`~fastttt.reference.proofcheck.ProofCheckError` otherwise."""
+    rules = _rules(proof.spec)
     stones = sum(ch != "." for ch in proof.root.replace("/", ""))
     mover = stones % 2
     wanted = {
@@ -362,22 +297,10 @@ def check(proof: Proof) -> list[CheckReport]:
 
 # --- the file ----------------------------------------------------------------------------
 def _content(proof: Proof) -> dict[str, Any]:
-    inside: dict[str, Any] = {}
-    if proof.inside is not None:
-        where = proof.inside
-        inside["inside"] = {
-            "row": where.row,
-            "col": where.col,
-            "turned": where.turned,
-            "proof": _fields(where.proof),
-        }
-    return {"format": FORMAT, "version": VERSION, **_fields(proof), **inside}
-
-
-def _fields(proof: Proof) -> dict[str, Any]:
-    """The fields of one board's proof in the file (a board inside has its own)."""
     spec = proof.spec
     return {
+        "format": FORMAT,
+        "version": VERSION,
         "game": {"rows": spec.rows, "cols": spec.cols, "k": spec.k, "gravity": spec.gravity},
         "root": proof.root,
         "value": proof.value,
@@ -431,13 +354,14 @@ def load(path: str | os.PathLike) -> Proof:
     digest = data.pop("sha256", None)
     if digest != _digest(data):
         raise TableFileError(f"{path}: the proof is damaged (SHA-256 mismatch)")
+    if "inside" in data:
+        raise TableFileError(
+            f"{path}: this proof stands on a smaller board inside the board, an argument "
+            "withdrawn (the second player may complete a line outside the smaller board "
+            "first): build the proof again"
+        )
     try:
-        inside = None
-        if "inside" in data:
-            where = data["inside"]
-            inner = _from_fields(where["proof"])
-            inside = Inside(int(where["row"]), int(where["col"]), bool(where["turned"]), inner)
-        return _from_fields(data, inside)
+        return _from_fields(data)
     except (AttributeError, KeyError, TypeError, ValueError) as err:
         raise TableFileError(f"{path}: the proof's fields are damaged ({err})") from None
 
@@ -448,7 +372,7 @@ def _as_move(move: Any) -> int:
     return move
 
 
-def _from_fields(data: dict[str, Any], inside: Inside | None = None) -> Proof:
+def _from_fields(data: dict[str, Any]) -> Proof:
     claims = tuple(
         Claim(
             int(c["attacker"]),
@@ -461,12 +385,11 @@ def _from_fields(data: dict[str, Any], inside: Inside | None = None) -> Proof:
         )
         for c in data["claims"]
     )
-    return Proof(GameSpec(**data["game"]), str(data["root"]), int(data["value"]), claims, inside)
+    return Proof(GameSpec(**data["game"]), str(data["root"]), int(data["value"]), claims)
 
 
 __all__ = [
     "Claim",
-    "Inside",
     "Proof",
     "ProofCheckError",
     "check",
