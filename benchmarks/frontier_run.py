@@ -34,27 +34,23 @@ import json
 import os
 import time
 
-from fastttt.games.mnk.board import Position
-from fastttt.games.mnk.spec import as_spec
+from dfpn_args import add_narrowing, add_position, position
+
 from fastttt.search.dfpn import DEFAULT_PAIRING_NODES, ProofSearch, warmup
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="an m,n,k board name, e.g. 8x8k5")
+    add_position(parser)  # the game may also be ultimate or ultimate-open
+    add_narrowing(parser)
     parser.add_argument("--hours", type=float, default=1.0, help="CPU time to spend")
     parser.add_argument("--checkpoint", type=float, default=300.0, help="seconds between lines")
-    parser.add_argument("--attacker", type=int, default=0, help="0: does X win? 1: does O?")
     parser.add_argument("--tt-bits", type=int, default=25, help="2**bits rows of 32 bytes")
     parser.add_argument("--threat-seconds", type=float, default=120.0)
     parser.add_argument("--weak-sums", action="store_true", help="df-pn's weak sums")
     parser.add_argument(
         "--pairing-nodes", type=int, default=DEFAULT_PAIRING_NODES, help="first pairing searches"
     )
-    parser.add_argument("--moves", default="", help="cells played first, comma-separated")
-    parser.add_argument("--zone-nodes", type=int, default=0, help="relevance zones' probes")
-    parser.add_argument("--threat-nodes", type=int, default=0, help="threat probes")
-    parser.add_argument("--reach", type=int, default=0, help="the attacker's reach (0: none)")
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
     if args.game in ("ultimate", "ultimate-open"):
@@ -62,7 +58,8 @@ def main() -> None:
             parser.error("--weak-sums is for m,n,k boards (Ultimate's df-pn has no such option)")
         return ultimate_run(args)
 
-    spec = as_spec(args.game)
+    root = position(args)
+    spec = root.spec
     compile_seconds = warmup()
     search = ProofSearch(
         spec,
@@ -72,7 +69,6 @@ def main() -> None:
         zone_nodes=args.zone_nodes,
         threat_nodes=args.threat_nodes,
     )
-    root = Position.from_moves(spec, [int(m) for m in args.moves.split(",") if m])
     wall0, cpu0 = time.perf_counter(), time.process_time()
     budget = args.hours * 3600
 

@@ -21,29 +21,24 @@ import json
 import os
 import time
 
-from fastttt.games.mnk.board import Position
-from fastttt.games.mnk.spec import as_spec
+from dfpn_args import add_narrowing, add_position, position
+
 from fastttt.search.split import ask_split
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="a free m,n,k board name, e.g. 15x15k5")
-    parser.add_argument("--moves", default="", help="cells played first, comma-separated")
-    parser.add_argument("--attacker", type=int, default=0, help="0: does X win? 1: does O?")
+    add_position(parser)
+    add_narrowing(parser)
     parser.add_argument("--max-nodes", type=float, default=2e6, help="nodes an answer")
     parser.add_argument("--seconds", type=float, default=None, help="wall seconds an answer")
     parser.add_argument("--tt-bits", type=int, default=22)
-    parser.add_argument("--zone-nodes", type=int, default=0)
-    parser.add_argument("--threat-nodes", type=int, default=0)
-    parser.add_argument("--reach", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", default="", help="root moves to ask, comma-separated (all)")
     parser.add_argument("--checkpoint", default=None, help="JSON file of the answers so far")
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
-    spec = as_spec(args.game)
-    pos = Position.from_moves(spec, [int(m) for m in args.moves.split(",") if m])
+    pos = position(args)
     t0 = time.perf_counter()
 
     def record(line: dict) -> None:
@@ -70,7 +65,7 @@ def main() -> None:
     found = list(answers.values())
     record(
         {
-            "game": spec.name,
+            "game": pos.spec.name,
             "moves": args.moves,
             "root_moves": len(found),
             "proven": found.count(True),

@@ -228,6 +228,43 @@ def test_7x7k5_dfpn_alone(benchmark):
     )
 
 
+@pytest.mark.slow
+def test_4x30k4_narrowed(benchmark):
+    """Lustenberger 1967: a first-player win, proven on the whole board by df-pn with relevance
+    zones and threat probes of 16 nodes and the attacker kept within 2 cells of a stone (a
+    proof of the real game; one core, a 1 GiB table)."""
+    spec = as_spec("4x30k4")
+    out = {}
+
+    def run():
+        search = ProofSearch(spec, tt_bits=25, zone_nodes=16, threat_nodes=16)
+        cpu = time.process_time()
+        out["r"] = search.prove(
+            Position.empty(spec),
+            0,
+            seconds=max(CAP, 1800.0),
+            line=False,
+            proof_size=True,
+            attacker_reach=2,
+        )
+        out["cpu"] = time.process_time() - cpu
+        out["probes"] = search.threat_probe_nodes
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    r = out["r"]
+    assert r.proven is not False  # a failure within the reach is "unknown", never "no"
+    _report(
+        benchmark,
+        "dfpn 4x30k4 narrowed (X wins)",
+        proven=r.proven,
+        nodes=r.nodes,
+        probe_nodes=out["probes"],
+        cpu_seconds=round(out["cpu"], 1),
+        proof_size=r.proof_size,
+        proof_size_at_least=r.proof_size_at_least,
+    )
+
+
 FAR = [
     ("8x8k5", "draw"),
     ("15x15k5", "first"),

@@ -112,8 +112,10 @@ def test_narrowed_splits_keep_the_tables_values(tmp_path):
     path = tmp_path / "narrowed.json"
     pos = Position.empty(as_spec("4x4k4"))
     assert S.ask_split(pos, 0, workers=1, checkpoint=path, **narrowed).proven is False
-    with pytest.raises(TableFileError, match="another split"):
+    with pytest.raises(TableFileError, match="another split .*where this one is by nothing"):
         S.ask_split(pos, 0, workers=1, checkpoint=path)  # answers of another search
+    with pytest.raises(InvalidArgumentError, match="free boards"):
+        S.ask_split(Position.empty(as_spec("4x4k3g")), 0, workers=1, attacker_reach=2)
 
 
 def test_only_the_moves_asked():

@@ -31,8 +31,8 @@ a position is the game from its image, mirrored, so a claim that holds at one ho
 
 There is no check of a win "through a smaller board inside" (format 3's windows): the argument
 that a first-player win on a smaller board carries to a bigger one does not hold, since the
-second player may complete a line outside the smaller board first (it holds for the weak game
-only, where the second player's lines do not count).
+second player may complete a line outside the smaller board first (it holds only for the
+Maker-Breaker game, where the second player's lines do not count).
 """
 
 from __future__ import annotations

@@ -337,7 +337,8 @@ def save(proof: Proof, path: str | os.PathLike, *, force: bool = False) -> Path:
 
 def load(path: str | os.PathLike) -> Proof:
     """Read a proof written by :func:`save`; refuses (TableFileError) a file that is not one,
-    of another version, or whose SHA-256 does not match."""
+    of another version, whose SHA-256 does not match, or that stands on a smaller board inside
+    (an argument withdrawn: docs/search.md, "No smaller boards inside")."""
     path = Path(path)
     try:
         data = json.loads(path.read_bytes())

@@ -99,9 +99,9 @@ def ask_split(
     task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
     ``zone_nodes``, ``threat_nodes``, ``attacker_reach``: df-pn's narrowing, as in
     :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a reach a task's
-    disproof is unknown); ``only``: ask these root moves alone (the root's answer then
-    stays unknown unless one of them decides it); ``progress(move, answer, nodes)`` after
-    each answer."""
+    disproof is unknown; free boards only); ``only``: ask these root moves alone (``answers``
+    holds them; the root's answer counts the checkpoint's answers for the others too);
+    ``progress(move, answer, nodes)`` after each answer."""
     if pos.is_over():
         raise InvalidArgumentError(f"the game is already over in {pos}")
     attacker = require_int(attacker, "attacker", 0, 1)
@@ -112,6 +112,8 @@ def ask_split(
         "threat_nodes": require_int(threat_nodes, "threat_nodes", 0, 1 << 30),
         "attacker_reach": require_int(attacker_reach, "attacker_reach", 0, 64),
     }
+    if pos.spec.gravity and any(narrowing.values()):
+        raise InvalidArgumentError("zones, threat probes and a reach are for free boards")
     question = {"game": game_fields(pos.spec), "position": str(pos)}
     if any(narrowing.values()):  # answers of another search: a checkpoint of its own
         question["narrowing"] = narrowing
@@ -233,8 +235,14 @@ def _read_checkpoint(path: str | Path | None, question: dict) -> dict[str, dict[
         }
     except (OSError, ValueError, KeyError, AttributeError, TypeError):
         raise TableFileError(f"{path}: not a split checkpoint (or a damaged one)") from None
-    if found != {k: question.get(k) for k in _QUESTION_KEYS}:
-        narrowing = f", df-pn narrowed by {found['narrowing']}" if found["narrowing"] else ""
+    asked = {k: question.get(k) for k in _QUESTION_KEYS}
+    if found != asked:
+        narrowing = ""
+        if found["narrowing"] != asked["narrowing"]:
+            narrowing = (
+                f", df-pn narrowed by {found['narrowing'] or 'nothing'}"
+                f" where this one is by {asked['narrowing'] or 'nothing'}"
+            )
         raise TableFileError(
             f"{path}: the checkpoint of another split "
             f"({found['game']}, {found['position']!r}{narrowing})"

@@ -1,0 +1,53 @@
+"""df-pn's nodes a CPU-second on one question, with a fixed node budget so that two versions of
+the kernel can be compared on the same search (issue 19)::
+
+    .venv/bin/python benchmarks/dfpn_rate.py 15x15k5 --moves 112,97,98 --nodes 5e6 \\
+        --zone-nodes 64 --threat-nodes 16 --reach 2
+
+Prints the answer, the CPU seconds (compiling excluded), the nodes (the probes' among them),
+the rate, the root's numbers and the load average. The same node count and root numbers from
+two versions say that they searched the same tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from dfpn_args import add_narrowing, add_position, position
+
+from fastttt.search.dfpn import ProofSearch, warmup
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_position(parser)
+    add_narrowing(parser)
+    parser.add_argument("--nodes", type=float, default=1e6, help="the node budget")
+    parser.add_argument("--tt-bits", type=int, default=22)
+    args = parser.parse_args()
+    pos = position(args)
+    warmup()
+    search = ProofSearch(
+        pos.spec, tt_bits=args.tt_bits, zone_nodes=args.zone_nodes, threat_nodes=args.threat_nodes
+    )
+    cpu = time.process_time()
+    r = search.prove(
+        pos,
+        args.attacker,
+        max_nodes=int(args.nodes),
+        line=False,
+        proof_size=False,
+        attacker_reach=args.reach,
+    )
+    cpu = time.process_time() - cpu
+    print(
+        f"{args.game} [{args.moves}]: proven={r.proven} cpu={cpu:.2f}s nodes={r.nodes:,} "
+        f"(probes {search.threat_probe_nodes:,}) {r.nodes / cpu / 1e3:.0f} k nodes/s "
+        f"phi/delta={r.phi}/{r.delta} load={os.getloadavg()[0]:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
