@@ -245,6 +245,7 @@ def test_4x30k4_narrowed(benchmark):
             seconds=max(CAP, 1800.0),
             line=False,
             proof_size=True,
+            after_seconds=CAP,  # the proof's walk: it searches again what the table lost
             attacker_reach=2,
         )
         out["cpu"] = time.process_time() - cpu
