@@ -17,23 +17,20 @@ import argparse
 import os
 import time
 
-from fastttt.games.mnk.board import Position
-from fastttt.games.mnk.spec import as_spec
+from dfpn_args import add_position, position
+
 from fastttt.search.dfpn import ProofSearch, warmup
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="a free m,n,k board name, e.g. 15x15k5")
+    add_position(parser)
     parser.add_argument("settings", nargs="+", help="zone_nodes/threat_nodes/attacker_reach")
-    parser.add_argument("--moves", default="", help="cells played first, comma-separated")
-    parser.add_argument("--attacker", type=int, default=0, help="0: does X win? 1: does O?")
     parser.add_argument("--seconds", type=float, default=60.0, help="wall-time cap a setting")
     parser.add_argument("--tt-bits", type=int, default=22)
     args = parser.parse_args()
-    spec = as_spec(args.game)
-    moves = [int(m) for m in args.moves.split(",") if m]
-    pos = Position.from_moves(spec, moves)
+    pos = position(args)
+    spec = pos.spec
     warmup()
     for setting in args.settings:
         zone, threat, reach = (int(x) for x in setting.split("/"))

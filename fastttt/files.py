@@ -98,6 +98,15 @@ def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
     return removed
 
 
+def sync_file(path: Path) -> None:
+    """Flush the file ``path``'s bytes to disk (OSError, FileNotFoundError among them, raised)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def sync_folder(folder: Path, *, strict: bool = False) -> None:
     """Flush ``folder``'s entries (a file renamed into it) to disk: best effort, errors ignored,
     after a file's rename; ``strict`` raises the OSError instead (a layer store marks a layer

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fastttt.errors import TableFileError
 from fastttt.kernels import layered as kern
 
 
@@ -53,8 +54,6 @@ class Drain:
         """Raise TableFileError when a chunk of layer ``n`` still to compute (``chunks``: not
         written, or damaged) reads a chunk of layer ``n + 1`` that is gone: a drained layer is
         not solved again, so the table cannot be finished."""
-        from fastttt.errors import TableFileError
-
         try:
             present = set(self.store.present_chunks("value", self.n + 1))
         except TableFileError:

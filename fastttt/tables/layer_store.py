@@ -82,7 +82,7 @@ from typing import Any
 import numpy as np
 
 from fastttt.errors import InvalidArgumentError, MissingDependencyError, TableFileError
-from fastttt.files import sync_folder, write_atomic
+from fastttt.files import sync_file, sync_folder, write_atomic
 from fastttt.interrupt import sigint_held
 
 FORMAT = "fastttt-layered"
@@ -742,11 +742,7 @@ class LayerStore(_Layers):
         )
         # durable before any chunk: a resume must find the layer, not prepare it again
         folder = self._dir(kind, layer)
-        fd = os.open(folder / "zarr.json", os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        sync_file(folder / "zarr.json")
         sync_folder(folder, strict=True)
         sync_folder(folder.parent, strict=True)
 
@@ -825,13 +821,9 @@ class LayerStore(_Layers):
 
     def _fsync_chunk(self, array, kind: str, layer: int, chunk_index: int) -> None:
         try:
-            fd = os.open(self._chunk_file(array, kind, layer, chunk_index), os.O_RDONLY)
+            sync_file(self._chunk_file(array, kind, layer, chunk_index))
         except FileNotFoundError:
             raise self._missing(kind, layer, chunk_index) from None
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
     def sync_chunk(self, kind: str, layer: int, chunk_index: int) -> None:
         """Fsync the chunk's file and the folders that name it and its checksum."""
