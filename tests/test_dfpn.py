@@ -256,11 +256,13 @@ def test_a_win_within_the_attackers_reach_is_a_win(game, count, reach):
             wins = (score if pos.to_move == attacker else -score) == 1
             result = search.prove(pos, attacker, attacker_reach=reach, proof_size=True)
             assert result.proven in (True, None), (pos, attacker)
+            assert not (result.proven and result.beyond_reach)
             if result.proven:
                 assert wins, (pos, attacker)
                 check_line(pos, result.line, attacker)
                 found += 1
             else:
+                assert result.beyond_reach  # no node budget: the search ended
                 missed += wins
     assert found > 20 and missed < found
 

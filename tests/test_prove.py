@@ -85,11 +85,35 @@ def test_empty_boards_say_who_proved_them(game, value, methods):
 
 def test_one_method_alone():
     pos = Position.from_moves("4x4k3", [5, 6])
-    for method in ("dfpn", "alphabeta", "threats"):
+    for method in ("dfpn", "dfpn-narrowed", "alphabeta", "threats"):
         result = prove(pos, methods=(method,))
         assert result.value == 1 and result.method == method
         assert {s.method for s in result.steps} <= {method, "dfpn"}  # dfpn: the line
     assert prove(Position.empty("4x4k4"), methods=("threats",), budget_seconds=5).value is None
+
+
+@pytest.mark.parametrize("game", ["4x4k3", "4x4k4", "3x5k3"])
+def test_narrowed_df_pn_proves_only_the_tables_wins(game):
+    spec = as_spec(game)
+    table = solve(spec)
+    proven = 0
+    for pos in random_positions(spec, 30, seed=24, min_ply=1):
+        result = prove(pos, methods=("dfpn-narrowed",), budget_nodes=200_000)
+        expected = table.value(pos) * (1 if pos.to_move == 0 else -1)
+        if result.value is None:  # no win within the reach, or the budget ran out
+            assert expected != 1 or result.steps[-1].answer == "unknown", pos
+            continue
+        assert result.value == expected == 1 and result.method == "dfpn-narrowed", pos
+        check_line(pos, result.line, pos.to_move)
+        proven += 1
+    assert proven >= 5
+
+
+def test_narrowed_df_pn_stops_when_no_win_keeps_to_the_reach():
+    result = prove(Position.empty("tictactoe"), methods=("dfpn-narrowed",))
+    assert result.value is None and result.bounds == (-1, 1)
+    assert [s.answer for s in result.steps][-1] == "no win within reach"
+    assert result.steps[-1].question == "mover wins within 2 cells of a stone"
 
 
 def test_a_node_budget_ends_with_bounds():
@@ -135,7 +159,8 @@ def test_a_node_budget_keeps_the_turns():
 
     turns = work(2)
     assert turns == work(1) and turns[0] == 1
-    assert [s[0] for s in turns[1][3:7]] == ["dfpn", "alphabeta", "dfpn", "alphabeta"]
+    methods = ["dfpn", "dfpn-narrowed", "alphabeta", "dfpn", "dfpn-narrowed"]
+    assert [s[0] for s in turns[1][3:8]] == methods
 
 
 def test_side_by_side_the_first_to_know_halts_the_other():
@@ -264,8 +289,14 @@ def test_search_method_option():
     )
     out = json.loads(result.stdout)
     assert out["value"] == "draw" and out["method"] == "alphabeta"
-    result = CliRunner().invoke(main, ["solve", "connect4", "--search", "--method", "threats"])
-    assert result.exit_code == 2 and "needs a free board" in result.stderr
+    for method in ("threats", "dfpn-narrowed"):
+        result = CliRunner().invoke(main, ["solve", "connect4", "--search", "--method", method])
+        assert result.exit_code == 2 and "needs a free board" in result.stderr
+    result = CliRunner().invoke(
+        main, ["solve", "4x4k3", "--search", "--method", "dfpn-narrowed", "--json"]
+    )
+    out = json.loads(result.stdout)
+    assert out["value"] == "win" and out["method"] == "dfpn-narrowed"
 
 
 def test_a_long_search_reports_progress(monkeypatch):

@@ -260,7 +260,7 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
 )
 @click.option(
     "--method",
-    type=click.Choice(["auto", "pairing", "threats", "dfpn", "alphabeta"]),
+    type=click.Choice(["auto", "pairing", "threats", "dfpn", "dfpn-narrowed", "alphabeta"]),
     default="auto",
     show_default=True,
     help="With --search: the portfolio (auto) or one method alone.",

@@ -104,7 +104,7 @@ def solve_by_search(
         raise click.UsageError(f"the game is already over in {pos}: nothing to search")
     methods = None
     if method != "auto":
-        if spec.gravity and method in ("pairing", "threats"):
+        if spec.gravity and method in ("pairing", "threats", "dfpn-narrowed"):
             raise click.UsageError(f"--method {method} needs a free board (no gravity)")
         methods = ("strategy-stealing", method) if method == "pairing" else (method,)
     empty = spec.cells - pos.ply

@@ -84,6 +84,8 @@ class DfpnResult:
     :mod:`fastttt.kernels.dfpn` for infinite). ``deepest``: the deepest ply reached below the
     root; ``root_moves``, ``root_solved``: the root's moves searched and how many of them are
     solved (how far an unfinished search got; transposed moves count separately).
+    ``beyond_reach``: with ``attacker_reach``, the search ended without a win that keeps to
+    the reach (``proven`` None: the attacker may still win with moves farther out).
     """
 
     proven: bool | None
@@ -99,6 +101,7 @@ class DfpnResult:
     deepest: int = 0
     root_moves: int = 0
     root_solved: int = 0
+    beyond_reach: bool = False
 
 
 def _threat_tag(attacker: int) -> np.int64:
@@ -374,11 +377,12 @@ class ProofSearch:
             phi, delta = int(ctl[K.C_PHI]), int(ctl[K.C_DELTA])
             reach = (int(ctl[K.C_DEEPEST]), int(ctl[K.C_ROOT_MOVES]), int(ctl[K.C_ROOT_SOLVED]))
             proven = None
+            beyond_reach = False
             if status == K.ST_DONE:  # phi and delta are the mover's: its goal is the
                 won, lost = (phi, delta) if pos.to_move == attacker else (delta, phi)
                 proven = True if won == 0 else False if lost == 0 else None  # attacker's
                 if attacker_reach and proven is False:
-                    proven = None  # lost within the reach only
+                    proven, beyond_reach = None, True  # lost within the reach only
             size = at_least = None
             moves = None
             if proven is not None and (proof_size or proven and line):
@@ -420,6 +424,7 @@ class ProofSearch:
             phi,
             delta,
             *reach,
+            beyond_reach=beyond_reach,
         )
 
     def _proof_size(self) -> tuple[int | None, int | None]:

@@ -16,18 +16,22 @@ Methods, in order (``methods`` restricts them):
 1. ``strategy-stealing`` and ``pairing`` (free boards): instant bounds;
 2. ``threats``: threat-space search for a win of the mover (:mod:`fastttt.search.threats`), with a
    tenth of the budget (at least 100,000 nodes or 0.2 s when the budget allows);
-3. ``dfpn`` (:mod:`fastttt.search.dfpn`) and ``alphabeta`` (:mod:`fastttt.search.alphabeta`, weak
-mode) in
-   rounds: each gets a slice of the budget in turn, the slices doubling from 20,000 nodes or
-   0.25 s (at most 30 s each, so that progress is reported); both keep their tables from one
-   slice to the next, so a slice resumes the last. Whatever the better method on a position,
-   the portfolio spends at most about three times its effort. With ``threads=2`` and no
-   node budget the two run side by side instead, df-pn on a helper thread (the kernels
-   release the GIL: one core each), each in its own doubling slices of time; the first to
-   know the value stops the other, so the wall time is about the better method's alone. A
-   node budget keeps the turns, whose answer does not depend on timing. Gravity boards that
-   the 64-bit Connect Four engine holds skip df-pn (it settles next to nothing there):
-   alpha-beta gets the whole budget at once.
+3. ``dfpn`` (:mod:`fastttt.search.dfpn`), ``dfpn-narrowed`` (free boards) and ``alphabeta``
+   (:mod:`fastttt.search.alphabeta`, weak mode) in rounds: each gets a slice of the budget in
+   turn, the slices doubling from 20,000 nodes or 0.25 s (at most 30 s each, so that
+   progress is reported); each keeps its table from one slice to the next, so a slice
+   resumes the last. Whatever the better method on a position, the portfolio spends at most
+   about four times its effort. ``dfpn-narrowed`` asks df-pn's open question with the
+   attacker kept within :data:`NARROWED_REACH` cells of a stone, with relevance zones and
+   threat probes (its own table): a win found is a win of the real game, and the step stops
+   once it has searched every such win in vain; it is what proves wide boards (4 x 30
+   k = 4), where the plain question drowns in far moves. With ``threads=2`` and no node
+   budget, alpha-beta runs on this thread and the two df-pn steps take turns on a helper
+   thread (the kernels release the GIL: one core each), each method in its own doubling
+   slices of time; the first to know the value stops the other. A node budget keeps the
+   turns, whose answer does not depend on timing. Gravity boards that the 64-bit Connect
+   Four engine holds skip df-pn (it settles next to nothing there): alpha-beta gets the
+   whole budget at once.
 
 The value is returned as soon as it is proven; a principal line (for a win or a loss) is
 extra work with its own bound, :data:`LINE_SHARE` of the nodes the value took (at least
@@ -59,13 +63,20 @@ from fastttt.errors import (
 from fastttt.search.dfpn import ProofSearch
 from fastttt.values import RESULT_WORDS, relative, value_name
 
-METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "alphabeta")
+METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "dfpn-narrowed", "alphabeta")
+DFPN_STEPS = ("dfpn", "dfpn-narrowed")  # the steps that take turns on df-pn's thread
 # dfpn-split: df-pn's questions split at the root on workers (prove(workers=N)); not a choice
 PAIRING_NODES = 20_000  # the empty board's pairing search (a fraction of a second)
 THREAT_SHARE = 0.1
 THREAT_MIN_NODES, THREAT_MIN_SECONDS = 100_000, 0.2
 FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
 MAX_SLICE_SECONDS = 30.0
+# dfpn-narrowed: the attacker's reach, and the nodes of the null-move probes (zones) and of the
+# threat probes. 4 x 30 k = 4 "X wins" with these and a 2**25 table: proven in 431 CPU-s,
+# 172.9 M nodes (benchmarks/test_bench_prove.py -k 4x30k4_narrowed); unknown after 554 s
+# without the reach.
+NARROWED_REACH = 2
+NARROWED_ZONE_NODES = NARROWED_THREAT_NODES = 16
 LINE_SHARE, LINE_MIN_NODES = 0.1, 20_000
 HEARTBEAT_SECONDS = 5.0  # a long alpha-beta search reports its nodes after this, then less often
 VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fastttt.values)
@@ -240,11 +251,13 @@ def prove(
         chosen = tuple(m for m in chosen if m != "dfpn")
         if not state.known() and not budget.spent_all():
             _alphabeta_step(state, ab, *budget.left())
-    dfpn = None
-    if not state.known() and any(m in chosen for m in ("threats", "dfpn")):
+    dfpn = narrowed = None
+    if not state.known() and any(m in chosen for m in ("threats", *DFPN_STEPS)):
         if dfpn_tt_bits is None:
             dfpn_tt_bits = min(23, max(16, spec.cells // 2 + 10))
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
+        if "dfpn-narrowed" in chosen and free:
+            narrowed = _Narrowed(spec, dfpn_tt_bits)
     if dfpn is not None and "threats" in chosen and free and not budget.spent_all():
         _threat_step(state, dfpn, proof_size)
     split = workers != 1 or scheduler is not None
@@ -253,32 +266,34 @@ def prove(
             if not _split_step(state, workers, scheduler, checkpoint, dfpn_tt_bits):
                 break
         chosen = tuple(m for m in chosen if m != "dfpn")
-    rounds = [m for m in ("dfpn", "alphabeta") if m in chosen and not engine]
+    rounds = [m for m in (*DFPN_STEPS, "alphabeta") if m in chosen and not engine]
     if ab is None and "alphabeta" in rounds:
         rounds.remove("alphabeta")
-    side_by_side = len(rounds) == 2 and threads == 2 and budget.nodes is None
+    if narrowed is None and "dfpn-narrowed" in rounds:
+        rounds.remove("dfpn-narrowed")
+    turns = _Turns(state, dfpn, narrowed, ab, proof_size)
+    side_by_side = (
+        "alphabeta" in rounds and len(rounds) >= 2 and threads == 2 and budget.nodes is None
+    )
     if side_by_side and not state.known() and not budget.spent_all():
-        assert dfpn is not None
-        _side_by_side(state, dfpn, ab, proof_size)
+        _side_by_side(state, turns, [m for m in rounds if m != "alphabeta"])
         state.threads, rounds = 2, []
     slice_nodes, slice_seconds = FIRST_SLICE_NODES, FIRST_SLICE_SECONDS
-    while rounds and not state.known() and not budget.spent_all():
-        for method in rounds:
+    while turns.open(rounds) and not state.known() and not budget.spent_all():
+        for method in turns.open(rounds):
             if state.known() or budget.spent_all():
                 break
-            nodes, seconds = budget.slice(
-                slice_nodes if budget.nodes is not None else None,
-                slice_seconds if budget.nodes is None else None,
+            turns.step(
+                method,
+                *budget.slice(
+                    slice_nodes if budget.nodes is not None else None,
+                    slice_seconds if budget.nodes is None else None,
+                ),
             )
-            if method == "dfpn":
-                assert dfpn is not None  # made above: df-pn chosen, the value unknown
-                _dfpn_step(state, dfpn, nodes, seconds, proof_size)
-            else:
-                _alphabeta_step(state, ab, nodes, seconds)
         slice_nodes *= 2
         slice_seconds = min(2 * slice_seconds, MAX_SLICE_SECONDS)
     if state.value() in (1, -1) and state.line is None:
-        _principal_line(state, ab, dfpn)
+        _principal_line(state, ab, dfpn, narrowed)
     return state.result()
 
 
@@ -462,38 +477,127 @@ def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: boo
     _answered(state, "dfpn", question, attacker, r.proven, r.nodes, r.seconds, r.proof_size)
 
 
-def _side_by_side(state: _State, dfpn: ProofSearch, ab, proof_size: bool) -> None:
-    """df-pn's questions on a helper thread and alpha-beta on this one (Ctrl-C reaches it
-    here), each in doubling slices of time, until the value is known or the time is spent;
-    the first to know the value halts the other (module docstring)."""
+class _Narrowed:
+    """The ``dfpn-narrowed`` step: df-pn's open question with the attacker kept within
+    :data:`NARROWED_REACH` cells of a stone, with relevance zones and threat probes, on its
+    own table; ``beyond_reach`` holds the attackers whose every such win was searched in
+    vain (for them the step has nothing left to do)."""
+
+    def __init__(self, spec, tt_bits: int):
+        self.search = ProofSearch(
+            spec,
+            tt_bits=tt_bits,
+            zone_nodes=NARROWED_ZONE_NODES,
+            threat_nodes=NARROWED_THREAT_NODES,
+        )
+        self.beyond_reach: set[int] = set()
+
+    def open(self, state: _State) -> bool:
+        return _question(state)[0] not in self.beyond_reach
+
+    def step(self, state: _State, nodes, seconds) -> None:
+        """One slice of ``nodes`` and ``seconds``. Its proof is not counted (``size`` None):
+        walking it again re-runs the probes, which can take longer than the search; its
+        line comes after, within the line's bound (:func:`_principal_line`)."""
+        if not self.open(state):
+            return
+        attacker, question = _question(state)
+        question = f"{question} within {NARROWED_REACH} cells of a stone"
+        r = self.search.prove(
+            state.pos,
+            attacker,
+            max_nodes=nodes,
+            seconds=seconds,
+            line=False,
+            attacker_reach=NARROWED_REACH,
+        )
+        if r.proven:
+            _answered(state, "dfpn-narrowed", question, attacker, True, r.nodes, r.seconds, None)
+            return
+        if r.beyond_reach:
+            self.beyond_reach.add(attacker)
+        answer = "no win within reach" if r.beyond_reach else "unknown"
+        state.note(Step("dfpn-narrowed", question, answer, r.nodes, r.seconds))
+
+    def line(self, pos, attacker: int, nodes, seconds) -> tuple[tuple[int, ...] | None, int]:
+        """``(line, nodes)``: the principal line of ``attacker``'s win that this step proved,
+        walked from its table within ``nodes`` and ``seconds`` (``line`` None when they ran
+        out): the defender resisting longest, as df-pn's line does."""
+        r = self.search.prove(
+            pos,
+            attacker,
+            max_nodes=nodes,
+            seconds=seconds,
+            after_seconds=seconds,
+            attacker_reach=NARROWED_REACH,
+        )
+        return (r.line if r.proven else None), r.nodes
+
+
+class _Turns:
+    """The methods that take turns (df-pn, df-pn narrowed, alpha-beta): one slice of each,
+    which of them have work left, and how to halt one from another thread."""
+
+    def __init__(self, state: _State, dfpn, narrowed, ab, proof_size: bool):
+        self.state, self.dfpn, self.narrowed, self.ab = state, dfpn, narrowed, ab
+        self.proof_size = proof_size
+
+    def step(self, method: str, nodes: int | None, seconds: float | None) -> None:
+        if method == "dfpn":
+            _dfpn_step(self.state, self.dfpn, nodes, seconds, self.proof_size)
+        elif method == "dfpn-narrowed":
+            self.narrowed.step(self.state, nodes, seconds)
+        else:
+            _alphabeta_step(self.state, self.ab, nodes, seconds)
+
+    def open(self, methods: list[str]) -> list[str]:
+        """``methods`` but the narrowed step once it has nothing left to do."""
+        return [m for m in methods if m != "dfpn-narrowed" or self.narrowed.open(self.state)]
+
+    def halt(self, method: str) -> None:
+        searcher = {"dfpn": self.dfpn, "alphabeta": self.ab}.get(method)
+        (searcher or self.narrowed.search).halt()
+
+
+def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None:
+    """Alpha-beta on this thread (Ctrl-C reaches it here) and ``helper_steps`` (df-pn's) in
+    turns on a helper thread, each in doubling slices of time, until the value is known or
+    the time is spent; the first to know the value halts the other (module docstring)."""
     budget = state.budget
     this_done = threading.Event()
     failure: list[BaseException] = []
 
-    def dfpn_rounds() -> None:
+    def helper_rounds() -> None:
         try:
             seconds = FIRST_SLICE_SECONDS
             while not this_done.is_set() and not state.known() and not budget.spent_all():
-                _dfpn_step(state, dfpn, None, budget.slice(None, seconds)[1], proof_size)
+                methods = turns.open(helper_steps)
+                if not methods:
+                    break
+                for method in methods:
+                    if this_done.is_set() or state.known() or budget.spent_all():
+                        break
+                    turns.step(method, None, budget.slice(None, seconds)[1])
                 seconds = min(2 * seconds, MAX_SLICE_SECONDS)
         except BaseException as err:  # raised again on this thread
             failure.append(err)
         finally:
             while not this_done.is_set():  # alpha-beta may be inside a slice
-                ab.halt()
+                turns.halt("alphabeta")
                 this_done.wait(0.01)
 
-    helper = threading.Thread(target=dfpn_rounds, name="fastttt-dfpn", daemon=True)
+    helper = threading.Thread(target=helper_rounds, name="fastttt-dfpn", daemon=True)
     helper.start()
     try:
         seconds = FIRST_SLICE_SECONDS
         while not failure and not state.known() and not budget.spent_all():
-            _alphabeta_step(state, ab, None, budget.slice(None, seconds)[1])
+            turns.step("alphabeta", None, budget.slice(None, seconds)[1])
             seconds = min(2 * seconds, MAX_SLICE_SECONDS)
     finally:
         this_done.set()
         while helper.is_alive():
-            dfpn.halt()
+            for method in helper_steps:
+                turns.halt(method)
             helper.join(0.01)
     if failure:
         raise failure[0]
@@ -584,21 +688,26 @@ def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
     )
 
 
-def _principal_line(state: _State, ab, dfpn: ProofSearch | None) -> None:
+def _principal_line(state: _State, ab, dfpn: ProofSearch | None, narrowed) -> None:
     """A principal line for the win or loss just proven, within its own bound (module
-    docstring); sets ``state.line`` or ``state.line_note``."""
+    docstring): the narrowed search's own when it proved the value (alpha-beta could not
+    reach where it did), else alpha-beta's walk or df-pn's; sets ``state.line`` or
+    ``state.line_note``."""
     cap = max(LINE_MIN_NODES, int(LINE_SHARE * sum(st.nodes for st in state.steps)))
     nodes, seconds = state.budget.slice(cap, None)
     if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
         state.line_note = "the budget ran out before a line could be searched"
         return
     t0 = time.perf_counter()
-    if ab is not None:
-        line, spent = _line_by_alphabeta(state.pos, state.value() == 1, ab, nodes, seconds)
+    pos = state.pos
+    attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
+    if "dfpn-narrowed" in (state.lower_by, state.upper_by):
+        line, spent = narrowed.line(pos, attacker, nodes, seconds)
+        method = "dfpn-narrowed"
+    elif ab is not None:
+        line, spent = _line_by_alphabeta(pos, state.value() == 1, ab, nodes, seconds)
         method = "alphabeta"
     elif dfpn is not None:
-        pos = state.pos
-        attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
         r = dfpn.prove(pos, attacker, max_nodes=nodes, seconds=seconds, proof_size=False)
         line, spent, method = (r.line if r.proven else None), r.nodes, "dfpn"
     else:
