@@ -166,7 +166,7 @@ def test_fours_threes_and_defences_follow_their_definitions(game, count):
                     if m >> g & 1 and not after.occupied >> g & 1
                 }
                 expected = any(len(_winning_cells(_after(after, p, g), p)) >= 2 for g in near)
-                assert T.is_three(lb.B, lb.Z, p, c) == expected, (pos, p, c)
+                assert T.is_three(lb.B, p, c) == expected, (pos, p, c)
             threats, n = T.defences(lb.B, p, out, -1)
             assert threats == len(doubles)
             if doubles:

@@ -406,7 +406,7 @@ def expand(B, Z, ctl, row, covered, used):
         for c in range(n):
             if used[c]:
                 used[c] = 0
-                if is_four(B, s, c) or is_three(B, Z, s, c):
+                if is_four(B, s, c) or is_three(B, s, c):
                     cells[count] = c
                     count += 1
         if count == 0:

@@ -46,8 +46,6 @@ from fastttt.kernels.lines import (
     H_SCRATCH,
     H_TC,
     empties2,
-    place,
-    take_back,
 )
 
 
@@ -132,42 +130,59 @@ def is_four(B, p, c):
 
 
 @njit(**JIT)
-def is_three(B, Z, p, c):
+def is_three(B, p, c):
     """True when a stone of ``p`` on the empty cell ``c`` gives ``p`` a double-threat cell on
-    a line through ``c`` that then holds k-2 stones of ``p`` and none of the opponent (played
-    and taken back)."""
-    n = B[H_CELLS]
+    a line through ``c`` that then holds k-2 stones of ``p`` and none of the opponent: one of
+    that line's two empty cells g from which two lines of k-2 (``c`` counted) lead to two
+    distinct winning cells (:func:`_two_partners_after`). Read from the counts, nothing
+    played."""
     nl = B[H_LINES]
     k = B[H_K]
     mine = B[H_CNT] + p * nl
     theirs = B[H_CNT] + (1 - p) * nl
     cl = B[H_CLINES]
-    lo = B[B[H_CLSTART] + c]
-    hi = B[B[H_CLSTART] + c + 1]
-    # a new line at k-2 through c needs k-3 stones of p on it now, none of the opponent
-    hopeful = False
-    for i in range(lo, hi):
+    board = B[H_BOARD]
+    for i in range(B[B[H_CLSTART] + c], B[B[H_CLSTART] + c + 1]):
         line = B[cl + i]
-        if B[mine + line] == k - 3 and B[theirs + line] == 0:
-            hopeful = True
-            break
-    if not hopeful:
-        return False
-    place(B, Z, c, p)
-    tc = B[H_TC] + p * n
-    found = False
-    for i in range(lo, hi):
+        if B[mine + line] != k - 3 or B[theirs + line] != 0:
+            continue
+        base = B[H_LCELLS] + line * k
+        for t in range(k):
+            g = B[base + t]
+            if g != c and B[board + g] == 0 and _two_partners_after(B, p, g, c):
+                return True
+    return False
+
+
+@njit(**INLINE_JIT)
+def _two_partners_after(B, p, g, c):
+    """True when, with a stone of ``p`` on the empty cell ``c`` (not played), a stone of
+    ``p`` on the empty cell ``g`` would give ``p`` two distinct winning cells on lines
+    through ``g``: lines with k-2 stones of ``p`` (``c`` counted) and none of the opponent,
+    each leading to its other empty cell (:func:`partner_count` on the board after ``c``)."""
+    nl = B[H_LINES]
+    k = B[H_K]
+    mine = B[H_CNT] + p * nl
+    theirs = B[H_CNT] + (1 - p) * nl
+    cl = B[H_CLINES]
+    board = B[H_BOARD]
+    partner = -1
+    for i in range(B[B[H_CLSTART] + g], B[B[H_CLSTART] + g + 1]):
         line = B[cl + i]
-        if B[mine + line] == k - 2 and B[theirs + line] == 0:
-            m, e1, e2 = empties2(B, line)
-            for g in (e1, e2):
-                if g >= 0 and B[tc + g] >= 2 and partner_count(B, p, g, 2) >= 2:
-                    found = True
-                    break
-            if found:
+        if B[theirs + line] != 0:
+            continue
+        if B[mine + line] + _contains(B, line, c) != k - 2:
+            continue
+        base = B[H_LCELLS] + line * k
+        for t in range(k):
+            e = B[base + t]
+            if e != g and e != c and B[board + e] == 0:
+                if partner < 0:
+                    partner = e
+                elif e != partner:
+                    return True
                 break
-    take_back(B, Z, c, p)
-    return found
+    return False
 
 
 @njit(**INLINE_JIT)
