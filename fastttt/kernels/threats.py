@@ -136,20 +136,34 @@ def is_three(B, p, c):
     that line's two empty cells g from which two lines of k-2 (``c`` counted) lead to two
     distinct winning cells (:func:`_two_partners_after`). Read from the counts, nothing
     played."""
+    n = B[H_CELLS]
     nl = B[H_LINES]
     k = B[H_K]
     mine = B[H_CNT] + p * nl
     theirs = B[H_CNT] + (1 - p) * nl
     cl = B[H_CLINES]
+    lo = B[B[H_CLSTART] + c]
+    hi = B[B[H_CLSTART] + c + 1]
+    rising = 0  # lines through c going from k-3 stones of p to k-2, none of the opponent
+    for i in range(lo, hi):
+        line = B[cl + i]
+        if B[mine + line] == k - 3 and B[theirs + line] == 0:
+            rising += 1
+    if rising == 0:
+        return False
     board = B[H_BOARD]
-    for i in range(B[B[H_CLSTART] + c], B[B[H_CLSTART] + c + 1]):
+    tc = B[H_TC] + p * n
+    for i in range(lo, hi):
         line = B[cl + i]
         if B[mine + line] != k - 3 or B[theirs + line] != 0:
             continue
         base = B[H_LCELLS] + line * k
         for t in range(k):
             g = B[base + t]
-            if g != c and B[board + g] == 0 and _two_partners_after(B, p, g, c):
+            # g's lines of k-2 after c: those of k-2 now (tc) and the rising ones through it
+            if g == c or B[board + g] != 0 or B[tc + g] + rising < 2:
+                continue
+            if _two_partners_after(B, p, g, c):
                 return True
     return False
 
@@ -169,9 +183,10 @@ def _two_partners_after(B, p, g, c):
     partner = -1
     for i in range(B[B[H_CLSTART] + g], B[B[H_CLSTART] + g + 1]):
         line = B[cl + i]
-        if B[theirs + line] != 0:
+        count = B[mine + line]
+        if B[theirs + line] != 0 or count < k - 3 or count > k - 2:
             continue
-        if B[mine + line] + _contains(B, line, c) != k - 2:
+        if count + _contains(B, line, c) != k - 2:
             continue
         base = B[H_LCELLS] + line * k
         for t in range(k):
