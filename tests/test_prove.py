@@ -110,10 +110,13 @@ def test_narrowed_df_pn_proves_only_the_tables_wins(game):
 
 
 def test_narrowed_df_pn_stops_when_no_win_keeps_to_the_reach():
-    result = prove(Position.empty("tictactoe"), methods=("dfpn-narrowed",))
-    assert result.value is None and result.bounds == (-1, 1)
+    result = prove(Position.empty("tictactoe"), methods=("dfpn-narrowed",), budget_seconds=60)
+    assert result.value is None and result.bounds == (-1, 1) and not result.out_of_budget
     assert [s.answer for s in result.steps][-1] == "no win within reach"
     assert result.steps[-1].question == "mover wins within 2 cells of a stone"
+    assert result.verdict() == "unknown to the methods chosen (loss .. win)"
+    out = CliRunner().invoke(main, ["solve", "tictactoe", "--search", "--method", "dfpn-narrowed"])
+    assert "unknown to the methods chosen: loss .. win for the first player (X)" in out.stdout
 
 
 def test_a_node_budget_ends_with_bounds():
@@ -261,7 +264,8 @@ def test_search_unknown_within_budget():
     out = json.loads(result.stdout)
     assert out["value"] == "unknown" and out["winner"] is None and out["method"] is None
     assert out["bounds"] == {"low": "loss", "high": "win", "low_by": None, "high_by": None}
-    assert out["budget"] == {"nodes": 20000, "seconds": None} and out["line"] is None
+    assert out["budget"] == {"nodes": 20000, "seconds": None, "out_of_budget": True}
+    assert out["line"] is None
     result = CliRunner().invoke(main, ["solve", "connect4", "--search", "--budget", "0.3s"])
     assert result.exit_code == 0, result.output
     assert "unknown within budget: loss .. win for the first player (X)" in result.stdout

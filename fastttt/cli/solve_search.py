@@ -160,7 +160,11 @@ def solve_by_search(
         "line": format_line(spec, pos, result.line) if result.line is not None else None,
         "line_note": result.line_note,
         "bounds": {"low": low, "high": high, "low_by": result.lower_by, "high_by": result.upper_by},
-        "budget": {"nodes": budget_nodes, "seconds": budget_seconds},
+        "budget": {
+            "nodes": budget_nodes,
+            "seconds": budget_seconds,
+            "out_of_budget": result.out_of_budget,
+        },
         "steps": [
             {
                 "method": st.method,
@@ -182,7 +186,7 @@ def solve_by_search(
         emit("solve", out)
         return
     if result.value is None:
-        verdict = f"unknown within budget: {low} .. {high} for the {player}"
+        verdict = f"{result.unknown_words()}: {low} .. {high} for the {player}"
     else:
         verdict = f"{VALUE_WORDS[result.value]} for the {player}"
         if result.winner in ("first", "second"):

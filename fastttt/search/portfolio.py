@@ -109,7 +109,9 @@ class ProofResult:
     gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
     line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
     when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
-    order; ``threads``: 2 when df-pn and alpha-beta ran side by side, else 1."""
+    order; ``threads``: 2 when df-pn and alpha-beta ran side by side, else 1;
+    ``out_of_budget``: the value is unknown because the budget ran out (False: the methods
+    chosen had nothing left to try, as the threat search or the narrowed df-pn alone)."""
 
     value: int | None
     bounds: tuple[int, int]
@@ -125,6 +127,7 @@ class ProofResult:
     steps: tuple[Step, ...] = field(default_factory=tuple)
     line_note: str | None = None
     threads: int = 1
+    out_of_budget: bool = True
 
     @property
     def winner(self) -> str | None:
@@ -138,7 +141,13 @@ class ProofResult:
         if self.value is not None:
             return VALUE_WORDS[self.value]
         low, high = (VALUE_WORDS[b] for b in self.bounds)
-        return f"unknown within budget ({low} .. {high})"
+        return f"{self.unknown_words()} ({low} .. {high})"
+
+    def unknown_words(self) -> str:
+        """Why the value is unknown, in words."""
+        if self.out_of_budget:
+            return "unknown within budget"
+        return "unknown to the methods chosen"
 
 
 class _Budget:
@@ -390,6 +399,7 @@ class _State:
             tuple(self.steps),
             self.line_note if value in (1, -1) else None,
             self.threads,
+            value is None and self.budget.spent_all(),
         )
 
 
