@@ -72,9 +72,9 @@ THREAT_MIN_NODES, THREAT_MIN_SECONDS = 100_000, 0.2
 FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
 MAX_SLICE_SECONDS = 30.0
 # dfpn-narrowed: the attacker's reach, and the nodes of the null-move probes (zones) and of the
-# threat probes. 4 x 30 k = 4 "X wins" with these and a 2**25 table: proven in 431 CPU-s,
-# 172.9 M nodes (benchmarks/test_bench_prove.py -k 4x30k4_narrowed); unknown after 554 s
-# without the reach.
+# threat probes. 4 x 30 k = 4 "X wins" with these and a 2**23 table (one core): proven in
+# 344 CPU-s, 179.8 M nodes; zones of 64: 539 CPU-s; no threat probes: unknown after 897 s;
+# zones and probes without the reach: unknown after 554 s.
 NARROWED_REACH = 2
 NARROWED_ZONE_NODES = NARROWED_THREAT_NODES = 16
 LINE_SHARE, LINE_MIN_NODES = 0.1, 20_000
