@@ -23,7 +23,12 @@ from fastttt.search.alphabeta import Searcher
 from fastttt.search.alphabeta import warmup as search_warmup
 from fastttt.search.dfpn import ProofSearch
 from fastttt.search.dfpn import warmup as dfpn_warmup
-from fastttt.search.portfolio import prove
+from fastttt.search.portfolio import (
+    NARROWED_REACH,
+    NARROWED_THREAT_NODES,
+    NARROWED_ZONE_NODES,
+    prove,
+)
 from fastttt.search.threats import threat_search
 
 CAP = float(os.environ.get("FASTTTT_PROVE_CAP", "300"))
@@ -237,7 +242,9 @@ def test_4x30k4_narrowed(benchmark):
     out = {}
 
     def run():
-        search = ProofSearch(spec, tt_bits=25, zone_nodes=16, threat_nodes=16)
+        search = ProofSearch(
+            spec, tt_bits=25, zone_nodes=NARROWED_ZONE_NODES, threat_nodes=NARROWED_THREAT_NODES
+        )
         cpu = time.process_time()
         out["r"] = search.prove(
             Position.empty(spec),
@@ -246,7 +253,7 @@ def test_4x30k4_narrowed(benchmark):
             line=False,
             proof_size=True,
             after_seconds=CAP,  # the proof's walk: it searches again what the table lost
-            attacker_reach=2,
+            attacker_reach=NARROWED_REACH,
         )
         out["cpu"] = time.process_time() - cpu
         out["probes"] = search.threat_probe_nodes

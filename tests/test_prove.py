@@ -119,6 +119,38 @@ def test_narrowed_df_pn_stops_when_no_win_keeps_to_the_reach():
     assert "unknown to the methods chosen: loss .. win for the first player (X)" in out.stdout
 
 
+def test_alpha_beta_goes_on_alone_once_the_narrowed_step_is_done():
+    # the narrowed step finds no win of X within its reach on 6x5 k=5 in a second or two; then
+    # alpha-beta keeps its doubling slices, unhalted
+    result = prove(
+        Position.empty("6x5k5"),
+        methods=("dfpn-narrowed", "alphabeta"),
+        budget_seconds=6,
+        threads=2,
+    )
+    answers = [s.answer for s in result.steps if s.method == "dfpn-narrowed"]
+    assert answers[-1] == "no win within reach"
+    assert len([s for s in result.steps if s.method == "alphabeta"]) < 12
+    assert result.value is not None or result.out_of_budget
+
+
+def test_an_unknown_value_says_why():
+    # X to move; its threat search fails in 1,395 nodes here, and needs 26,991 to win there
+    no_win = [103, 141, 131, 144, 135, 121, 101, 105, 122, 118, 104, 98, 139, 113]
+    slow_win = [125, 107, 103, 133, 100, 117, 137, 95, 119, 101, 115, 131, 129, 104]
+    result = prove(Position.from_moves("15x15k5", no_win), methods=("threats",))
+    assert result.value is None and result.steps[-1].answer == "no threat win"
+    assert not result.out_of_budget
+    assert result.verdict().startswith("unknown to the methods chosen")
+    pos = Position.from_moves("15x15k5", slow_win)
+    result = prove(pos, methods=("threats",), budget_nodes=2_000)
+    assert result.value is None and result.steps[-1].answer == "unknown"
+    assert result.out_of_budget and result.verdict().startswith("unknown within budget")
+    assert prove(pos, methods=("threats",)).value == 1
+    known = prove(Position.empty("tictactoe"))
+    assert known.value == 0 and not known.out_of_budget
+
+
 def test_a_node_budget_ends_with_bounds():
     pos = Position.empty("connect4")
     result = prove(pos, budget_nodes=60_000)

@@ -160,7 +160,7 @@ def is_three(B, p, c):
         base = B[H_LCELLS] + line * k
         for t in range(k):
             g = B[base + t]
-            # g's lines of k-2 after c: those of k-2 now (tc) and the rising ones through it
+            # g's lines of k-2 after c are at most those of k-2 now (tc) and the rising ones
             if g == c or B[board + g] != 0 or B[tc + g] + rising < 2:
                 continue
             if _two_partners_after(B, p, g, c):

@@ -35,15 +35,16 @@ Methods, in order (``methods`` restricts them):
 
 The value is returned as soon as it is proven; a principal line (for a win or a loss) is
 extra work with its own bound, :data:`LINE_SHARE` of the nodes the value took (at least
-:data:`LINE_MIN_NODES`): df-pn's own line when df-pn proved the value, else a walk that asks
-alpha-beta, move by move, for a winning move of the winner (df-pn on boards alpha-beta cannot
-hold). ``line_note`` says why no line was given.
+:data:`LINE_MIN_NODES`): df-pn's own line when df-pn proved the value, the narrowed search's
+when it did, else a walk that asks alpha-beta, move by move, for a winning move of the winner
+(df-pn on boards alpha-beta cannot hold). ``line_note`` says why no line was given.
 
 The answer names the method of each bound (``lower_by``, ``upper_by``) and ``method`` the one
 (or the two) that proved the value. Nodes are counted across methods (df-pn: positions
 expanded; alpha-beta: nodes searched; pairing: search nodes). A budget that runs out gives
-``value None`` ("unknown within budget") with the bounds proven so far; Ctrl-C raises
-KeyboardInterrupt within a fraction of a second.
+``value None`` ("unknown within budget") with the bounds proven so far, and so do methods
+with nothing left to try ("unknown to the methods chosen": a threat search or a narrowed
+df-pn alone); Ctrl-C raises KeyboardInterrupt within a fraction of a second.
 """
 
 from __future__ import annotations
@@ -73,8 +74,8 @@ FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
 MAX_SLICE_SECONDS = 30.0
 # dfpn-narrowed: the attacker's reach, and the nodes of the null-move probes (zones) and of the
 # threat probes. 4 x 30 k = 4 "X wins" with these and a 2**23 table (one core): proven in
-# 344 CPU-s, 179.8 M nodes; zones of 64: 539 CPU-s; no threat probes: unknown after 897 s;
-# zones and probes without the reach: unknown after 554 s.
+# 344 CPU-s, 179.8 M nodes. Before threes were read from the line counts: 446.6 CPU-s; zones
+# of 64 539 CPU-s; no threat probes unknown after 897 s; no reach unknown after 554 s.
 NARROWED_REACH = 2
 NARROWED_ZONE_NODES = NARROWED_THREAT_NODES = 16
 LINE_SHARE, LINE_MIN_NODES = 0.1, 20_000
@@ -85,8 +86,9 @@ VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fasttt
 @dataclass(frozen=True)
 class Step:
     """One piece of the portfolio's work: ``method``, the ``question`` it took, its
-    ``answer`` (``"proven"``, ``"disproven"``, ``"unknown"`` within its slice, or the value
-    found), ``nodes`` and ``seconds`` spent."""
+    ``answer`` (``"proven"``, ``"disproven"``, ``"unknown"`` within its slice, the value
+    found, or that nothing is left to try: ``"no threat win"``, ``"no win within reach"``,
+    a pairing ``"not found"``), ``nodes`` and ``seconds`` spent."""
 
     method: str
     question: str
@@ -110,8 +112,9 @@ class ProofResult:
     line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
     when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
     order; ``threads``: 2 when df-pn and alpha-beta ran side by side, else 1;
-    ``out_of_budget``: the value is unknown because the budget ran out (False: the methods
-    chosen had nothing left to try, as the threat search or the narrowed df-pn alone)."""
+    ``out_of_budget``: the value is unknown because the budget, or a method's share of it,
+    ran out (False when the value is known, or when the methods chosen had nothing left
+    to try: a threat search or a narrowed df-pn alone)."""
 
     value: int | None
     bounds: tuple[int, int]
@@ -127,7 +130,7 @@ class ProofResult:
     steps: tuple[Step, ...] = field(default_factory=tuple)
     line_note: str | None = None
     threads: int = 1
-    out_of_budget: bool = True
+    out_of_budget: bool = False
 
     @property
     def winner(self) -> str | None:
@@ -230,7 +233,8 @@ def prove(
     (default: all that apply to the board). ``proof_size``: count the proof graphs (a walk of
     the proof, cheap next to the search). ``progress(step, bounds)`` is called after every
     step. ``dfpn_tt_bits``: the df-pn table's size (2**bits rows of 32 bytes; default by
-    board size, at most 2**23: 256 MiB). ``workers`` above 1, or a Dask ``scheduler``: df-pn's
+    board size, at most 2**23: 256 MiB; free boards have a second one of that size for the
+    narrowed step). ``workers`` above 1, or a Dask ``scheduler``: df-pn's
     questions are split at the root, one task a root move (:mod:`fastttt.search.split`, method
     ``dfpn-split``), with their answers kept in ``checkpoint`` (a JSON file) when given.
     ``threads``: 1, df-pn and alpha-beta take turns; 2, they run side by side when the budget
@@ -399,8 +403,13 @@ class _State:
             tuple(self.steps),
             self.line_note if value in (1, -1) else None,
             self.threads,
-            value is None and self.budget.spent_all(),
+            value is None and self.out_of_budget(),
         )
+
+    def out_of_budget(self) -> bool:
+        """True when the budget is spent, or a method's last slice ended unknown."""
+        last = {step.method: step.answer for step in self.steps}
+        return self.budget.spent_all() or "unknown" in last.values()
 
 
 def _pairing_bounds(state: _State, chosen) -> None:
@@ -565,8 +574,10 @@ class _Turns:
         return [m for m in methods if m != "dfpn-narrowed" or self.narrowed.open(self.state)]
 
     def halt(self, method: str) -> None:
-        searcher = {"dfpn": self.dfpn, "alphabeta": self.ab}.get(method)
-        (searcher or self.narrowed.search).halt()
+        if method == "dfpn-narrowed":
+            self.narrowed.search.halt()
+        else:
+            {"dfpn": self.dfpn, "alphabeta": self.ab}[method].halt()
 
 
 def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None:
@@ -592,7 +603,9 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
         except BaseException as err:  # raised again on this thread
             failure.append(err)
         finally:
-            while not this_done.is_set():  # alpha-beta may be inside a slice
+            # the value known, the time spent or a failure: alpha-beta may be inside a slice
+            # (with nothing left here it goes on alone)
+            while not this_done.is_set() and (failure or state.known() or budget.spent_all()):
                 turns.halt("alphabeta")
                 this_done.wait(0.01)
 
@@ -698,7 +711,9 @@ def _alphabeta_step(state: _State, ab, nodes, seconds) -> None:
     )
 
 
-def _principal_line(state: _State, ab, dfpn: ProofSearch | None, narrowed) -> None:
+def _principal_line(
+    state: _State, ab, dfpn: ProofSearch | None, narrowed: _Narrowed | None
+) -> None:
     """A principal line for the win or loss just proven, within its own bound (module
     docstring): the narrowed search's own when it proved the value (alpha-beta could not
     reach where it did), else alpha-beta's walk or df-pn's; sets ``state.line`` or
@@ -711,7 +726,8 @@ def _principal_line(state: _State, ab, dfpn: ProofSearch | None, narrowed) -> No
     t0 = time.perf_counter()
     pos = state.pos
     attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
-    if "dfpn-narrowed" in (state.lower_by, state.upper_by):
+    proved_by = state.lower_by if state.value() == 1 else state.upper_by
+    if proved_by == "dfpn-narrowed" and narrowed is not None:
         line, spent = narrowed.line(pos, attacker, nodes, seconds)
         method = "dfpn-narrowed"
     elif ab is not None:
