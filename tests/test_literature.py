@@ -16,6 +16,8 @@ WORDS = {1: "first", 0: "draw", -1: "second"}  # the empty board: the first play
 def _params():
     for known in known_values():
         marks = [pytest.mark.slow] if known.slow else []
+        if known.budget:  # the search's own budget, then its line: past the suite's timeout
+            marks.append(pytest.mark.timeout(max(900, known.budget + 300)))
         if not known.reach:
             marks.append(
                 pytest.mark.skip(reason=f"{known.game}: beyond reach here ({known.source})")
