@@ -41,6 +41,9 @@ def client():
 # a Connect Four position at the shipped book's depth (8 plies), off its lines: its moves'
 # values (9 plies) are searched but the kept move's (column 4), 0.2 to 1.6 CPU-s each
 PAST_THE_BOOK = {"game": "connect4", "moves": "1 1 1 1 2 2 2 2"}
+# A position no job settles in seconds, even on a searcher whose table earlier jobs filled (the
+# pool keeps searchers and their tables): for tests that need a job still running.
+UNSETTLED = {"game": "7x7k5", "moves": "4,4"}
 
 
 def finish(client, response, seconds: float = 120) -> dict:
@@ -214,7 +217,7 @@ def test_perfect_without_a_table_says_when_it_fell_back(client):
 
 
 def test_the_event_loop_answers_while_a_search_runs(client):
-    running = client.post("/api/values", json=PAST_THE_BOOK | {"seconds": 2}).json()
+    running = client.post("/api/values", json=UNSETTLED | {"seconds": 2}).json()
     start = time.monotonic()
     assert client.get("/api/state", params={"game": "tictactoe"}).status_code == 200
     assert time.monotonic() - start < 1.5
@@ -359,15 +362,16 @@ def test_one_move_parser_for_the_command_line_and_the_page():
 def test_a_cancelled_values_job_stops_and_says_so(client):
     """DELETE /api/jobs/ID (the page's request when the position changes): the job is
     cancelled at once, and its search stops, freeing the searcher for the next job."""
-    running = client.post("/api/values", json=PAST_THE_BOOK | {"seconds": 10}).json()
+    running = client.post("/api/values", json=UNSETTLED | {"seconds": 10}).json()
     r = client.delete(f"/api/jobs/{running['id']}")
     assert r.status_code == 200 and r.json()["state"] == "cancelled"
     assert client.get(f"/api/jobs/{running['id']}").json()["error"] == "cancelled"
     assert client.delete("/api/jobs/values-999999").status_code == 404
     done = finish(
-        client, client.post("/api/values", json=PAST_THE_BOOK | {"seconds": 0.2}), seconds=60
+        client, client.post("/api/values", json=UNSETTLED | {"seconds": 0.2}), seconds=60
     )  # 10 s of the cancelled search would not block it
     assert done["state"] == "done" and done["result"]["source"] == "search"
+    assert done["result"]["complete"] is False
 
 
 def test_a_player_over_the_time_limit_times_out_with_a_message():
