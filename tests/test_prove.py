@@ -181,10 +181,17 @@ def test_side_by_side_values_match_alphabeta(game):
             check_line(pos, result.line, winner)
 
 
-def test_side_by_side_both_methods_work_until_the_time_is_spent():
+def test_side_by_side_every_method_works_until_the_time_is_spent():
+    # 7 x 7 k = 5: the narrowed step needs about 1.4 M nodes (5 CPU-s) to find no win of X
+    # within its reach, so all three run for the whole budget, each on a thread of its own
     result = prove(Position.empty("7x7k5"), budget_seconds=3, threads=2)
-    assert result.value is None and result.bounds == (0, 1) and result.threads == 2
-    assert {"dfpn", "alphabeta"} <= {step.method for step in result.steps}
+    assert result.value is None and result.bounds == (0, 1) and result.threads == 3
+    searched = {"dfpn": 0.0, "dfpn-narrowed": 0.0, "alphabeta": 0.0}
+    for step in result.steps:
+        if step.method in searched:
+            searched[step.method] += step.seconds
+    # in turns, the two df-pn steps would share one thread's time
+    assert all(seconds > 0.7 * result.seconds for seconds in searched.values()), searched
 
 
 def test_a_node_budget_keeps_the_turns():
@@ -204,7 +211,7 @@ def test_side_by_side_the_first_to_know_halts_the_other():
     pos = Position.from_moves("6x6k5", [14])
     assert prove(pos, methods=("alphabeta",), budget_nodes=1_000_000).value is None
     result = prove(pos, threads=2)
-    assert result.value == 0 and result.method == "dfpn" and result.threads == 2
+    assert result.value == 0 and result.method == "dfpn" and result.threads == 3
     halted = [s for s in result.steps if s.method == "alphabeta"]
     assert halted and all(s.answer == "unknown" for s in halted)
     assert sum(s.nodes for s in halted) < 1_000_000
@@ -312,7 +319,7 @@ def test_search_threads_option():
 
     assert run("--threads", "1")["threads"] == 1
     out = run("--threads", "2")
-    assert out["threads"] == 2 and out["value"] == "draw"
+    assert out["threads"] == 3 and out["value"] == "draw"
     assert {"dfpn", "alphabeta"} <= {step["method"] for step in out["steps"]}
     assert run("--threads", "2", "--budget", "1e7nodes")["threads"] == 1  # the turns
     result = CliRunner().invoke(main, ["solve", "6x6k5", "--search", "--threads", "3"])

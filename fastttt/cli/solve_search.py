@@ -204,7 +204,7 @@ def solve_by_search(
         ("seconds", f"{result.seconds:.3f}"),
     ]
     if result.threads > 1:
-        rows.append(("threads", f"{result.threads} (df-pn and alpha-beta side by side)"))
+        rows.append(("threads", f"{result.threads} (the methods side by side)"))
     if result.proof_size:  # 0: arguments only (pairing, strategy stealing), no search graph
         rows.append(("proof size", f"{result.proof_size:,} positions"))
     if out["line"] is not None:

@@ -26,10 +26,11 @@ Methods, in order (``methods`` restricts them):
    threat probes (its own table): a win found is a win of the real game, and the step stops
    once it has searched every such win in vain; it is what proves wide boards (4 x 30
    k = 4), where the plain question drowns in far moves. With ``threads=2`` and no node
-   budget, alpha-beta runs on this thread and the two df-pn steps take turns on a helper
-   thread (the kernels release the GIL: one core each), each method in its own doubling
-   slices of time; the first to know the value stops the other. A node budget keeps the
-   turns, whose answer does not depend on timing. Gravity boards that the 64-bit Connect
+   budget, the methods run side by side: alpha-beta on this thread, each df-pn step on a
+   helper thread of its own (the kernels release the GIL; three threads share two cores,
+   and two once the narrowed step has nothing left), each in its own doubling slices of
+   time; the first to know the value stops the others. A node budget keeps the turns, whose
+   answer does not depend on timing. Gravity boards that the 64-bit Connect
    Four engine holds skip df-pn (it settles next to nothing there): alpha-beta gets the
    whole budget at once.
 
@@ -111,7 +112,7 @@ class ProofResult:
     gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
     line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
     when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
-    order; ``threads``: 2 when df-pn and alpha-beta ran side by side, else 1;
+    order; ``threads``: the threads the methods ran on side by side (2 or 3), else 1;
     ``out_of_budget``: the value is unknown because the budget, or a method's share of it,
     ran out (False when the value is known, or when the methods chosen had nothing left
     to try: a threat search or a narrowed df-pn alone)."""
@@ -237,8 +238,8 @@ def prove(
     narrowed step). ``workers`` above 1, or a Dask ``scheduler``: df-pn's
     questions are split at the root, one task a root move (:mod:`fastttt.search.split`, method
     ``dfpn-split``), with their answers kept in ``checkpoint`` (a JSON file) when given.
-    ``threads``: 1, df-pn and alpha-beta take turns; 2, they run side by side when the budget
-    has no node bound (module docstring)."""
+    ``threads``: 1, the methods take turns; 2, they run side by side (each on a thread of its
+    own) when the budget has no node bound (module docstring)."""
     spec = getattr(pos, "spec", None)
     if spec is None or not hasattr(pos, "first"):
         raise InvalidArgumentError(f"expected an m,n,k position, got {pos!r}")
@@ -289,8 +290,9 @@ def prove(
         "alphabeta" in rounds and len(rounds) >= 2 and threads == 2 and budget.nodes is None
     )
     if side_by_side and not state.known() and not budget.spent_all():
-        _side_by_side(state, turns, [m for m in rounds if m != "alphabeta"])
-        state.threads, rounds = 2, []
+        helper_steps = [m for m in rounds if m != "alphabeta"]
+        _side_by_side(state, turns, helper_steps)
+        state.threads, rounds = 1 + len(helper_steps), []
     slice_nodes, slice_seconds = FIRST_SLICE_NODES, FIRST_SLICE_SECONDS
     while turns.open(rounds) and not state.known() and not budget.spent_all():
         for method in turns.open(rounds):
@@ -324,7 +326,7 @@ class _State:
         self.line: tuple[int, ...] | None = None
         self.line_note: str | None = None
         self.pairs: tuple[tuple[int, int], ...] | None = None
-        self.lock = threading.RLock()  # side by side, two threads record steps
+        self.lock = threading.RLock()  # side by side, several threads record steps
         self.threads = 1
 
     def known(self) -> bool:
@@ -581,24 +583,20 @@ class _Turns:
 
 
 def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None:
-    """Alpha-beta on this thread (Ctrl-C reaches it here) and ``helper_steps`` (df-pn's) in
-    turns on a helper thread, each in doubling slices of time, until the value is known or
-    the time is spent; the first to know the value halts the other (module docstring)."""
+    """Alpha-beta on this thread (Ctrl-C reaches it here) and each of ``helper_steps`` (df-pn's)
+    on a helper thread of its own, each in doubling slices of time, until the value is known
+    or the time is spent; the first to know the value halts the others (module docstring)."""
     budget = state.budget
     this_done = threading.Event()
     failure: list[BaseException] = []
 
-    def helper_rounds() -> None:
+    def helper_rounds(method: str) -> None:
         try:
             seconds = FIRST_SLICE_SECONDS
             while not this_done.is_set() and not state.known() and not budget.spent_all():
-                methods = turns.open(helper_steps)
-                if not methods:
+                if not turns.open([method]):
                     break
-                for method in methods:
-                    if this_done.is_set() or state.known() or budget.spent_all():
-                        break
-                    turns.step(method, None, budget.slice(None, seconds)[1])
+                turns.step(method, None, budget.slice(None, seconds)[1])
                 seconds = min(2 * seconds, MAX_SLICE_SECONDS)
         except BaseException as err:  # raised again on this thread
             failure.append(err)
@@ -609,8 +607,12 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
                 turns.halt("alphabeta")
                 this_done.wait(0.01)
 
-    helper = threading.Thread(target=helper_rounds, name="fastttt-dfpn", daemon=True)
-    helper.start()
+    helpers = [
+        threading.Thread(target=helper_rounds, args=(m,), name=f"fastttt-{m}", daemon=True)
+        for m in helper_steps
+    ]
+    for helper in helpers:
+        helper.start()
     try:
         seconds = FIRST_SLICE_SECONDS
         while not failure and not state.known() and not budget.spent_all():
@@ -618,10 +620,11 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
             seconds = min(2 * seconds, MAX_SLICE_SECONDS)
     finally:
         this_done.set()
-        while helper.is_alive():
-            for method in helper_steps:
-                turns.halt(method)
-            helper.join(0.01)
+        for helper in helpers:
+            while helper.is_alive():
+                for method in helper_steps:
+                    turns.halt(method)
+                helper.join(0.01)
     if failure:
         raise failure[0]
 
