@@ -105,6 +105,13 @@ EASY = "2252576253462244111563365343671351441"  # the first End-Easy position
     [
         # hours of search
         (["solve", "connect4", "--search"], None, ["solve", "4x4k4g", "--search"], None),
+        # minutes: alpha-beta, df-pn and the narrowed df-pn side by side, three threads
+        (
+            ["solve", "4x30k4", "--search", "--threads", "2"],
+            None,
+            ["solve", "9x9k5", "--search", "--budget", "1s"],
+            None,
+        ),
         # the filter, one stone played: minutes
         (["solve", "connect4", "--stdin"], "4\n", ["solve", "connect4", "--stdin"], EASY + "\n"),
         # alpha-beta, minutes
@@ -122,7 +129,7 @@ EASY = "2252576253462244111563365343671351441"  # the first End-Easy position
             None,
         ),
     ],
-    ids=["search", "filter", "ultimate", "match"],
+    ids=["search", "search-side-by-side", "filter", "ultimate", "match"],
 )
 def test_cli_interrupted_exits_130_with_one_line(tmp_path, args, stdin, warm_args, warm_stdin):
     warm(warm_args, warm_stdin)
