@@ -109,7 +109,7 @@ EASY = "2252576253462244111563365343671351441"  # the first End-Easy position
         (
             ["solve", "4x30k4", "--search", "--threads", "2"],
             None,
-            ["solve", "9x9k5", "--search", "--budget", "1s"],
+            ["solve", "9x9k5", "--search", "--budget", "3e5nodes"],
             None,
         ),
         # the filter, one stone played: minutes

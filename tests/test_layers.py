@@ -38,6 +38,7 @@ PACKAGE_FLOORS = {
     "fastttt.codes": GROUND,
     "fastttt.values": GROUND,
     "fastttt.config": GROUND,
+    "fastttt.numba_cache": GROUND,
     "fastttt.errors": GROUND,
     "fastttt.interrupt": GROUND,
     "fastttt.files": GROUND,

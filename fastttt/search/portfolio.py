@@ -36,7 +36,8 @@ Methods, in order (``methods`` restricts them):
 
 The value is returned as soon as it is proven; a principal line (for a win or a loss) is
 extra work with its own bound, :data:`LINE_SHARE` of the nodes the value took (at least
-:data:`LINE_MIN_NODES`): df-pn's own line when df-pn proved the value, the narrowed search's
+:data:`LINE_MIN_NODES`) and, without a node budget, of its time (at least
+:data:`LINE_MIN_SECONDS`): df-pn's own line when df-pn proved the value, the narrowed search's
 when it did, else a walk that asks alpha-beta, move by move, for a winning move of the winner
 (df-pn on boards alpha-beta cannot hold). ``line_note`` says why no line was given.
 
@@ -66,7 +67,7 @@ from fastttt.search.dfpn import ProofSearch
 from fastttt.values import RESULT_WORDS, relative, value_name
 
 METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "dfpn-narrowed", "alphabeta")
-DFPN_STEPS = ("dfpn", "dfpn-narrowed")  # the steps that take turns on df-pn's thread
+DFPN_STEPS = ("dfpn", "dfpn-narrowed")  # the steps that ask df-pn's open question
 # dfpn-split: df-pn's questions split at the root on workers (prove(workers=N)); not a choice
 PAIRING_NODES = 20_000  # the empty board's pairing search (a fraction of a second)
 THREAT_SHARE = 0.1
@@ -79,7 +80,7 @@ MAX_SLICE_SECONDS = 30.0
 # of 64 539 CPU-s; no threat probes unknown after 897 s; no reach unknown after 554 s.
 NARROWED_REACH = 2
 NARROWED_ZONE_NODES = NARROWED_THREAT_NODES = 16
-LINE_SHARE, LINE_MIN_NODES = 0.1, 20_000
+LINE_SHARE, LINE_MIN_NODES, LINE_MIN_SECONDS = 0.1, 20_000, 1.0
 HEARTBEAT_SECONDS = 5.0  # a long alpha-beta search reports its nodes after this, then less often
 VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fastttt.values)
 
@@ -516,6 +517,10 @@ class _Narrowed:
     def open(self, state: _State) -> bool:
         return _question(state)[0] not in self.beyond_reach
 
+    def finished(self, state: _State) -> bool:
+        """No question left to ask: the opponent's (the last one) is beyond the reach."""
+        return state.high < 1 and not self.open(state)
+
     def step(self, state: _State, nodes, seconds) -> None:
         """One slice of ``nodes`` and ``seconds``. Its proof is not counted (``size`` None):
         walking it again re-runs the probes, which can take longer than the search; its
@@ -572,8 +577,12 @@ class _Turns:
             _alphabeta_step(self.state, self.ab, nodes, seconds)
 
     def open(self, methods: list[str]) -> list[str]:
-        """``methods`` but the narrowed step once it has nothing left to do."""
+        """``methods`` but the narrowed step while it has nothing to do on the open question."""
         return [m for m in methods if m != "dfpn-narrowed" or self.narrowed.open(self.state)]
+
+    def finished(self, method: str) -> bool:
+        """``method`` has nothing to do on any question still to come."""
+        return method == "dfpn-narrowed" and self.narrowed.finished(self.state)
 
     def halt(self, method: str) -> None:
         if method == "dfpn-narrowed":
@@ -590,13 +599,24 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
     this_done = threading.Event()
     failure: list[BaseException] = []
 
+    def step(method: str, seconds: float) -> None:
+        """One slice; a question answered in it ends the df-pn steps' slices on it."""
+        asked = _question(state)
+        turns.step(method, None, budget.slice(None, seconds)[1])
+        if _question(state) != asked:
+            for other in helper_steps:
+                if other != method:
+                    turns.halt(other)
+
     def helper_rounds(method: str) -> None:
         try:
             seconds = FIRST_SLICE_SECONDS
             while not this_done.is_set() and not state.known() and not budget.spent_all():
-                if not turns.open([method]):
-                    break
-                turns.step(method, None, budget.slice(None, seconds)[1])
+                if not turns.open([method]):  # until the question changes, if it can
+                    if turns.finished(method) or this_done.wait(0.05):
+                        break
+                    continue
+                step(method, seconds)
                 seconds = min(2 * seconds, MAX_SLICE_SECONDS)
         except BaseException as err:  # raised again on this thread
             failure.append(err)
@@ -616,7 +636,7 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
     try:
         seconds = FIRST_SLICE_SECONDS
         while not failure and not state.known() and not budget.spent_all():
-            turns.step("alphabeta", None, budget.slice(None, seconds)[1])
+            step("alphabeta", seconds)
             seconds = min(2 * seconds, MAX_SLICE_SECONDS)
     finally:
         this_done.set()
@@ -721,8 +741,14 @@ def _principal_line(
     docstring): the narrowed search's own when it proved the value (alpha-beta could not
     reach where it did), else alpha-beta's walk or df-pn's; sets ``state.line`` or
     ``state.line_note``."""
+    budget = state.budget
     cap = max(LINE_MIN_NODES, int(LINE_SHARE * sum(st.nodes for st in state.steps)))
-    nodes, seconds = state.budget.slice(cap, None)
+    # and in time (not under a node budget, whose answers do not depend on timing): a walk
+    # also does work that no node counts (pairings, the walks of zones' threat proofs)
+    cap_seconds = None
+    if budget.nodes is None:
+        cap_seconds = max(LINE_MIN_SECONDS, LINE_SHARE * budget.elapsed())
+    nodes, seconds = budget.slice(cap, cap_seconds)
     if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
         state.line_note = "the budget ran out before a line could be searched"
         return
@@ -737,7 +763,14 @@ def _principal_line(
         line, spent = _line_by_alphabeta(pos, state.value() == 1, ab, nodes, seconds)
         method = "alphabeta"
     elif dfpn is not None:
-        r = dfpn.prove(pos, attacker, max_nodes=nodes, seconds=seconds, proof_size=False)
+        r = dfpn.prove(
+            pos,
+            attacker,
+            max_nodes=nodes,
+            seconds=seconds,
+            after_seconds=seconds,
+            proof_size=False,
+        )
         line, spent, method = (r.line if r.proven else None), r.nodes, "dfpn"
     else:
         state.line_note = "no method that gives lines was chosen"
@@ -750,7 +783,8 @@ def _principal_line(
     if found:
         state.line = line
     else:
-        state.line_note = f"no line within {nodes:,} nodes (its bound: a tenth of the value's)"
+        bound = f"{nodes:,} nodes" + ("" if seconds is None else f" or {seconds:.1f} s")
+        state.line_note = f"no line within {bound} (its bound: a tenth of the value's)"
 
 
 def _line_by_alphabeta(pos, mover_wins: bool, ab, nodes: int | None, seconds: float | None):
