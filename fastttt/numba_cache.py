@@ -6,10 +6,10 @@ module was edited (a df-pn kernel and ``threats.is_three``). So importing
 :mod:`fastttt.config` (every kernel module does) stamps the kernel modules and the config,
 whose options every kernel compiles with (each file's name, size and modification time);
 when the stamp differs from the one kept in the kernels' ``__pycache__``, the cache files of
-the kernel modules are removed there and the new stamp is written. Only files named after a kernel
-module are removed. A cache kept elsewhere (``NUMBA_CACHE_DIR``, or Numba's user-wide folder
-when the package's folder is read-only) is left alone. Errors are ignored: the cache only
-saves compile time.
+the kernel modules are removed there and the new stamp is written. Only files named after a
+kernel module are removed. A cache kept elsewhere (``NUMBA_CACHE_DIR``, or Numba's user-wide
+folder when the package's folder is read-only) is left alone. Errors are ignored: the cache
+only saves compile time.
 """
 
 from __future__ import annotations

@@ -269,8 +269,8 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     "--threads",
     type=click.IntRange(min=1, max=2),
     help="With --search: 2 runs the methods side by side on 2 cores (alpha-beta and each "
-    "df-pn step on a thread of its own: up to 3 threads); 1 gives them turns. A node budget keeps the turns "
-    "(its answer does not depend on timing).  "
+    "df-pn step on a thread of its own: up to 3 threads); 1 gives them turns. A node "
+    "budget keeps the turns (its answer does not depend on timing).  "
     "[default: 2 on 2 cores or more]",
 )
 @click.option(
