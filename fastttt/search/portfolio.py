@@ -29,10 +29,11 @@ Methods, in order (``methods`` restricts them):
    budget, the methods run side by side: alpha-beta on this thread, each df-pn step on a
    helper thread of its own (the kernels release the GIL; three threads share two cores,
    and two once the narrowed step has nothing left), each in its own doubling slices of
-   time; the first to know the value stops the others. A node budget keeps the turns, whose
-   answer does not depend on timing. Gravity boards that the 64-bit Connect
-   Four engine holds skip df-pn (it settles next to nothing there): alpha-beta gets the
-   whole budget at once.
+   time (the narrowed step's in nodes, :data:`NARROWED_SLICE_NODES` at most, so that its
+   search is the same in every run); the first to know the value stops the others. A node
+   budget keeps the turns, whose answer does not depend on timing. Gravity boards that the
+   64-bit Connect Four engine holds skip df-pn (it settles next to nothing there):
+   alpha-beta gets the whole budget at once.
 
 The value is returned as soon as it is proven; a principal line (for a win or a loss) is
 extra work with its own bound, :data:`LINE_SHARE` of the nodes the value took (at least
@@ -80,6 +81,11 @@ MAX_SLICE_SECONDS = 30.0
 # of 64 539 CPU-s; no threat probes unknown after 897 s; no reach unknown after 554 s.
 NARROWED_REACH = 2
 NARROWED_ZONE_NODES = NARROWED_THREAT_NODES = 16
+# Side by side, the narrowed step's slices end on node counts, doubling up to this (about 25 s
+# on 4 x 30 k = 4), so that its search is the same in every run: in slices of time, where each
+# one stops it moves the next, and 4 x 30 k = 4 took from 108 M to 240 M nodes over four runs
+# (in slices of at most 8 M nodes 170.4 M, of 32 M 185.2 M, in one call 179.8 M).
+NARROWED_SLICE_NODES = 8_000_000
 LINE_SHARE, LINE_MIN_NODES, LINE_MIN_SECONDS = 0.1, 20_000, 1.0
 HEARTBEAT_SECONDS = 5.0  # a long alpha-beta search reports its nodes after this, then less often
 VALUE_WORDS = RESULT_WORDS  # the words of a value from the side to move (fastttt.values)
@@ -599,10 +605,10 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
     this_done = threading.Event()
     failure: list[BaseException] = []
 
-    def step(method: str, seconds: float) -> None:
+    def step(method: str, nodes: int | None, seconds: float | None) -> None:
         """One slice; a question answered in it ends the df-pn steps' slices on it."""
         asked = _question(state)
-        turns.step(method, None, budget.slice(None, seconds)[1])
+        turns.step(method, *budget.slice(nodes, seconds))
         if _question(state) != asked:
             for other in helper_steps:
                 if other != method:
@@ -610,14 +616,18 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
 
     def helper_rounds(method: str) -> None:
         try:
-            seconds = FIRST_SLICE_SECONDS
+            seconds, nodes = FIRST_SLICE_SECONDS, FIRST_SLICE_NODES
             while not this_done.is_set() and not state.known() and not budget.spent_all():
                 if not turns.open([method]):  # until the question changes, if it can
                     if turns.finished(method) or this_done.wait(0.05):
                         break
                     continue
-                step(method, seconds)
-                seconds = min(2 * seconds, MAX_SLICE_SECONDS)
+                if method == "dfpn-narrowed":
+                    step(method, nodes, None)
+                    nodes = min(2 * nodes, NARROWED_SLICE_NODES)
+                else:
+                    step(method, None, seconds)
+                    seconds = min(2 * seconds, MAX_SLICE_SECONDS)
         except BaseException as err:  # raised again on this thread
             failure.append(err)
         finally:
@@ -636,7 +646,7 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
     try:
         seconds = FIRST_SLICE_SECONDS
         while not failure and not state.known() and not budget.spent_all():
-            step("alphabeta", seconds)
+            step("alphabeta", None, seconds)
             seconds = min(2 * seconds, MAX_SLICE_SECONDS)
     finally:
         this_done.set()
