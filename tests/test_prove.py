@@ -207,6 +207,10 @@ def test_side_by_side_every_method_works_until_the_time_is_spent():
             searched[step.method] += step.seconds
     # in turns on one thread, the two df-pn steps would each have about half alpha-beta's time
     assert min(searched.values()) > 0.8 * max(searched.values()), searched
+    # the narrowed step's slices end on node counts (the last one on the budget's time)
+    narrowed = [step.nodes for step in result.steps if step.method == "dfpn-narrowed"]
+    assert len(narrowed) >= 2
+    assert narrowed[:-1] == [20_000 * 2**i for i in range(len(narrowed) - 1)], narrowed
 
 
 def test_a_node_budget_keeps_the_turns():
