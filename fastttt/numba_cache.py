@@ -14,6 +14,7 @@ only saves compile time.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -54,9 +55,7 @@ def clear_if_stale(kernels: Path, also: Iterable[Path] = ()) -> bool:
         partial.write_bytes(stamp)
         os.replace(partial, stamp_path)
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
-        except OSError:
-            pass
         return False
     return True

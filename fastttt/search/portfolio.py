@@ -55,7 +55,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from fastttt.errors import (
@@ -616,18 +616,13 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
 
     def helper_rounds(method: str) -> None:
         try:
-            seconds, nodes = FIRST_SLICE_SECONDS, FIRST_SLICE_NODES
+            sizes = _side_slices(method)
             while not this_done.is_set() and not state.known() and not budget.spent_all():
                 if not turns.open([method]):  # until the question changes, if it can
                     if turns.finished(method) or this_done.wait(0.05):
                         break
                     continue
-                if method == "dfpn-narrowed":
-                    step(method, nodes, None)
-                    nodes = min(2 * nodes, NARROWED_SLICE_NODES)
-                else:
-                    step(method, None, seconds)
-                    seconds = min(2 * seconds, MAX_SLICE_SECONDS)
+                step(method, *next(sizes))
         except BaseException as err:  # raised again on this thread
             failure.append(err)
         finally:
@@ -644,10 +639,10 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
     for helper in helpers:
         helper.start()
     try:
-        seconds = FIRST_SLICE_SECONDS
-        while not failure and not state.known() and not budget.spent_all():
-            step("alphabeta", None, seconds)
-            seconds = min(2 * seconds, MAX_SLICE_SECONDS)
+        for nodes, seconds in _side_slices("alphabeta"):
+            if failure or state.known() or budget.spent_all():
+                break
+            step("alphabeta", nodes, seconds)
     finally:
         this_done.set()
         for helper in helpers:
@@ -657,6 +652,20 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
                 helper.join(0.01)
     if failure:
         raise failure[0]
+
+
+def _side_slices(method: str) -> Iterator[tuple[int | None, float | None]]:
+    """Side by side, ``method``'s slices as ``(nodes, seconds)``, doubling: the narrowed
+    step's in nodes (to :data:`NARROWED_SLICE_NODES`), the others' in time (to
+    :data:`MAX_SLICE_SECONDS`)."""
+    nodes, seconds = FIRST_SLICE_NODES, FIRST_SLICE_SECONDS
+    while True:
+        if method == "dfpn-narrowed":
+            yield nodes, None
+            nodes = min(2 * nodes, NARROWED_SLICE_NODES)
+        else:
+            yield None, seconds
+            seconds = min(2 * seconds, MAX_SLICE_SECONDS)
 
 
 def _question(state: _State) -> tuple[int, str]:
