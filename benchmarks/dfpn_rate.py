@@ -44,7 +44,8 @@ def main() -> None:
     cpu = time.process_time() - cpu
     print(
         f"{args.game} [{args.moves}]: proven={r.proven} cpu={cpu:.2f}s nodes={r.nodes:,} "
-        f"(probes {search.threat_probe_nodes:,}) {r.nodes / cpu / 1e3:.0f} k nodes/s "
+        f"(probes {search.threat_probe_nodes:,}; pairing searches "
+        f"{search.pairing_search_nodes:,} more) {r.nodes / cpu / 1e3:.0f} k nodes/s "
         f"phi/delta={r.phi}/{r.delta} load={os.getloadavg()[0]:.1f}"
     )
 

@@ -258,6 +258,7 @@ def test_4x30k4_narrowed(benchmark):
         )
         out["cpu"] = time.process_time() - cpu
         out["probes"] = search.threat_probe_nodes
+        out["pairing"] = search.pairing_search_nodes
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     r = out["r"]
@@ -268,6 +269,7 @@ def test_4x30k4_narrowed(benchmark):
         proven=r.proven,
         nodes=r.nodes,
         probe_nodes=out["probes"],
+        pairing_search_nodes=out["pairing"],
         cpu_seconds=round(out["cpu"], 1),
         proof_size=r.proof_size,
         proof_size_at_least=r.proof_size_at_least,

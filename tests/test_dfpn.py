@@ -132,6 +132,21 @@ def test_pairing_searches_grow_with_the_nodes_work():
     assert row[K.F_FLAGS] == last and row[K.F_PAIR] == 32 << (2 * (K.PAIR_LEVELS - 1))
 
 
+def test_pairing_search_nodes_are_counted_apart():
+    """7x7 k=5's "X cannot win": its pairing searches count in ``pairing_search_nodes``, not
+    in the question's nodes, which stay those of the search without them."""
+    spec = as_spec("7x7k5")
+    empty = Position.empty(spec)
+    greedy = ProofSearch(spec, tt_bits=16, pairing_nodes=0)
+    searched = ProofSearch(spec, tt_bits=16)
+    few = greedy.prove(empty, 0, max_nodes=20_000, line=False)
+    many = searched.prove(empty, 0, max_nodes=20_000, line=False)
+    assert greedy.pairing_search_nodes == 0
+    assert searched.pairing_search_nodes > 0
+    assert few.nodes == many.nodes == 20_000
+    assert searched.nodes == 20_000
+
+
 @pytest.mark.parametrize("game, count", [("5x5k4", 60), ("4x5k4", 60)])
 def test_pairing_searches_from_one_node_keep_the_values(game, count):
     """The smallest first budget: the pairings come from the later, bigger searches, and the
@@ -217,6 +232,24 @@ def test_relevance_zones_keep_the_values(game, count):
     for pos in random_positions(spec, count, seed=2):
         assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
     assert search.zone_cuts > 0 and search.zone_moves_pruned > 0
+
+
+def test_a_zones_walk_counts_its_positions():
+    """Asked again, the zone's probe finds its win in the table without a node; the walk of
+    the proof that reads the zone still visits its positions, and they count as nodes."""
+    spec = as_spec("6x6k5")
+    search = ProofSearch(spec, tt_bits=18, zone_nodes=64)
+    for pos in random_positions(spec, 300, seed=11):
+        attacker = 1 - pos.to_move
+        before = search.threat_probe_nodes
+        if search.relevance_zone(pos, attacker) is not None:
+            if search.threat_probe_nodes - before >= 6:  # not a win at once
+                break
+    else:
+        pytest.fail("no position with a zone a few plies deep")
+    before = search.threat_probe_nodes
+    assert search.relevance_zone(pos, attacker) is not None
+    assert search.threat_probe_nodes - before >= 3  # a move, a reply, the win
 
 
 def test_relevance_zones_with_a_tiny_table():

@@ -228,7 +228,8 @@ def test_pairing_search_agrees_with_a_plain_search(game, count):
         for a in (0, 1):
             theirs = pos.second if a == 0 else pos.first
             open_lines = [m & ~pos.occupied for m in masks if not m & theirs]
-            got = T.pairing_search(lb.B, a, covered, used, 100_000)
+            got, nodes = T.pairing_search(lb.B, a, covered, used, 100_000)
+            assert 0 <= nodes <= 100_001
             assert not covered.any() and not used.any()
             if got == -1:
                 continue
@@ -237,6 +238,8 @@ def test_pairing_search_agrees_with_a_plain_search(game, count):
                 continue
             assert got == int(expected), (pos, a)
             seen[got] += 1
-            if T.pairing_holds(lb.B, a, covered, used, 0):  # the greedy: never more
+            held, greedy_nodes = T.pairing_holds(lb.B, a, covered, used, 0)
+            assert greedy_nodes == 0
+            if held:  # the greedy: never more
                 assert got == 1
     assert seen[1] > 0 and seen[0] > 0

@@ -18,7 +18,10 @@ cells only their defences and the mover's fours; and (``ctl[C_PAIRING]``) a posi
 pairing blocks every line of the attacker is a leaf that the attacker does not win (a greedy
 pass at every node, then at the attacker's nodes a search of ``ctl[C_PAIR_BUDGET]`` nodes;
 a position found without one is flagged in the table and tried again, with 4 times the
-budget, once its work passes 8 times the last budget: :func:`_next_pairing`). Up to
+budget, once its work passes 8 times the last budget: :func:`_next_pairing`). The pairing
+searches' nodes count in ``ctl[C_PAIR_NODES]``, not in ``ctl[C_NODES]``: such a node picks a
+line and lists its pairs, a smaller step than a position's expansion, and after a node's
+first search each one has at most half the df-pn work the node has had. Up to
 ``DEDUP_PLY`` stones, children that are one position under a symmetry are searched once.
 
 Threat-space mode (``ctl[C_MODE] == MODE_THREATS``, free boards): the attacker plays only
@@ -42,7 +45,8 @@ its own tag) with *local defences* (``ctl[C_LOCAL]``): at a defender's node only
 double-threat cells sharing a line with the attacker's last move are answered, so the
 defender tries more moves than the threat mode's, and each move left out still loses to one
 of those threats. If the attacker wins, the proof is walked again from the table
-(:func:`_threat_proof_marks`: every node re-expanded, every leaf checked), marking the lines
+(:func:`_threat_proof_marks`: every node re-expanded, every leaf checked, each position
+counted as a probe's node), marking the lines
 it reads (:func:`_mark_threat_lines`): the attacker's lines of k-1 stones, and at each
 defender's node the lines of k-2 or more through the attacker's last move and the lines of
 k-2 through the double-threat cells answered. A defender's stone on a cell m then leaves the
@@ -135,7 +139,8 @@ C_REACH = 28  # the attacker's moves within this distance of a stone (0: every m
 # position being expanded (-1: none)
 C_LOCAL, C_LAST = 29, 30
 C_WEAK = 31  # 1: weak sums (the largest child's number plus one for each other open child)
-CTL_SIZE = 32
+C_PAIR_NODES = 32  # nodes of the pairing searches so far (not in C_NODES)
+CTL_SIZE = 33
 
 MODE_FULL, MODE_THREATS = 0, 1
 # statuses
@@ -378,7 +383,9 @@ def expand(B, Z, ctl, row, covered, used):
         row[F_N] = count
         return _INNER, np.int64(0), np.int64(0)
     if ctl[C_PAIRING] != 0 and not threats_only and row[F_FLAGS] & FLAG_NO_PAIRING == 0:
-        if pairing_holds(B, a, covered, used, row[F_PAIR] if s == a else 0):
+        held, pair_nodes = pairing_holds(B, a, covered, used, row[F_PAIR] if s == a else 0)
+        ctl[C_PAIR_NODES] += pair_nodes
+        if held:
             if s == a:
                 return _LEAF, np.int64(INF), np.int64(0)
             return _LEAF, np.int64(0), np.int64(INF)
@@ -594,7 +601,7 @@ def _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks):
     expanded again and every leaf checked by :func:`expand`; the table only picks the
     attacker's move. Returns the deepest ply of the walk, or -1 when it fails (an entry lost,
     a leaf the attacker does not win, over :data:`ZONE_WALK_NODES` positions); the board is
-    restored."""
+    restored. The positions visited count in ``ctl[C_NODES]`` and ``ctl[C_TSS_NODES]``."""
     tag = np.uint64(ctl[C_TSS_TAG])
     bits = ctl[C_TTBITS]
     a = ctl[C_ATTACKER]
@@ -658,6 +665,8 @@ def _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks):
     while d > 0:
         d -= 1
         _take_back_last(B, Z, stk[d])
+    ctl[C_NODES] += visited
+    ctl[C_TSS_NODES] += visited
     return deepest if ok else -1
 
 

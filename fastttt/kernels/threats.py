@@ -227,10 +227,13 @@ def pairing_holds(B, a, covered, used, budget):
     ``used`` (int8[N]) are work arrays, left zeroed. First a greedy pass (the open line with
     the fewest free cells first, paired with its two closest free cells: a pair then covers
     the most lines of its direction), then, when it fails, :func:`pairing_search` within
-    ``budget`` nodes."""
+    ``budget`` nodes. Returns ``(held, nodes)``: the search's nodes (0 for the greedy pass)."""
     if _pairing_greedy(B, a, covered, used):
-        return True
-    return budget > 0 and pairing_search(B, a, covered, used, budget) == 1
+        return True, 0
+    if budget <= 0:
+        return False, 0
+    found, nodes = pairing_search(B, a, covered, used, budget)
+    return found == 1, nodes
 
 
 @njit(**JIT)
@@ -315,7 +318,7 @@ def blocking_pairs(B, a, covered, used, budget, out):
     ``budget`` nodes) into ``out`` (int64[N], two cells a pair); returns how many pairs, -1
     when it finds no pairing."""
     if not _pairing_greedy(B, a, covered, used) and (
-        budget <= 0 or pairing_search(B, a, covered, used, budget) != 1
+        budget <= 0 or pairing_search(B, a, covered, used, budget)[0] != 1
     ):
         return -1
     n = B[H_CELLS]
@@ -335,8 +338,9 @@ _CHOOSE, _APPLY, _BACK = 0, 1, 2
 def pairing_search(B, a, covered, used, budget):
     """Depth-first search for a pairing of the open lines of ``a`` (see
     :func:`pairing_holds`): the uncovered line with the fewest free cells first, its pairs of
-    free cells in the order of the uncovered lines each would cover. Returns 1 (found), 0 (no
-    pairing exists) or -1 (more than ``budget`` nodes). ``covered`` and ``used`` are left
+    free cells in the order of the uncovered lines each would cover. Returns ``(result,
+    nodes)``: 1 (found), 0 (no pairing exists) or -1 (more than ``budget`` nodes), and the
+    nodes it searched. ``covered`` and ``used`` are left
     zeroed; scratch slots from 4N + L hold the stack (:func:`pairing_frame` slots a level,
     at most N / 2 + 1 levels); the pairs found are left as :func:`_pairing_greedy` leaves
     them."""
@@ -353,9 +357,9 @@ def pairing_search(B, a, covered, used, budget):
     size = pairing_frame(k)
     base = free + nl
     if B[H_NWIN + a] > 0:
-        return 0
+        return 0, 0
     if B[H_NOPEN + a] > (k - 1) * (B[H_EMPTY] // 2):
-        return 0
+        return 0, 0
     remaining = 0
     for line in range(nl):
         if B[theirs + line] != 0:
@@ -471,7 +475,7 @@ def pairing_search(B, a, covered, used, budget):
         B[found + paired] = -1
     covered[:] = 0
     used[:] = 0
-    return result
+    return result, nodes
 
 
 @njit(**JIT)

@@ -117,7 +117,8 @@ class ProofSearch:
     blocks every open line of the attacker (free boards), found by a greedy pass then, at the
     attacker's nodes, a search of ``pairing_nodes`` nodes, and again with 4 times more each
     time the node's df-pn work passes 8 times the last budget (up to 6 searches;
-    :func:`fastttt.kernels.threats.pairing_holds`);
+    :func:`fastttt.kernels.threats.pairing_holds`; ``pairing_search_nodes`` counts their
+    nodes, which ``nodes`` leaves out: the module docstring of :mod:`fastttt.kernels.dfpn`);
     ``threat_nodes``: in full mode on free boards, each attacker's node is first probed by a
     threat-space search of that many nodes (0: never), and again with 4 times more each time
     its df-pn work passes 8 times the last probe's budget (up to 6 probes); a threat win
@@ -128,7 +129,8 @@ class ProofSearch:
     the defender's moves in the proof's relevance zone are searched, the others losing by the
     same proof (:func:`fastttt.kernels.dfpn.relevance_zone`; 0: never). ``zone_cuts`` and
     ``zone_moves_pruned`` count the nodes restricted and the moves left out; the probes'
-    nodes count in ``threat_probe_nodes``. ``weak_sums``: a node's number that sums its
+    nodes, and the positions of the walks that read a zone off a probe's proof, count in
+    ``threat_probe_nodes``. ``weak_sums``: a node's number that sums its
     children's is the largest plus one for each other open child (Ueda et al. 2008), so that
     children whose subtrees transpose into each other do not add up: on the boards measured,
     fewer nodes to refute and more to prove (docs/search.md).
@@ -177,6 +179,11 @@ class ProofSearch:
     def threat_probe_nodes(self) -> int:
         """Nodes of the threat probes at attacker's nodes, over every question so far."""
         return int(self.ctl[K.C_TSS_NODES])
+
+    @property
+    def pairing_search_nodes(self) -> int:
+        """Nodes of the pairing searches (after the greedy pass), over every question so far."""
+        return int(self.ctl[K.C_PAIR_NODES])
 
     @property
     def threat_probe_wins(self) -> int:
