@@ -234,6 +234,61 @@ def test_relevance_zones_keep_the_values(game, count):
     assert search.zone_cuts > 0 and search.zone_moves_pruned > 0
 
 
+@pytest.mark.parametrize(
+    "game, count, min_ply", [("5x5k4", 300, 0), ("4x5k4", 300, 0), ("5x6k4", 200, 0), ("6x6k5", 100, 16)]
+)
+def test_no_move_outside_a_pairing_zone_wins(game, count, min_ply):
+    """The pairing zone's claim checked move by move with alpha-beta: after an attacker's
+    stone outside it, the attacker does not win."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=8, pairing_zones=4)
+    zones = outside = 0
+    for pos in random_positions(spec, count, seed=12, min_ply=min_ply):
+        attacker = pos.to_move
+        zone = search.pairing_zone(pos, attacker)
+        if zone is None:
+            continue
+        zones += 1
+        assert all(not pos.occupied >> cell & 1 for cell in zone)
+        for cell in range(spec.cells):
+            if cell in zone or pos.occupied >> cell & 1:
+                continue
+            child = pos.play(cell)
+            if child.is_over():
+                assert child.winner() != attacker, (pos, cell)
+                continue
+            assert reference.solve(child, weak=True).score >= 0, (pos, cell, sorted(zone))
+            outside += 1
+    assert zones > 10 and outside > 20
+
+
+@pytest.mark.parametrize("game, count", [("5x5k4", 100), ("4x5k4", 120), ("5x6k4", 30)])
+def test_pairing_zones_keep_the_values(game, count):
+    """Attacker's nodes restricted to their pairing zones (with and without relevance zones
+    at the defender's): the values, principal lines and proof walks stay alpha-beta's."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    for zone_nodes in (0, 32):
+        search = ProofSearch(spec, tt_bits=18, pairing_zones=2, zone_nodes=zone_nodes)
+        for pos in random_positions(spec, count, seed=4):
+            assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+        assert search.pairing_zone_cuts > 0 and search.pairing_zone_moves_pruned > 0
+
+
+def test_pairing_zone_requests_are_checked():
+    search = ProofSearch("5x5k4", tt_bits=8, pairing_zones=1)
+    empty = Position.empty("5x5k4")
+    with pytest.raises(InvalidArgumentError, match="attacker"):
+        search.pairing_zone(empty, 1)  # the defender is to move
+    assert search.pairing_zone(empty, 0) is None  # 28 open lines, 24 cells after the answer
+    assert ProofSearch("5x5k4", tt_bits=8).pairing_zone(empty, 0) is None  # off
+    with pytest.raises(InvalidArgumentError, match="free board"):
+        ProofSearch("connect4", tt_bits=8).pairing_zone(Position.empty("connect4"), 0)
+    with pytest.raises(InvalidArgumentError, match="pairing_zones"):
+        ProofSearch("5x5k4", tt_bits=8, pairing_zones=5)
+
+
 def test_a_zones_walk_counts_its_positions():
     """Asked again, the zone's probe finds its win in the table without a node; the walk of
     the proof that reads the zone still visits its positions, and they count as nodes."""

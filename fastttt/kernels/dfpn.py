@@ -56,6 +56,15 @@ an attacker's stone now that holds k-3 or more defender's stones in all of the p
 and are not searched (:func:`_restrict_to_zone`); the zone is the other cells. The proof must
 leave two empty cells at every node (no board filled by m).
 
+Pairing zones (``ctl[C_PZONE_TRIES] > 0``, full mode, free boards, pairings on; the zones
+of Hsu et al. for draws): at an attacker's node, the defender is given a move d as if the
+attacker had passed, and the attacker's pairing search (its first budget) asked whether a
+pairing P then blocks every open line of the attacker (:func:`pairing_zone`). If so, an attacker's move m off d and off
+P's cells does not win: m completes no line (each open line has two free cells of P, a line
+through d is no longer open), the defender answers d, and P still blocks every open line,
+m being in no pair. Only the moves on d or P are searched (:func:`_restrict_to_pairing_zone`);
+with none left the attacker does not win here.
+
 Reach (``ctl[C_REACH] > 0``, full mode, free boards): the attacker's moves, where it is not
 forced, are only the cells within that many rows and columns of a stone (any cell on the
 empty board). The question is then another one (its own tag): a proof is a proof of the
@@ -140,7 +149,12 @@ C_REACH = 28  # the attacker's moves within this distance of a stone (0: every m
 C_LOCAL, C_LAST = 29, 30
 C_WEAK = 31  # 1: weak sums (the largest child's number plus one for each other open child)
 C_PAIR_NODES = 32  # nodes of the pairing searches so far (not in C_NODES)
-CTL_SIZE = 33
+# pairing zones at the attacker's nodes (full mode, free boards): the defender's moves tried
+# as the answer to the attacker's pass (0: no pairing zones), the nodes restricted and the
+# moves pruned so far
+C_PZONE_TRIES, C_PZONE_CUTS, C_PZONE_PRUNED = 33, 34, 35
+CTL_SIZE = 36
+PZONE_MAX_TRIES = 4
 
 MODE_FULL, MODE_THREATS = 0, 1
 # statuses
@@ -159,7 +173,7 @@ WORK_RATIO = 8
 TSS_SHIFT = 49  # 4 bits: how many threat probes the node has had
 TSS_LEVELS = 6  # probes of one node at most
 TSS_DEPTHS = (8, 16, 32)  # iterative deepening of a probe (plies), then no limit
-FLAG_NO_ZONE = 1 << 53  # the null-move probe found no threat win here
+FLAG_NO_ZONE = 1 << 53  # no zone here: the null-move probe won nothing, or no pairing zone
 PAIR_SHIFT = 54  # 3 bits: how many pairing searches the attacker's node has had
 PAIR_LEVELS = 6  # searches of one node at most
 # xor'd into the threat mode's tag for the positions after the defender's pass: there the
@@ -771,16 +785,109 @@ def relevance_zone(B, Z, tt, ctl, stk, covered, used):
 
 
 @njit(**JIT)
-def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk):
-    """At a defender's node in full mode on a free board, keep in ``row`` only the moves in
-    the relevance zone (:func:`relevance_zone`; none when ``row[F_FLAGS]`` says a probe found
-    no zone here, which a failed probe adds). Returns the moves kept."""
+def pairing_zone(B, Z, ctl, covered, used):
+    """The pairing zone of the attacker ``a`` (``ctl[C_ATTACKER]``), to move on the board (the
+    module docstring): a defender's move d, among the ``ctl[C_PZONE_TRIES]`` empty cells on
+    the most lines open to ``a``, after which :func:`fastttt.kernels.threats.pairing_holds`
+    (the greedy pass, then a search of ``ctl[C_PAIR_BUDGET]`` nodes, counted in
+    ``ctl[C_PAIR_NODES]``) pairs every open line of ``a`` as if ``a`` had passed. Marks d and
+    the pairs' cells in ``used`` and returns True, or returns False (``used`` left
+    zeroed)."""
+    n = B[H_CELLS]
+    nl = B[H_LINES]
+    a = ctl[C_ATTACKER]
+    d_side = 1 - a
+    board = B[H_BOARD]
+    theirs = B[H_CNT] + d_side * nl
+    cl = B[H_CLINES]
+    clstart = B[H_CLSTART]
+    pairs = B[H_SCRATCH] + 3 * n
+    tries = min(ctl[C_PZONE_TRIES], np.int64(PZONE_MAX_TRIES))
+    best = np.full(PZONE_MAX_TRIES, -1, dtype=np.int64)
+    best_open = np.zeros(PZONE_MAX_TRIES, dtype=np.int64)
+    for c in range(n):
+        if B[board + c] != 0:
+            continue
+        m = 0
+        for i in range(B[clstart + c], B[clstart + c + 1]):
+            if B[theirs + B[cl + i]] == 0:
+                m += 1
+        at = tries
+        while at > 0 and m > best_open[at - 1]:
+            at -= 1
+        if at < tries:
+            for j in range(tries - 1, at, -1):
+                best[j] = best[j - 1]
+                best_open[j] = best_open[j - 1]
+            best[at] = c
+            best_open[at] = m
+    for t in range(tries):
+        d = best[t]
+        if d < 0:
+            break
+        place(B, Z, d, d_side)
+        held, nodes = pairing_holds(B, a, covered, used, ctl[C_PAIR_BUDGET])
+        ctl[C_PAIR_NODES] += nodes
+        take_back(B, Z, d, d_side)
+        if not held:
+            continue
+        used[d] = 1
+        for i in range(0, n - 1, 2):
+            x = B[pairs + i]
+            if x < 0:
+                break
+            used[x] = 1
+            used[B[pairs + i + 1]] = 1
+        return True
+    return False
+
+
+@njit(**JIT)
+def _restrict_to_pairing_zone(B, Z, ctl, row, covered, used):
+    """At an attacker's node in full mode on a free board, keep in ``row`` only the moves in
+    the pairing zone (:func:`pairing_zone`; none tried when ``row[F_FLAGS]`` says none was
+    found here). Returns the moves kept."""
     count = row[F_N]
+    if (
+        ctl[C_PZONE_TRIES] == 0
+        or ctl[C_PAIRING] == 0
+        or ctl[C_MODE] != MODE_FULL
+        or B[H_GRAV] != 0
+        or count < 2
+        or row[F_FLAGS] & FLAG_NO_ZONE != 0
+    ):
+        return count
+    if not pairing_zone(B, Z, ctl, covered, used):
+        row[F_FLAGS] |= FLAG_NO_ZONE
+        return count
+    n = B[H_CELLS]
+    kept = 0
+    for i in range(count):
+        c = row[NF + i]
+        if used[c]:
+            row[NF + kept] = c
+            row[NF + n + kept] = row[NF + n + i]
+            kept += 1
+    used[:] = 0
+    row[F_N] = kept
+    ctl[C_PZONE_CUTS] += 1
+    ctl[C_PZONE_PRUNED] += count - kept
+    return kept
+
+
+@njit(**JIT)
+def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk):
+    """Keep in ``row`` only the moves in the node's zone: at a defender's node in full mode
+    on a free board the relevance zone (:func:`relevance_zone`), at an attacker's node the
+    pairing zone (:func:`_restrict_to_pairing_zone`); none when ``row[F_FLAGS]`` says no zone
+    was found here before. Returns the moves kept."""
+    count = row[F_N]
+    if B[H_PLY] & 1 == ctl[C_ATTACKER]:
+        return _restrict_to_pairing_zone(B, Z, ctl, row, covered, used)
     if (
         ctl[C_ZONE_BUDGET] == 0
         or ctl[C_MODE] != MODE_FULL
         or B[H_GRAV] != 0
-        or B[H_PLY] & 1 == ctl[C_ATTACKER]
         or count < 2
         or row[F_FLAGS] & FLAG_NO_ZONE != 0
     ):

@@ -62,6 +62,7 @@ DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: n
 # table) refuted none of X's 10 first moves in 30 CPU-minutes, where plain sums refute four.
 # Off by default: a question's answer is not known before it is asked.
 DEFAULT_WEAK_SUMS = False
+DEFAULT_PAIRING_ZONES = 0  # the defender's moves tried at an attacker's node (0: no pairing zones)
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
 _TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
 _REACH_TAG = 0x2545F4914F6CDD1D  # times the reach, xor'd into the tag: another question
@@ -133,7 +134,13 @@ class ProofSearch:
     ``threat_probe_nodes``. ``weak_sums``: a node's number that sums its
     children's is the largest plus one for each other open child (Ueda et al. 2008), so that
     children whose subtrees transpose into each other do not add up: on the boards measured,
-    fewer nodes to refute and more to prove (docs/search.md).
+    fewer nodes to refute and more to prove (docs/search.md). ``pairing_zones`` (free boards,
+    with ``pairing``; 0: off, at most 4): at each attacker's node, that many defender's moves
+    (those on the most lines open to the attacker) are tried as the answer to a pass; when a
+    pairing (greedy pass, then ``pairing_nodes``) then blocks every open line, the attacker's moves off that answer and
+    the pairs lose, and only the others are searched (the module docstring of
+    :mod:`fastttt.kernels.dfpn`); ``pairing_zone_cuts`` and ``pairing_zone_moves_pruned``
+    count them.
     """
 
     def __init__(
@@ -147,6 +154,7 @@ class ProofSearch:
         threat_nodes: int = DEFAULT_THREAT_NODES,
         zone_nodes: int = DEFAULT_ZONE_NODES,
         weak_sums: bool = DEFAULT_WEAK_SUMS,
+        pairing_zones: int = DEFAULT_PAIRING_ZONES,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -170,6 +178,9 @@ class ProofSearch:
         self.ctl[K.C_TSS_BUDGET] = require_int(threat_nodes, "threat_nodes", 0, 1 << 30)
         self.ctl[K.C_ZONE_BUDGET] = require_int(zone_nodes, "zone_nodes", 0, 1 << 30)
         self.ctl[K.C_WEAK] = int(require_type(weak_sums, bool, "weak_sums"))
+        self.ctl[K.C_PZONE_TRIES] = require_int(
+            pairing_zones, "pairing_zones", 0, K.PZONE_MAX_TRIES
+        )
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False
@@ -200,6 +211,16 @@ class ProofSearch:
         """Defender's moves left out by relevance zones, over every question."""
         return int(self.ctl[K.C_ZONE_PRUNED])
 
+    @property
+    def pairing_zone_cuts(self) -> int:
+        """Attacker's nodes whose moves a pairing zone restricted, over every question."""
+        return int(self.ctl[K.C_PZONE_CUTS])
+
+    @property
+    def pairing_zone_moves_pruned(self) -> int:
+        """Attacker's moves left out by pairing zones, over every question."""
+        return int(self.ctl[K.C_PZONE_PRUNED])
+
     def relevance_zone(self, pos, attacker: int) -> frozenset[int] | None:
         """The cells of ``pos`` (the defender, ``1 - attacker``, to move; a free board) where
         a defender's stone can stop the attacker's threat win that a null-move probe of
@@ -224,6 +245,28 @@ class ProofSearch:
         marks = self.board.B[L.H_SCRATCH] + 3 * self.geometry.cells
         zone = self.board.B[marks : marks + self.geometry.cells]
         return frozenset(int(c) for c in np.flatnonzero(zone))
+
+    def pairing_zone(self, pos, attacker: int) -> frozenset[int] | None:
+        """The cells of ``pos`` (``attacker`` to move; a free board) that a pairing zone
+        keeps: the defender's answer to a pass and the cells of a pairing that then blocks
+        every open line of ``attacker``; a move elsewhere does not win. None when the
+        ``pairing_zones`` answers tried give no pairing (or pairing zones are off)."""
+        attacker = require_int(attacker, "attacker", 0, 1)
+        if self.geometry.gravity:
+            raise InvalidArgumentError("pairing zones need a free board (no gravity)")
+        self._load(pos)
+        if pos.to_move != attacker:
+            raise InvalidArgumentError(
+                f"player {attacker} is not to move: a pairing zone is the attacker's"
+            )
+        self.ctl[K.C_ATTACKER] = attacker
+        if self.ctl[K.C_PZONE_TRIES] == 0 or not K.pairing_zone(
+            self.board.B, self.board.Z, self.ctl, self.covered, self.used
+        ):
+            return None
+        zone = frozenset(int(c) for c in np.flatnonzero(self.used))
+        self.used[:] = 0
+        return zone
 
     # --- positions -------------------------------------------------------------------------
     def _load(self, pos) -> None:
