@@ -235,7 +235,8 @@ def test_relevance_zones_keep_the_values(game, count):
 
 
 @pytest.mark.parametrize(
-    "game, count, min_ply", [("5x5k4", 300, 0), ("4x5k4", 300, 0), ("5x6k4", 200, 0), ("6x6k5", 100, 16)]
+    "game, count, min_ply",
+    [("5x5k4", 300, 0), ("4x5k4", 300, 0), ("5x6k4", 200, 0), ("6x6k5", 100, 16)],
 )
 def test_no_move_outside_a_pairing_zone_wins(game, count, min_ply):
     """The pairing zone's claim checked move by move with alpha-beta: after an attacker's

@@ -59,11 +59,11 @@ leave two empty cells at every node (no board filled by m).
 Pairing zones (``ctl[C_PZONE_TRIES] > 0``, full mode, free boards, pairings on; the zones
 of Hsu et al. for draws): at an attacker's node, the defender is given a move d as if the
 attacker had passed, and the attacker's pairing search (its first budget) asked whether a
-pairing P then blocks every open line of the attacker (:func:`pairing_zone`). If so, an attacker's move m off d and off
-P's cells does not win: m completes no line (each open line has two free cells of P, a line
-through d is no longer open), the defender answers d, and P still blocks every open line,
-m being in no pair. Only the moves on d or P are searched (:func:`_restrict_to_pairing_zone`);
-with none left the attacker does not win here.
+pairing P then blocks every open line of the attacker (:func:`pairing_zone`). If so, an
+attacker's move m off d and off P's cells does not win: m completes no line (each open line
+has two free cells of P, a line through d is no longer open), the defender answers d, and P
+still blocks every open line, m being in no pair. Only the moves on d or P are searched
+(:func:`_restrict_to_pairing_zone`); with none left the attacker does not win here.
 
 Reach (``ctl[C_REACH] > 0``, full mode, free boards): the attacker's moves, where it is not
 forced, are only the cells within that many rows and columns of a stone (any cell on the

@@ -137,10 +137,10 @@ class ProofSearch:
     fewer nodes to refute and more to prove (docs/search.md). ``pairing_zones`` (free boards,
     with ``pairing``; 0: off, at most 4): at each attacker's node, that many defender's moves
     (those on the most lines open to the attacker) are tried as the answer to a pass; when a
-    pairing (greedy pass, then ``pairing_nodes``) then blocks every open line, the attacker's moves off that answer and
-    the pairs lose, and only the others are searched (the module docstring of
-    :mod:`fastttt.kernels.dfpn`); ``pairing_zone_cuts`` and ``pairing_zone_moves_pruned``
-    count them.
+    pairing (greedy pass, then ``pairing_nodes``) then blocks every open line, the
+    attacker's moves off that answer and the pairs lose, and only the others are searched
+    (the module docstring of :mod:`fastttt.kernels.dfpn`); ``pairing_zone_cuts`` and
+    ``pairing_zone_moves_pruned`` count them.
     """
 
     def __init__(
