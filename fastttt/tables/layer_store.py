@@ -345,7 +345,8 @@ class _Layers:
 
     def resume_layer(self, kind: str, layer: int) -> list[int]:
         """Start or go on with an unfinished layer (driver only): :meth:`prepare` it when it
-        was never prepared (and return []), else return the chunks a stopped solve wrote
+        was never prepared, or its preparing stopped before the array's metadata was written
+        (and return []), else return the chunks a stopped solve wrote
         (:meth:`present_chunks`), leaving them; damaged array metadata is refused, not
         replaced, since the chunks it would lose may be needed (a drained layer above)."""
         if not self._has_array(kind, layer):
@@ -713,7 +714,23 @@ class LayerStore(_Layers):
             )
 
     def _has_array(self, kind: str, layer: int) -> bool:
-        return os.path.lexists(self._dir(kind, layer))
+        """The layer's folder is there and holds more than a :meth:`prepare` stopped before
+        its metadata was written: a folder with no file, or with a ``zarr.json`` alone that
+        is not JSON. Such a folder holds no chunk, so preparing it again loses nothing."""
+        folder = self._dir(kind, layer)
+        if not os.path.lexists(folder):
+            return False
+        if os.path.islink(folder) or not folder.is_dir():
+            return True  # refused when opened, never replaced
+        files = [Path(root, name) for root, _dirs, names in os.walk(folder) for name in names]
+        if not files:
+            return False
+        if files == [folder / "zarr.json"]:
+            try:
+                json.loads(files[0].read_bytes())
+            except (OSError, ValueError):
+                return False
+        return True
 
     def _chunks_present(self, kind: str, layer: int) -> list[bool]:
         array = self._open_array(kind, layer)
