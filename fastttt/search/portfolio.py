@@ -77,14 +77,16 @@ FIRST_SLICE_NODES, FIRST_SLICE_SECONDS = 20_000, 0.25
 MAX_SLICE_SECONDS = 30.0
 # dfpn-narrowed: the attacker's reach, and the nodes of the null-move probes (zones) and of the
 # threat probes. 4 x 30 k = 4 "X wins" with these and a 2**23 table (one core): proven in
-# 344 CPU-s, 179.8 M nodes. Before threes were read from the line counts: 446.6 CPU-s; zones
-# of 64 539 CPU-s; no threat probes unknown after 897 s; no reach unknown after 554 s.
+# 223 s, 109.9 M nodes (344 CPU-s, 179.8 M before the zones' walks counted as nodes). Before
+# threes were read from the line counts: 446.6 CPU-s; zones of 64 539 CPU-s; no threat
+# probes unknown after 897 s; no reach unknown after 554 s.
 NARROWED_REACH = 2
 NARROWED_ZONE_NODES = NARROWED_THREAT_NODES = 16
 # Side by side, the narrowed step's slices end on node counts, doubling up to this (about 25 s
 # on 4 x 30 k = 4), so that its search is the same in every run: in slices of time, where each
 # one stops it moves the next, and 4 x 30 k = 4 took from 108 M to 240 M nodes over four runs
-# (in slices of at most 8 M nodes 170.4 M, of 32 M 185.2 M, in one call 179.8 M).
+# (in slices of at most 8 M nodes 102.7 M, 170.4 M before the zones' walks counted as nodes;
+# before that too, in slices of at most 32 M 185.2 M, in one call 179.8 M).
 NARROWED_SLICE_NODES = 8_000_000
 LINE_SHARE, LINE_MIN_NODES, LINE_MIN_SECONDS = 0.1, 20_000, 1.0
 HEARTBEAT_SECONDS = 5.0  # a long alpha-beta search reports its nodes after this, then less often
