@@ -308,6 +308,33 @@ def test_a_zones_walk_counts_its_positions():
     assert search.threat_probe_nodes - before >= 3  # a move, a reply, the win
 
 
+def test_a_line_cut_by_its_bound_keeps_the_moves_it_walked():
+    """A small table loses the proof; a line walk of 20 nodes stops on the way and returns
+    the moves it got through: legal, and the winner still wins after them (alpha-beta)."""
+    spec = as_spec("5x5k4")
+    reference = Searcher(spec)
+    cut = 0
+    for pos in random_positions(spec, 60, seed=3, min_ply=2):
+        search = ProofSearch(spec, tt_bits=6)
+        if not search.prove(pos, pos.to_move, line=False).proven:
+            continue
+        result = search.prove(pos, pos.to_move, max_nodes=20)
+        assert result.proven
+        if result.line is not None:
+            assert result.line_start is None
+            continue
+        assert result.line_start
+        after = pos
+        for move in result.line_start:
+            assert not after.is_over()
+            after = after.play(move)
+        assert not after.is_over()
+        score = reference.solve(after, weak=True).score
+        assert score == (1 if after.to_move == pos.to_move else -1), (pos, result.line_start)
+        cut += 1
+    assert cut >= 3
+
+
 def test_relevance_zones_with_a_tiny_table():
     """Entries lost before the zone's walk: no zone there, and the values still right."""
     spec = as_spec("4x5k4")

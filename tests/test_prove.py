@@ -4,6 +4,7 @@ the tables and alpha-beta, each value with the method that proved it, budgets th
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -423,6 +424,36 @@ def test_a_line_beyond_its_bound_is_explained(monkeypatch):
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert data["line"] is None and data["line_note"].startswith("no line within 1 nodes")
+    assert data["line_start"] is None  # alpha-beta's walk keeps no moves
+
+
+def test_a_line_cut_by_its_bound_gives_its_first_moves(monkeypatch):
+    """The narrowed step's line, its table too small to keep the proof, stops at its bound
+    of 20 nodes: the moves it walked are given (API, JSON and text), and the winner still
+    wins after them."""
+    import fastttt.search.portfolio as prover
+
+    monkeypatch.setattr(prover, "LINE_MIN_NODES", 20)
+    monkeypatch.setattr(prover, "LINE_SHARE", 0.0)
+    pos = Position.from_text("5x5k4", "..O../...../...../...../...X.")
+    result = prove(pos, methods=("dfpn-narrowed",), dfpn_tt_bits=6)
+    assert result.value == 1 and result.line is None
+    assert result.line_note.startswith("no line within 20 nodes")
+    assert result.line_start
+    after = pos
+    for move in result.line_start:
+        assert not after.is_over()
+        after = after.play(move)
+    assert Searcher(pos.spec).solve(after, weak=True).score == (
+        1 if after.to_move == pos.to_move else -1
+    )
+    monkeypatch.setattr(prover, "prove", functools.partial(prover.prove, dfpn_tt_bits=6))
+    command = ["solve", "5x5k4", "--search", "--method", "dfpn-narrowed"]
+    command += ["--moves", "5,4 1,3"]  # the position above
+    data = json.loads(CliRunner().invoke(main, [*command, "--json"]).stdout)
+    assert data["line"] is None and len(data["line_start"]) == len(result.line_start)
+    text = CliRunner().invoke(main, command).output
+    assert re.search(r"line starts  \S", text), text
 
 
 @pytest.mark.slow

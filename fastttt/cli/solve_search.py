@@ -159,6 +159,9 @@ def solve_by_search(
         "proof_size": result.proof_size,
         "line": format_line(spec, pos, result.line) if result.line is not None else None,
         "line_note": result.line_note,
+        "line_start": (
+            format_line(spec, pos, result.line_start) if result.line_start is not None else None
+        ),
         "bounds": {"low": low, "high": high, "low_by": result.lower_by, "high_by": result.upper_by},
         "budget": {
             "nodes": budget_nodes,
@@ -211,6 +214,8 @@ def solve_by_search(
         rows.append(("line", " ".join(out["line"])))
     elif result.line_note is not None:
         rows.append(("line", result.line_note))
+        if out["line_start"] is not None:
+            rows.append(("line starts", " ".join(out["line_start"])))
     if result.pairs is not None:
         rows.append(("pairs", " ".join(f"{a}-{b}" for a, b in out["pairs"])))
     for label, text in rows:

@@ -87,6 +87,8 @@ class DfpnResult:
     solved (how far an unfinished search got; transposed moves count separately).
     ``beyond_reach``: with ``attacker_reach``, the search ended without a win that keeps to
     the reach (``proven`` None: the attacker may still win with moves farther out).
+    ``line_start``: when the line's bound ended its walk, the moves walked so far (the
+    winner's each proven to win, the loser's any), else None.
     """
 
     proven: bool | None
@@ -103,6 +105,7 @@ class DfpnResult:
     root_moves: int = 0
     root_solved: int = 0
     beyond_reach: bool = False
+    line_start: tuple[int, ...] | None = None
 
 
 def _threat_tag(attacker: int) -> np.int64:
@@ -434,7 +437,7 @@ class ProofSearch:
                 if attacker_reach and proven is False:
                     proven, beyond_reach = None, True  # lost within the reach only
             size = at_least = None
-            moves = None
+            moves = line_start = None
             if proven is not None and (proof_size or proven and line):
                 self._disarm(timer)
                 timer = self._arm(after_seconds)
@@ -456,8 +459,11 @@ class ProofSearch:
                     self.used,
                     out,
                 )
+                walked = tuple(self._move_of(int(c)) for c in out[: ctl[K.C_LINE_LEN]])
                 if got == K.ST_DONE:
-                    moves = tuple(self._move_of(int(c)) for c in out[: ctl[K.C_LINE_LEN]])
+                    moves = walked
+                elif walked:
+                    line_start = walked
         finally:
             self._disarm(timer)
         nodes = int(ctl[K.C_NODES]) - start_nodes
@@ -475,6 +481,7 @@ class ProofSearch:
             delta,
             *reach,
             beyond_reach=beyond_reach,
+            line_start=line_start,
         )
 
     def _proof_size(self) -> tuple[int | None, int | None]:

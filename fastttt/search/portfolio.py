@@ -64,7 +64,7 @@ from fastttt.errors import (
     SearchBudgetError,
     require_int,
 )
-from fastttt.search.dfpn import ProofSearch
+from fastttt.search.dfpn import DfpnResult, ProofSearch
 from fastttt.values import RESULT_WORDS, relative, value_name
 
 METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "dfpn-narrowed", "alphabeta")
@@ -119,9 +119,11 @@ class ProofResult:
     strategy stealing; None when alpha-beta closed one, or when not counted); ``line``: for a
     win (or a loss), the principal line, moves in API form (cells, or 0-based columns with
     gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
-    line (its bounded search ran out, or the budget had); ``pairs``: a pairing certificate
-    when a pairing closed a bound on the empty board; ``steps``: every piece of work, in
-    order; ``threads``: the threads the methods ran on side by side (2 or 3), else 1;
+    line (its bounded search ran out, or the budget had); ``line_start``: then the moves its
+    walk got through (df-pn's: the winner's each proven to win), or None; ``pairs``: a
+    pairing certificate when a pairing closed a bound on the empty board; ``steps``: every
+    piece of work, in order; ``threads``: the threads the methods ran on side by side (2 or
+    3), else 1;
     ``out_of_budget``: the value is unknown because the budget, or a method's share of it,
     ran out (False when the value is known, or when the methods chosen had nothing left
     to try: a threat search or a narrowed df-pn alone)."""
@@ -141,6 +143,7 @@ class ProofResult:
     line_note: str | None = None
     threads: int = 1
     out_of_budget: bool = False
+    line_start: tuple[int, ...] | None = None
 
     @property
     def winner(self) -> str | None:
@@ -334,6 +337,7 @@ class _State:
         self.high_size: int | None = None
         self.line: tuple[int, ...] | None = None
         self.line_note: str | None = None
+        self.line_start: tuple[int, ...] | None = None
         self.pairs: tuple[tuple[int, int], ...] | None = None
         self.lock = threading.RLock()  # side by side, several threads record steps
         self.threads = 1
@@ -415,6 +419,7 @@ class _State:
             self.line_note if value in (1, -1) else None,
             self.threads,
             value is None and self.out_of_budget(),
+            self.line_start if value in (1, -1) else None,
         )
 
     def out_of_budget(self) -> bool:
@@ -553,9 +558,9 @@ class _Narrowed:
         answer = "no win within reach" if r.beyond_reach else "unknown"
         state.note(Step("dfpn-narrowed", question, answer, r.nodes, r.seconds))
 
-    def line(self, pos, attacker: int, nodes, seconds) -> tuple[tuple[int, ...] | None, int]:
-        """``(line, nodes)``: the principal line of ``attacker``'s win that this step proved,
-        walked from its table within ``nodes`` and ``seconds`` (``line`` None when they ran
+    def line(self, pos, attacker: int, nodes, seconds) -> DfpnResult:
+        """The principal line of ``attacker``'s win that this step proved, walked from its
+        table within ``nodes`` and ``seconds`` (``line``, or ``line_start`` when they ran
         out): the defender resisting longest, as df-pn's line does."""
         r = self.search.prove(
             pos,
@@ -565,7 +570,7 @@ class _Narrowed:
             after_seconds=seconds,
             attacker_reach=NARROWED_REACH,
         )
-        return (r.line if r.proven else None), r.nodes
+        return r
 
 
 class _Turns:
@@ -777,9 +782,10 @@ def _principal_line(
     pos = state.pos
     attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
     proved_by = state.lower_by if state.value() == 1 else state.upper_by
+    start = None
     if proved_by == "dfpn-narrowed" and narrowed is not None:
-        line, spent = narrowed.line(pos, attacker, nodes, seconds)
-        method = "dfpn-narrowed"
+        r = narrowed.line(pos, attacker, nodes, seconds)
+        line, start, spent, method = r.line, r.line_start, r.nodes, "dfpn-narrowed"
     elif ab is not None:
         line, spent = _line_by_alphabeta(pos, state.value() == 1, ab, nodes, seconds)
         method = "alphabeta"
@@ -792,7 +798,7 @@ def _principal_line(
             after_seconds=seconds,
             proof_size=False,
         )
-        line, spent, method = (r.line if r.proven else None), r.nodes, "dfpn"
+        line, start, spent, method = r.line, r.line_start, r.nodes, "dfpn"
     else:
         state.line_note = "no method that gives lines was chosen"
         return
@@ -806,6 +812,7 @@ def _principal_line(
     else:
         bound = f"{nodes:,} nodes" + ("" if seconds is None else f" or {seconds:.1f} s")
         state.line_note = f"no line within {bound} (its bound: a tenth of the value's)"
+        state.line_start = start
 
 
 def _line_by_alphabeta(pos, mover_wins: bool, ab, nodes: int | None, seconds: float | None):
