@@ -48,3 +48,16 @@ def check_line(pos: Position, line, winner: int) -> None:
         assert not pos.is_over()
         pos = pos.play(move)
     assert pos.winner() == winner
+
+
+def check_line_start(pos: Position, moves, winner: int, reference) -> None:
+    """The first moves of a line: legal from ``pos``, the game still on after them, and
+    ``winner`` still winning there by ``reference`` (an alpha-beta ``Searcher``)."""
+    assert moves, "a line cut short keeps the moves it walked"
+    after = pos
+    for move in moves:
+        assert not after.is_over()
+        after = after.play(move)
+    assert not after.is_over()
+    score = reference.solve(after, weak=True).score
+    assert score == (1 if after.to_move == winner else -1), (pos, moves)

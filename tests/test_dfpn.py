@@ -19,7 +19,7 @@ from fastttt.search.dfpn import ProofSearch
 from fastttt.search.lineboard import Geometry, LineBoard, board_lines
 from fastttt.tables.dense import solve
 
-from proving import check_line, live_positions, random_positions
+from proving import check_line, check_line_start, live_positions, random_positions
 
 
 def dfpn_value(search: ProofSearch, pos: Position, **kw) -> int:
@@ -323,14 +323,7 @@ def test_a_line_cut_by_its_bound_keeps_the_moves_it_walked():
         if result.line is not None:
             assert result.line_start is None
             continue
-        assert result.line_start
-        after = pos
-        for move in result.line_start:
-            assert not after.is_over()
-            after = after.play(move)
-        assert not after.is_over()
-        score = reference.solve(after, weak=True).score
-        assert score == (1 if after.to_move == pos.to_move else -1), (pos, result.line_start)
+        check_line_start(pos, result.line_start, pos.to_move, reference)
         cut += 1
     assert cut >= 3
 

@@ -20,7 +20,7 @@ from fastttt.search.alphabeta import Searcher, searcher
 from fastttt.search.portfolio import METHODS, prove
 from fastttt.tables.dense import solve
 
-from proving import check_line, random_positions
+from proving import check_line, check_line_start, random_positions
 
 
 def _methods_named(result) -> set[str]:
@@ -439,14 +439,7 @@ def test_a_line_cut_by_its_bound_gives_its_first_moves(monkeypatch):
     result = prove(pos, methods=("dfpn-narrowed",), dfpn_tt_bits=6)
     assert result.value == 1 and result.line is None
     assert result.line_note.startswith("no line within 20 nodes")
-    assert result.line_start
-    after = pos
-    for move in result.line_start:
-        assert not after.is_over()
-        after = after.play(move)
-    assert Searcher(pos.spec).solve(after, weak=True).score == (
-        1 if after.to_move == pos.to_move else -1
-    )
+    check_line_start(pos, result.line_start, pos.to_move, Searcher(pos.spec))
     monkeypatch.setattr(prover, "prove", functools.partial(prover.prove, dfpn_tt_bits=6))
     command = ["solve", "5x5k4", "--search", "--method", "dfpn-narrowed"]
     command += ["--moves", "5,4 1,3"]  # the position above

@@ -64,7 +64,7 @@ from fastttt.errors import (
     SearchBudgetError,
     require_int,
 )
-from fastttt.search.dfpn import DfpnResult, ProofSearch
+from fastttt.search.dfpn import ProofSearch
 from fastttt.values import RESULT_WORDS, relative, value_name
 
 METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "dfpn-narrowed", "alphabeta")
@@ -558,20 +558,6 @@ class _Narrowed:
         answer = "no win within reach" if r.beyond_reach else "unknown"
         state.note(Step("dfpn-narrowed", question, answer, r.nodes, r.seconds))
 
-    def line(self, pos, attacker: int, nodes, seconds) -> DfpnResult:
-        """The principal line of ``attacker``'s win that this step proved, walked from its
-        table within ``nodes`` and ``seconds`` (``line``, or ``line_start`` when they ran
-        out): the defender resisting longest, as df-pn's line does."""
-        r = self.search.prove(
-            pos,
-            attacker,
-            max_nodes=nodes,
-            seconds=seconds,
-            after_seconds=seconds,
-            attacker_reach=NARROWED_REACH,
-        )
-        return r
-
 
 class _Turns:
     """The methods that take turns (df-pn, df-pn narrowed, alpha-beta): one slice of each,
@@ -770,7 +756,7 @@ def _principal_line(
     budget = state.budget
     cap = max(LINE_MIN_NODES, int(LINE_SHARE * sum(st.nodes for st in state.steps)))
     # and in time (not under a node budget, whose answers do not depend on timing): a walk
-    # also does work that no node counts (pairings, the walks of zones' threat proofs)
+    # also does work that no node counts (the pairing searches)
     cap_seconds = None
     if budget.nodes is None:
         cap_seconds = max(LINE_MIN_SECONDS, LINE_SHARE * budget.elapsed())
@@ -782,26 +768,30 @@ def _principal_line(
     pos = state.pos
     attacker = pos.to_move if state.value() == 1 else 1 - pos.to_move
     proved_by = state.lower_by if state.value() == 1 else state.upper_by
-    start = None
+    searcher: ProofSearch | None = None  # df-pn's line, walked from the table that proved it
+    reach = 0
     if proved_by == "dfpn-narrowed" and narrowed is not None:
-        r = narrowed.line(pos, attacker, nodes, seconds)
-        line, start, spent, method = r.line, r.line_start, r.nodes, "dfpn-narrowed"
+        searcher, reach, method = narrowed.search, NARROWED_REACH, "dfpn-narrowed"
     elif ab is not None:
-        line, spent = _line_by_alphabeta(pos, state.value() == 1, ab, nodes, seconds)
         method = "alphabeta"
     elif dfpn is not None:
-        r = dfpn.prove(
+        searcher, method = dfpn, "dfpn"
+    else:
+        state.line_note = "no method that gives lines was chosen"
+        return
+    start = None
+    if searcher is None:
+        line, spent = _line_by_alphabeta(pos, state.value() == 1, ab, nodes, seconds)
+    else:
+        r = searcher.prove(
             pos,
             attacker,
             max_nodes=nodes,
             seconds=seconds,
             after_seconds=seconds,
-            proof_size=False,
+            attacker_reach=reach,
         )
-        line, start, spent, method = r.line, r.line_start, r.nodes, "dfpn"
-    else:
-        state.line_note = "no method that gives lines was chosen"
-        return
+        line, start, spent = r.line, r.line_start, r.nodes
     found = line is not None
     seconds_spent = time.perf_counter() - t0
     state.note(

@@ -722,12 +722,13 @@ class LayerStore(_Layers):
             return False
         if os.path.islink(folder) or not folder.is_dir():
             return True  # refused when opened, never replaced
-        files = [Path(root, name) for root, _dirs, names in os.walk(folder) for name in names]
-        if not files:
+        files = (Path(root, name) for root, _dirs, names in os.walk(folder) for name in names)
+        first = next(files, None)
+        if first is None:
             return False
-        if files == [folder / "zarr.json"]:
+        if first == folder / "zarr.json" and next(files, None) is None:
             try:
-                json.loads(files[0].read_bytes())
+                json.loads(first.read_bytes())
             except (OSError, ValueError):
                 return False
         return True
