@@ -35,6 +35,13 @@ def main() -> None:
     parser.add_argument("--tt-bits", type=int, default=22)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", default="", help="root moves to ask, comma-separated (all)")
+    parser.add_argument(
+        "--pass-nodes",
+        type=float,
+        default=0,
+        help="first prove the win after the mover's pass in this many nodes; moves off its zone"
+        " need no task (0: off)",
+    )
     parser.add_argument("--checkpoint", default=None, help="JSON file of the answers so far")
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
@@ -59,6 +66,7 @@ def main() -> None:
         threat_nodes=args.threat_nodes,
         attacker_reach=args.reach,
         only=[int(m) for m in args.only.split(",") if m] or None,
+        pass_nodes=int(args.pass_nodes),
         progress=lambda m, a, n: record({"move": m, "answer": a, "nodes": n}),
     )
     answers = result.answers
@@ -73,6 +81,7 @@ def main() -> None:
             "unknown": found.count(None),
             "root": result.proven,
             "nodes": result.nodes,
+            "pass_zone": None if result.pass_zone is None else len(result.pass_zone),
         }
     )
 

@@ -33,6 +33,7 @@ from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_i
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
+from fastttt.kernels import pass_zone as P
 from fastttt.kernels.threats import blocking_pairs
 from fastttt.memory import require_memory
 from fastttt.search.lineboard import LineBoard, geometry_of
@@ -66,7 +67,27 @@ DEFAULT_PAIRING_ZONES = 0  # the defender's moves tried at an attacker's node (0
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
 _TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
 _REACH_TAG = 0x2545F4914F6CDD1D  # times the reach, xor'd into the tag: another question
+# xor'd into the tags of the positions after the defender's pass (ProofSearch.pass_zone):
+# there the attacker is to move with the stones of a position where the defender is
+_PASS_TAG = np.uint64(0xB7E151628AED2A6B)
+PASS_ZONE_WALK = 1 << 20  # positions the walk of a pass proof may visit by default
 _BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-C writes 1)
+
+
+@dataclass(frozen=True)
+class PassZone:
+    """The answer of :meth:`ProofSearch.pass_zone`. ``proven``: does the attacker win after
+    the defender's pass (None: unknown within the budget); ``zone``: the empty cells where a
+    defender's move can stop the proof's win (every other move loses), None when no proof
+    was read (no win, the walk over its cap, an entry lost); ``nodes``: df-pn's positions
+    and the walk's; ``walked``: positions the walk visited (a tree: transpositions once per
+    path); ``seconds``: wall time."""
+
+    proven: bool | None
+    zone: frozenset[int] | None
+    nodes: int
+    walked: int
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -403,16 +424,7 @@ class ProofSearch:
         limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
         self._load(pos)
         ctl = self.ctl
-        ctl[K.C_ATTACKER] = attacker
-        ctl[K.C_MODE] = MODES[mode]
-        tag = _TAGS[attacker + 2 * MODES[mode]] ^ np.uint64(attacker_reach * _REACH_TAG % (1 << 64))
-        ctl[K.C_TAG] = np.int64(tag.view(np.int64))
-        ctl[K.C_TSS_TAG] = _threat_tag(attacker)
-        ctl[K.C_REACH] = attacker_reach
-        ctl[K.C_THPHI] = ctl[K.C_THDELTA] = K.INF
-        ctl[K.C_DEEPEST] = 0
-        start_nodes = int(ctl[K.C_NODES])
-        ctl[K.C_MAXNODES] = start_nodes + limit
+        start_nodes = self._set_question(attacker, MODES[mode], attacker_reach, limit)
         t0 = time.perf_counter()
         timer = self._arm(seconds)
         try:
@@ -483,6 +495,92 @@ class ProofSearch:
             beyond_reach=beyond_reach,
             line_start=line_start,
         )
+
+    def _set_question(self, attacker: int, mode: int, reach: int, limit: int, passed=False) -> int:
+        """Set ``ctl`` for "does ``attacker`` win?" (``passed``: in the positions after the
+        defender's pass) within ``limit`` more nodes; returns the node count so far."""
+        ctl = self.ctl
+        ctl[K.C_ATTACKER] = attacker
+        ctl[K.C_MODE] = mode
+        flip = np.uint64(reach * _REACH_TAG % (1 << 64)) ^ (_PASS_TAG if passed else np.uint64(0))
+        ctl[K.C_TAG] = np.int64((_TAGS[attacker + 2 * mode] ^ flip).view(np.int64))
+        threat_tag = _TAGS[attacker + 2 * K.MODE_THREATS] ^ (_PASS_TAG if passed else np.uint64(0))
+        ctl[K.C_TSS_TAG] = np.int64(threat_tag.view(np.int64))
+        ctl[K.C_REACH] = reach
+        ctl[K.C_THPHI] = ctl[K.C_THDELTA] = K.INF
+        ctl[K.C_DEEPEST] = 0
+        start_nodes = int(ctl[K.C_NODES])
+        ctl[K.C_MAXNODES] = start_nodes + limit
+        return start_nodes
+
+    def pass_zone(
+        self,
+        pos,
+        attacker: int,
+        *,
+        max_nodes: int | None = None,
+        seconds: float | None = None,
+        attacker_reach: int = 0,
+        walk_cap: int = PASS_ZONE_WALK,
+    ) -> PassZone:
+        """Does ``attacker`` win if the defender, to move in ``pos`` (a free board), passed,
+        and where could a defender's move stop that proof? df-pn in full mode (this
+        searcher's threat probes and pairings; no relevance zones) within ``max_nodes`` and
+        ``seconds`` (None: no limit; Ctrl-C raises KeyboardInterrupt), then a walk of at most
+        ``walk_cap`` positions that reads the proof's zone
+        (:func:`fastttt.kernels.pass_zone.proof_zone`, whose docstring gives the rules). A
+        defender's move off the zone loses: the attacker wins after it by the same proof.
+        ``attacker_reach`` as in :meth:`prove`."""
+        attacker = require_int(attacker, "attacker", 0, 1)
+        if self.geometry.gravity:
+            raise InvalidArgumentError("a pass zone needs a free board (no gravity)")
+        attacker_reach = require_int(attacker_reach, "attacker_reach", 0, 64)
+        walk_cap = require_int(walk_cap, "walk_cap", 1, 1 << 40)
+        limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
+        self._load(pos)
+        if pos.to_move == attacker:
+            raise InvalidArgumentError(f"player {attacker} is to move: the pass is the defender's")
+        start_nodes = self._set_question(attacker, K.MODE_FULL, attacker_reach, limit, True)
+        ctl, B = self.ctl, self.board.B
+        zones = np.zeros((self.stk.shape[0], (self.geometry.cells + 63) // 64), dtype=np.uint64)
+        zone_nodes = int(ctl[K.C_ZONE_BUDGET])
+        ctl[K.C_ZONE_BUDGET] = 0  # a zone inside would leave out children the walk reads
+        B[L.H_PLY] += 1  # the defender passes
+        t0 = time.perf_counter()
+        timer = self._arm(seconds)
+        walked, outcome = 0, P.Z_NO_PROOF
+        try:
+            args = (B, self.board.Z, self.tt, ctl)
+            status = self._kernel(K.search, *args, self.stop, self.stk, self.covered, self.used)
+            proven = None if status != K.ST_DONE else bool(ctl[K.C_PHI] == 0)
+            if proven:
+                outcome, walked = self._kernel(
+                    P.proof_zone,
+                    *args,
+                    self.stop,
+                    self.stk,
+                    zones,
+                    self.covered,
+                    self.used,
+                    attacker,
+                    walk_cap,
+                )
+                ctl[K.C_NODES] += walked
+        finally:
+            self._disarm(timer)
+            B[L.H_PLY] -= 1
+            ctl[K.C_ZONE_BUDGET] = zone_nodes
+        nodes = int(ctl[K.C_NODES]) - start_nodes
+        self.nodes += nodes
+        zone = None
+        if outcome == P.Z_FOUND:
+            empty = ~(int(pos.first) | int(pos.second))
+            zone = frozenset(
+                c
+                for c in range(self.geometry.cells)
+                if empty >> c & 1 and int(zones[0, c >> 6]) >> (c & 63) & 1
+            )
+        return PassZone(proven, zone, nodes, walked, time.perf_counter() - t0)
 
     def _proof_size(self) -> tuple[int | None, int | None]:
         """``(size, None)``, or ``(None, at_least)`` over :data:`SIZE_CAP` or when a search

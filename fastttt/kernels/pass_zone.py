@@ -1,0 +1,216 @@
+"""The relevance zone of a full proof after the defender's pass (Hsu et al.): kernel.
+
+The defender, to move, passes, and df-pn (:func:`fastttt.kernels.dfpn.search`, no relevance
+zones of its own) proves that the attacker then wins (:meth:`fastttt.search.dfpn.ProofSearch.
+pass_zone`). :func:`proof_zone` walks the proof the table holds and computes, bottom up, each
+node's zone: cells such that a defender's stone on an empty cell
+outside them leaves the node won by the same moves. A defender's move m outside the root's
+zone then loses: the attacker answers as if m were not there. Rules, for a node P of the
+proof (k the line length, "lines" those with no stone of the other side):
+
+- the root (after the pass): the defender's winning cells (m there wins at once);
+- the attacker to move and a winning cell: that cell;
+- the attacker to move otherwise: its move (a child whose defender fails in the table, one
+  in the zone so far if there is one; a node that a threat probe proved is read in threat
+  mode, under ``ctl[C_TSS_TAG]``; one that the table lost is searched again) and the
+  child's zone;
+- the defender to move: the defender's lines of k-2 or more stones (m would give it a win
+  now); where the rules of :func:`fastttt.kernels.dfpn.expand` prune its moves (fewer moves
+  than empty cells) or leave it none, also the attacker's lines of k-2 or more (the threats
+  the pruning reads) and the defender's lines of k-3 or more (m would give it a new four);
+  and the zones of all its children.
+
+A defender's move m at a node of the proof only removes a child; the attacker's moves are in
+the zone, so a reached position never has m taken by the attacker; and the lines above keep
+every leaf and every pruning as it was. Since the attacker moves at every one of its nodes,
+each reached position has two empty cells when m is empty. Free boards only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fastttt.config import JIT
+from fastttt.kernels.dfpn import (
+    _LEAF,
+    C_MODE,
+    C_TAG,
+    C_TSS_TAG,
+    C_TTBITS,
+    F_FLAGS,
+    F_I,
+    F_N,
+    F_PAIR,
+    F_WANT,
+    MODE_FULL,
+    MODE_THREATS,
+    NF,
+    ST_DONE,
+    ST_STOPPED,
+    _play_next,
+    _proof_children,
+    _take_back_last,
+    expand,
+    tt_get,
+)
+from fastttt.kernels.lines import (
+    H_BOARD,
+    H_CNT,
+    H_EMPTY,
+    H_K,
+    H_LCELLS,
+    H_LINES,
+    H_PLY,
+    canonical_key,
+    child_key,
+)
+from fastttt.kernels.stop import is_stopped
+
+# proof_zone's outcomes
+Z_FOUND, Z_NO_PROOF, Z_CAP, Z_STOPPED = 0, 1, 2, 3
+
+
+@njit(**JIT)
+def _mark_lines(B, p, at_least, zone):
+    """Set the bits in ``zone`` (uint64 words) of the empty cells of ``p``'s lines that hold
+    ``at_least`` or more of its stones and none of the opponent's."""
+    nl = B[H_LINES]
+    k = B[H_K]
+    mine = B[H_CNT] + p * nl
+    theirs = B[H_CNT] + (1 - p) * nl
+    board = B[H_BOARD]
+    first = B[H_LCELLS]
+    for line in range(nl):
+        if B[mine + line] >= at_least and B[theirs + line] == 0:
+            for t in range(k):
+                c = B[first + line * k + t]
+                if B[board + c] == 0:
+                    zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+
+
+@njit(**JIT)
+def _proving_move(B, Z, tt, ctl, row, tag, prefer):
+    """The index in ``row`` of a child whose entry under ``tag`` says its mover (the
+    defender) fails, one whose cell is in ``prefer`` (uint64 words) if there is one; or -1."""
+    s = B[H_PLY] & 1
+    bits = ctl[C_TTBITS]
+    pick = -1
+    for i in range(row[F_N]):
+        c = row[NF + i]
+        found, phi, delta, work, flags = tt_get(tt, child_key(B, Z, tag, c, s), bits)
+        if found and delta == 0:
+            if prefer[c >> 6] >> np.uint64(c & 63) & np.uint64(1):
+                return i
+            if pick < 0:
+                pick = i
+    return pick
+
+
+@njit(**JIT)
+def _expand_in(B, Z, ctl, row, covered, used, mode):
+    row[F_FLAGS] = 0
+    row[F_PAIR] = 0
+    ctl[C_MODE] = mode
+    return expand(B, Z, ctl, row, covered, used)
+
+
+@njit(**JIT)
+def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, attacker, cap):
+    """The zone (module docstring) of the proof that the table holds of ``attacker``'s win
+    from the board (``attacker`` to move; full-mode entries under ``ctl[C_TAG]``, threat
+    probes' under ``ctl[C_TSS_TAG]``), into ``zones[0]`` (uint64 words, bit c for cell c);
+    ``zones`` has a row per stack row. Returns ``(outcome, positions walked)``: Z_FOUND,
+    Z_NO_PROOF (an entry lost, or a leaf the attacker does not win), Z_CAP (over ``cap``
+    positions) or Z_STOPPED (the stop word). An attacker's node whose proof the table lost
+    is searched again (df-pn, counted in ``ctl[C_NODES]``). The board and ``ctl[C_MODE]``
+    are restored."""
+    full_tag = np.uint64(ctl[C_TAG])
+    tss_tag = np.uint64(ctl[C_TSS_TAG])
+    mode0 = ctl[C_MODE]
+    a = attacker
+    k = B[H_K]
+    words = zones.shape[1]
+    visited = 0
+    outcome = Z_FOUND
+    d = 0
+    stk[0, F_WANT] = MODE_FULL
+    entering = True
+    while True:
+        row = stk[d]
+        if entering:
+            entering = False
+            visited += 1
+            if visited > cap:
+                outcome = Z_CAP
+                break
+            if is_stopped(stop):
+                outcome = Z_STOPPED
+                break
+            for w in range(words):
+                zones[d, w] = 0
+            zone = zones[d]
+            s = B[H_PLY] & 1
+            mode = row[F_WANT]
+            kind, phi, delta = _expand_in(B, Z, ctl, row, covered, used, mode)
+            if d == 0:
+                _mark_lines(B, 1 - a, k - 1, zone)  # m itself completes a line
+            if s != a:
+                _mark_lines(B, s, k - 2, zone)
+                if kind == _LEAF or row[F_N] < B[H_EMPTY]:
+                    _mark_lines(B, a, k - 2, zone)
+                    _mark_lines(B, s, k - 3, zone)
+            if kind == _LEAF:
+                if (phi == 0) != (s == a):
+                    outcome = Z_NO_PROOF
+                    break
+                if s == a:  # the winning cell expand listed first
+                    c = row[NF]
+                    zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+                row[F_N] = 0
+            elif s == a:
+                prefer = zones[d - 1] if d > 0 else zone  # the moves the zone holds so far
+                pick = _proving_move(B, Z, tt, ctl, row, tss_tag if mode else full_tag, prefer)
+                if pick < 0 and mode == MODE_FULL:
+                    found, phi, delta, work, flags = tt_get(
+                        tt, canonical_key(B, Z, tss_tag), ctl[C_TTBITS]
+                    )
+                    if found and phi == 0:  # a threat probe proved it: read its proof
+                        row[F_WANT] = MODE_THREATS
+                        _expand_in(B, Z, ctl, row, covered, used, MODE_THREATS)
+                        pick = _proving_move(B, Z, tt, ctl, row, tss_tag, prefer)
+                if pick < 0:  # the table lost the proof here: search the moves again
+                    row[F_WANT] = MODE_FULL
+                    _expand_in(B, Z, ctl, row, covered, used, MODE_FULL)
+                    status = _proof_children(
+                        B, Z, tt, ctl, stop, stk[d + 1 :], covered, used, row, True, False
+                    )
+                    if status == ST_STOPPED:
+                        outcome = Z_STOPPED
+                        break
+                    pick = 0 if status == ST_DONE else -1
+                if pick < 0:
+                    outcome = Z_NO_PROOF
+                    break
+                c = row[NF + pick]
+                row[NF] = c
+                row[F_N] = 1
+                zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+            row[F_I] = 0
+        if row[F_I] < row[F_N]:
+            _play_next(B, Z, row)
+            d += 1
+            stk[d, F_WANT] = row[F_WANT]
+            entering = True
+            continue
+        if d == 0:
+            break
+        for w in range(words):
+            zones[d - 1, w] |= zones[d, w]
+        d -= 1
+        _take_back_last(B, Z, stk[d])
+    while d > 0:
+        d -= 1
+        _take_back_last(B, Z, stk[d])
+    ctl[C_MODE] = mode0
+    return outcome, visited

@@ -1,0 +1,75 @@
+"""Relevance zones of full proofs after the defender's pass (ProofSearch.pass_zone): every
+defender's move outside a zone checked with alpha-beta, on boards where threats, forced blocks
+and the threat probes' proofs are all read by the zone's walk."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastttt.errors import InvalidArgumentError
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
+from fastttt.search.alphabeta import Searcher
+from fastttt.search.dfpn import ProofSearch
+
+from proving import random_positions
+
+
+@pytest.mark.parametrize(
+    "game, count, threat_nodes",
+    [("5x5k4", 120, 0), ("4x5k4", 200, 0), ("5x6k4", 100, 16), ("6x6k5", 150, 16)],
+)
+def test_every_move_outside_a_pass_zone_loses(game, count, threat_nodes):
+    """A defender's stone outside the zone leaves the attacker a win (alpha-beta), and the
+    searcher's own questions keep alpha-beta's answers after the pass's entries."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=18, threat_nodes=threat_nodes)
+    zones = outside = smaller = 0
+    for pos in random_positions(spec, count, seed=11):
+        attacker = 1 - pos.to_move
+        result = search.pass_zone(pos, attacker)
+        assert result.proven is not None and result.nodes > 0
+        if result.zone is None:
+            assert not result.proven
+            continue
+        assert result.walked > 0
+        zones += 1
+        empty = [c for c in range(spec.cells) if not pos.occupied >> c & 1]
+        assert result.zone <= set(empty)
+        smaller += len(result.zone) < len(empty)
+        for cell in empty:
+            if cell in result.zone:
+                continue
+            child = pos.play(cell)
+            assert not child.is_over()
+            assert reference.solve(child, weak=True).score == 1, (pos, cell, sorted(result.zone))
+            outside += 1
+        won = search.prove(pos, attacker, line=False).proven
+        assert won == (reference.solve(pos, weak=True).score == -1), pos
+    assert zones > 40 and outside > 300 and smaller > 20
+
+
+def test_a_pass_zone_is_the_proof_s_cells_and_its_walk_has_a_cap():
+    """X on 12 and 8, O on 6, O to move: after O's pass X plays 16, an open three on the
+    diagonal 4-8-12-16-20, and wins on 4 or 20; O's move anywhere else loses."""
+    spec = as_spec("5x5k4")
+    pos = Position.from_moves(spec, [12, 6, 8])
+    search = ProofSearch(spec, tt_bits=16)
+    capped = search.pass_zone(pos, 0, walk_cap=1)
+    assert capped.proven is True and capped.zone is None and capped.walked == 2
+    full = search.pass_zone(pos, 0)
+    assert full.proven is True and full.zone == {4, 16, 20} and full.walked == 2
+    assert search.pass_zone(Position.empty(spec), 1).proven is False  # O first: no win
+
+
+def test_pass_zone_requests_are_checked():
+    spec = as_spec("5x5k4")
+    search = ProofSearch(spec, tt_bits=8)
+    empty = Position.empty(spec)
+    with pytest.raises(InvalidArgumentError, match="to move"):
+        search.pass_zone(empty, 0)
+    with pytest.raises(InvalidArgumentError, match="walk_cap"):
+        search.pass_zone(empty, 1, walk_cap=0)
+    with pytest.raises(InvalidArgumentError, match="free board"):
+        ProofSearch(as_spec("4x5k4g"), tt_bits=8).pass_zone(empty.play(12), 0)
