@@ -530,7 +530,7 @@ class ProofSearch:
         ``walk_cap`` positions that reads the proof's zone
         (:func:`fastttt.kernels.pass_zone.proof_zone`, whose docstring gives the rules). A
         defender's move off the zone loses: the attacker wins after it by the same proof.
-        ``attacker_reach`` as in :meth:`prove`."""
+        ``attacker_reach`` as in :meth:`prove` (a failure within it: ``proven`` None)."""
         attacker = require_int(attacker, "attacker", 0, 1)
         if self.geometry.gravity:
             raise InvalidArgumentError("a pass zone needs a free board (no gravity)")
@@ -553,6 +553,8 @@ class ProofSearch:
             args = (B, self.board.Z, self.tt, ctl)
             status = self._kernel(K.search, *args, self.stop, self.stk, self.covered, self.used)
             proven = None if status != K.ST_DONE else bool(ctl[K.C_PHI] == 0)
+            if attacker_reach and proven is False:
+                proven = None  # lost within the reach only
             if proven:
                 outcome, walked = self._kernel(
                     P.proof_zone,
