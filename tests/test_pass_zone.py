@@ -1,6 +1,7 @@
-"""Relevance zones of full proofs after the defender's pass (ProofSearch.pass_zone): every
-defender's move outside a zone checked with alpha-beta, on boards where threats, forced blocks
-and the threat probes' proofs are all read by the zone's walk."""
+"""Relevance zones of full proofs after a pass (ProofSearch.pass_zone): every move outside a
+zone checked with alpha-beta, the defender's after its pass (threats, forced blocks and the
+threat probes' proofs read by the zone's walk) and the attacker's after its own (pairing
+leaves read too)."""
 
 from __future__ import annotations
 
@@ -69,12 +70,44 @@ def test_a_pass_zone_is_the_proof_s_cells_and_its_walk_has_a_cap():
     assert search.pass_zone(Position.empty(spec), 1).proven is False  # O first: no win
 
 
+@pytest.mark.parametrize(
+    "game, count, pairing_nodes", [("5x5k4", 150, 32), ("4x5k4", 200, 32), ("5x6k4", 100, 200)]
+)
+def test_no_attacker_s_move_outside_the_zone_of_its_failure_wins(game, count, pairing_nodes):
+    """The attacker to move passes and the defender keeps it from winning: an attacker's
+    stone outside the zone of that proof (pairing leaves included) does not win either
+    (alpha-beta)."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=18, pairing_nodes=pairing_nodes)
+    zones = outside = smaller = 0
+    for pos in random_positions(spec, count, seed=13):
+        attacker = pos.to_move
+        result = search.pass_zone(pos, attacker)
+        assert result.proven is not None, pos
+        if result.zone is None:
+            assert result.proven
+            continue
+        zones += 1
+        empty = [c for c in range(spec.cells) if not pos.occupied >> c & 1]
+        smaller += len(result.zone) < len(empty)
+        for cell in empty:
+            if cell in result.zone:
+                continue
+            child = pos.play(cell)
+            assert child.winner() is None, (pos, cell, sorted(result.zone))
+            if not child.is_over():
+                assert reference.solve(child, weak=True).score != -1, (pos, cell)
+            outside += 1
+    assert zones >= 30 and outside > 100 and smaller > 10
+
+
 def test_pass_zone_requests_are_checked():
     spec = as_spec("5x5k4")
     search = ProofSearch(spec, tt_bits=8)
     empty = Position.empty(spec)
-    with pytest.raises(InvalidArgumentError, match="to move"):
-        search.pass_zone(empty, 0)
+    with pytest.raises(InvalidArgumentError, match="attacker passes"):
+        search.pass_zone(empty, 0, attacker_reach=1)
     with pytest.raises(InvalidArgumentError, match="walk_cap"):
         search.pass_zone(empty, 1, walk_cap=0)
     with pytest.raises(InvalidArgumentError, match="free board"):

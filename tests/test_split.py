@@ -131,15 +131,16 @@ def test_only_the_moves_asked():
         S.ask_split(win, 0, workers=1, only=[5, 6])  # 6 is an image of 5
 
 
-def test_a_pass_proof_answers_the_moves_off_its_zone():
-    """The moves off the zone of the attacker's win after the mover's pass are answered
-    without a task (progress reports 0 nodes), and each is a win of the attacker by the
-    table; the root's answers stay the table's."""
+@pytest.mark.parametrize("mover_attacks", [False, True])
+def test_a_pass_proof_answers_the_moves_off_its_zone(mover_attacks):
+    """The moves off the zone of the proof after the mover's pass are answered without a
+    task (progress reports 0 nodes), each as the table says (the defender's lose, the
+    attacker's do not win); the root's answers stay the table's."""
     spec = as_spec("4x5k4")
     table = solve(spec)
     settled = 0
     for pos in random_positions(spec, 40, seed=5):
-        attacker = 1 - pos.to_move
+        attacker = pos.to_move if mover_attacks else 1 - pos.to_move
         wins = 1 if attacker == 0 else -1
         free = []
         result = S.ask_split(
@@ -147,13 +148,14 @@ def test_a_pass_proof_answers_the_moves_off_its_zone():
             attacker,
             workers=1,
             pass_nodes=100_000,
-            progress=lambda m, a, n: free.append(m) if n == 0 else None,
+            progress=lambda m, a, n, free=free: free.append((m, a)) if n == 0 else None,
         )
         assert result.proven is (table.value(pos) == wins), pos
-        for move in free:
+        for move, answer in free:
             assert result.pass_zone is not None and pos.move_cell(move) not in result.pass_zone
-            assert table.value(pos.play(move)) == wins, (pos, move)
+            assert answer is not mover_attacks
+            assert (table.value(pos.play(move)) == wins) is answer, (pos, move)
         settled += len(free)
     assert settled >= 20
-    with pytest.raises(InvalidArgumentError, match="pass is the defender's"):
-        S.ask_split(Position.empty(spec), 0, workers=1, pass_nodes=10)
+    with pytest.raises(InvalidArgumentError, match="free board"):
+        S.ask_split(Position.empty(as_spec("4x4k3g")), 0, workers=1, pass_nodes=10)

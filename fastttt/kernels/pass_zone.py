@@ -1,29 +1,32 @@
-"""The relevance zone of a full proof after the defender's pass (Hsu et al.): kernel.
+"""The relevance zone of a full proof after a pass (Hsu et al.): kernel.
 
-The defender, to move, passes, and df-pn (:func:`fastttt.kernels.dfpn.search`, no relevance
-zones of its own) proves that the attacker then wins (:meth:`fastttt.search.dfpn.ProofSearch.
-pass_zone`). :func:`proof_zone` walks the proof the table holds and computes, bottom up, each
-node's zone: cells such that a defender's stone on an empty cell
-outside them leaves the node won by the same moves. A defender's move m outside the root's
-zone then loses: the attacker answers as if m were not there. Rules, for a node P of the
-proof (k the line length, "lines" those with no stone of the other side):
+The side to move passes, and df-pn (:func:`fastttt.kernels.dfpn.search`, no relevance or
+pairing zones of its own) proves the other side's goal, the *prover*'s: the attacker wins
+(the defender passed) or the attacker does not win (the attacker passed;
+:meth:`fastttt.search.dfpn.ProofSearch.pass_zone`). :func:`proof_zone` walks the proof the
+table holds and computes, bottom up, each node's zone: cells such that a stone of the side
+that passed on an empty cell m outside them leaves the node proven by the same moves. A move
+m of the passer off the root's zone then fails: the prover answers as if m were not there.
+Rules, for a node of the proof (k the line length, "lines" those with no stone of the other
+side; the passer is "its opponent" to the prover):
 
-- the root (after the pass): the defender's winning cells (m there wins at once);
-- the attacker to move and a winning cell: that cell;
-- the attacker to move otherwise: its move (a child whose defender fails in the table, one
-  in the zone so far if there is one; a node that a threat probe proved is read in threat
-  mode, under ``ctl[C_TSS_TAG]``; one that the table lost is searched again) and the
-  child's zone;
-- the defender to move: the defender's lines of k-2 or more stones (m would give it a win
-  now); where the rules of :func:`fastttt.kernels.dfpn.expand` prune its moves (fewer moves
-  than empty cells) or leave it none, also the attacker's lines of k-2 or more (the threats
-  the pruning reads) and the defender's lines of k-3 or more (m would give it a new four);
-  and the zones of all its children.
+- the root: the passer's winning cells (m there wins at once);
+- the prover to move and a winning cell: that cell;
+- the prover to move otherwise: its move (a child whose mover fails in the table, one in
+  the zone so far if there is one; a node that a threat probe proved for the attacker is
+  read in threat mode, under ``ctl[C_TSS_TAG]``; one that the table lost is searched again)
+  and the child's zone;
+- the passer to move: its lines of k-2 or more stones (m would give it a win now); where the
+  rules of :func:`fastttt.kernels.dfpn.expand` prune its moves (fewer moves than empty
+  cells) or leave it none, also the prover's lines of k-2 or more (the threats the pruning
+  reads) and the passer's lines of k-3 or more (m would give it a new four); and the zones
+  of all its children;
+- when the prover is the defender, a node where a pairing blocks every open line of the
+  attacker (its pairing leaves): the pairs' cells alone (a line through m keeps its pair).
 
-A defender's move m at a node of the proof only removes a child; the attacker's moves are in
-the zone, so a reached position never has m taken by the attacker; and the lines above keep
-every leaf and every pruning as it was. Since the attacker moves at every one of its nodes,
-each reached position has two empty cells when m is empty. Free boards only.
+A move m of the passer at a node of the proof only removes a child; the prover's moves are
+in the zone, so a reached position never has m taken by the prover; and the lines above keep
+every leaf and every pruning as it was. Free boards only.
 """
 
 from __future__ import annotations
@@ -34,7 +37,10 @@ from numba import njit
 from fastttt.config import JIT
 from fastttt.kernels.dfpn import (
     _LEAF,
+    C_ATTACKER,
     C_MODE,
+    C_PAIR_NODES,
+    C_PAIRING,
     C_TAG,
     C_TSS_TAG,
     C_TTBITS,
@@ -43,6 +49,7 @@ from fastttt.kernels.dfpn import (
     F_N,
     F_PAIR,
     F_WANT,
+    FLAG_NO_PAIRING,
     MODE_FULL,
     MODE_THREATS,
     NF,
@@ -52,20 +59,24 @@ from fastttt.kernels.dfpn import (
     _proof_children,
     _take_back_last,
     expand,
+    pairing_budget,
     tt_get,
 )
 from fastttt.kernels.lines import (
     H_BOARD,
+    H_CELLS,
     H_CNT,
     H_EMPTY,
     H_K,
     H_LCELLS,
     H_LINES,
     H_PLY,
+    H_SCRATCH,
     canonical_key,
     child_key,
 )
 from fastttt.kernels.stop import is_stopped
+from fastttt.kernels.threats import pairing_holds
 
 # proof_zone's outcomes
 Z_FOUND, Z_NO_PROOF, Z_CAP, Z_STOPPED = 0, 1, 2, 3
@@ -108,27 +119,55 @@ def _proving_move(B, Z, tt, ctl, row, tag, prefer):
 
 
 @njit(**JIT)
-def _expand_in(B, Z, ctl, row, covered, used, mode):
-    row[F_FLAGS] = 0
+def _expand_in(B, Z, ctl, row, covered, used, mode, flags):
+    row[F_FLAGS] = flags
     row[F_PAIR] = 0
     ctl[C_MODE] = mode
     return expand(B, Z, ctl, row, covered, used)
 
 
 @njit(**JIT)
-def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, attacker, cap):
-    """The zone (module docstring) of the proof that the table holds of ``attacker``'s win
-    from the board (``attacker`` to move; full-mode entries under ``ctl[C_TAG]``, threat
-    probes' under ``ctl[C_TSS_TAG]``), into ``zones[0]`` (uint64 words, bit c for cell c);
-    ``zones`` has a row per stack row. Returns ``(outcome, positions walked)``: Z_FOUND,
-    Z_NO_PROOF (an entry lost, or a leaf the attacker does not win), Z_CAP (over ``cap``
-    positions) or Z_STOPPED (the stop word). An attacker's node whose proof the table lost
-    is searched again (df-pn, counted in ``ctl[C_NODES]``). The board and ``ctl[C_MODE]``
-    are restored."""
+def _pairing_leaf(B, Z, tt, ctl, covered, used, zone):
+    """Does a pairing block every open line of the attacker here (the greedy pass, then at
+    the attacker's turn the search that df-pn's table records for the node)? If so, mark its
+    pairs' cells in ``zone``."""
+    n = B[H_CELLS]
+    a = ctl[C_ATTACKER]
+    budget = 0
+    if B[H_PLY] & 1 == a:
+        found, phi, delta, work, flags = tt_get(
+            tt, canonical_key(B, Z, np.uint64(ctl[C_TAG])), ctl[C_TTBITS]
+        )
+        budget = pairing_budget(ctl, flags if found else np.int64(0))
+    held, nodes = pairing_holds(B, a, covered, used, budget)
+    ctl[C_PAIR_NODES] += nodes
+    if not held:
+        return False
+    pairs = B[H_SCRATCH] + 3 * n
+    for i in range(n):
+        c = B[pairs + i]
+        if c < 0:
+            break
+        zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    return True
+
+
+@njit(**JIT)
+def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
+    """The zone (module docstring) of the proof that the table holds of ``prover``'s goal
+    from the board (``prover`` to move; its goal: ``ctl[C_ATTACKER]`` wins when it is the
+    attacker, else does not win; full-mode entries under ``ctl[C_TAG]``, threat probes'
+    under ``ctl[C_TSS_TAG]``), into ``zones[0]`` (uint64 words, bit c for cell c); ``zones``
+    has a row per stack row. Returns ``(outcome, positions walked)``: Z_FOUND, Z_NO_PROOF (an
+    entry lost, or a leaf where the prover fails), Z_CAP (over ``cap`` positions) or
+    Z_STOPPED (the stop word). A prover's node whose proof the table lost is searched again
+    (df-pn, counted in ``ctl[C_NODES]``). The board and ``ctl[C_MODE]`` are restored."""
     full_tag = np.uint64(ctl[C_TAG])
     tss_tag = np.uint64(ctl[C_TSS_TAG])
     mode0 = ctl[C_MODE]
-    a = attacker
+    a = ctl[C_ATTACKER]
+    q = 1 - prover  # the side that passed: its stone m is the one the zone is about
+    pairings = ctl[C_PAIRING] != 0 and prover != a
     k = B[H_K]
     words = zones.shape[1]
     visited = 0
@@ -150,38 +189,44 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, attacker, cap):
             for w in range(words):
                 zones[d, w] = 0
             zone = zones[d]
+            row[F_N] = 0
+            row[F_I] = 0
+            if pairings and _pairing_leaf(B, Z, tt, ctl, covered, used, zone):
+                continue  # m off the pairs leaves every open line of the attacker paired
             s = B[H_PLY] & 1
             mode = row[F_WANT]
-            kind, phi, delta = _expand_in(B, Z, ctl, row, covered, used, mode)
+            kind, phi, delta = _expand_in(
+                B, Z, ctl, row, covered, used, mode, FLAG_NO_PAIRING if pairings else 0
+            )
             if d == 0:
-                _mark_lines(B, 1 - a, k - 1, zone)  # m itself completes a line
-            if s != a:
-                _mark_lines(B, s, k - 2, zone)
+                _mark_lines(B, q, k - 1, zone)  # m itself completes a line
+            if s == q:
+                _mark_lines(B, q, k - 2, zone)
                 if kind == _LEAF or row[F_N] < B[H_EMPTY]:
-                    _mark_lines(B, a, k - 2, zone)
-                    _mark_lines(B, s, k - 3, zone)
+                    _mark_lines(B, prover, k - 2, zone)
+                    _mark_lines(B, q, k - 3, zone)
             if kind == _LEAF:
-                if (phi == 0) != (s == a):
+                if (phi == 0) != (s == prover):
                     outcome = Z_NO_PROOF
                     break
-                if s == a:  # the winning cell expand listed first
+                if s == prover and B[H_EMPTY] > 0:  # the winning cell expand listed first
                     c = row[NF]
                     zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
                 row[F_N] = 0
-            elif s == a:
+            elif s == prover:
                 prefer = zones[d - 1] if d > 0 else zone  # the moves the zone holds so far
                 pick = _proving_move(B, Z, tt, ctl, row, tss_tag if mode else full_tag, prefer)
-                if pick < 0 and mode == MODE_FULL:
+                if pick < 0 and mode == MODE_FULL and prover == a:
                     found, phi, delta, work, flags = tt_get(
                         tt, canonical_key(B, Z, tss_tag), ctl[C_TTBITS]
                     )
                     if found and phi == 0:  # a threat probe proved it: read its proof
                         row[F_WANT] = MODE_THREATS
-                        _expand_in(B, Z, ctl, row, covered, used, MODE_THREATS)
+                        _expand_in(B, Z, ctl, row, covered, used, MODE_THREATS, 0)
                         pick = _proving_move(B, Z, tt, ctl, row, tss_tag, prefer)
                 if pick < 0:  # the table lost the proof here: search the moves again
                     row[F_WANT] = MODE_FULL
-                    _expand_in(B, Z, ctl, row, covered, used, MODE_FULL)
+                    _expand_in(B, Z, ctl, row, covered, used, MODE_FULL, 0)
                     status = _proof_children(
                         B, Z, tt, ctl, stop, stk[d + 1 :], covered, used, row, True, False
                     )

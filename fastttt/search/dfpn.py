@@ -77,10 +77,11 @@ _BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-
 @dataclass(frozen=True)
 class PassZone:
     """The answer of :meth:`ProofSearch.pass_zone`. ``proven``: does the attacker win after
-    the defender's pass (None: unknown within the budget); ``zone``: the empty cells where a
-    defender's move can stop the proof's win (every other move loses), None when no proof
-    was read (no win, the walk over its cap, an entry lost); ``nodes``: df-pn's positions
-    and the walk's; ``walked``: positions the walk visited (a tree: transpositions once per
+    the pass of the side to move (None: unknown within the budget); ``zone``: the empty
+    cells where a move of that side can stop the proof of the other side's goal (every other
+    move fails: loses, or for the attacker does not win), None when no proof was read (the
+    goal not proven, the walk over its cap, an entry lost); ``nodes``: df-pn's positions and
+    the walk's; ``walked``: positions the walk visited (a tree: transpositions once per
     path); ``seconds``: wall time."""
 
     proven: bool | None
@@ -523,14 +524,16 @@ class ProofSearch:
         attacker_reach: int = 0,
         walk_cap: int = PASS_ZONE_WALK,
     ) -> PassZone:
-        """Does ``attacker`` win if the defender, to move in ``pos`` (a free board), passed,
-        and where could a defender's move stop that proof? df-pn in full mode (this
-        searcher's threat probes and pairings; no relevance zones) within ``max_nodes`` and
-        ``seconds`` (None: no limit; Ctrl-C raises KeyboardInterrupt), then a walk of at most
-        ``walk_cap`` positions that reads the proof's zone
-        (:func:`fastttt.kernels.pass_zone.proof_zone`, whose docstring gives the rules). A
-        defender's move off the zone loses: the attacker wins after it by the same proof.
-        ``attacker_reach`` as in :meth:`prove` (a failure within it: ``proven`` None)."""
+        """The side to move in ``pos`` (a free board) passes: does ``attacker`` win then, and
+        where could a move of the side that passed stop that proof? df-pn in full mode (this
+        searcher's threat probes and pairings; no relevance or pairing zones) within
+        ``max_nodes`` and ``seconds`` (None: no limit; Ctrl-C raises KeyboardInterrupt), then
+        a walk of at most ``walk_cap`` positions that reads the zone of the proof of the
+        other side's goal (:func:`fastttt.kernels.pass_zone.proof_zone`, whose docstring
+        gives the rules): when the defender is to move, the attacker's win, and the
+        defender's moves off the zone lose; when the attacker is to move, its failure, and
+        its moves off the zone do not win. ``attacker_reach`` as in :meth:`prove`, for the
+        attacker's win only (a failure within it: ``proven`` None)."""
         attacker = require_int(attacker, "attacker", 0, 1)
         if self.geometry.gravity:
             raise InvalidArgumentError("a pass zone needs a free board (no gravity)")
@@ -538,40 +541,45 @@ class ProofSearch:
         walk_cap = require_int(walk_cap, "walk_cap", 1, 1 << 40)
         limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
         self._load(pos)
-        if pos.to_move == attacker:
-            raise InvalidArgumentError(f"player {attacker} is to move: the pass is the defender's")
+        prover = 1 - pos.to_move  # to move after the pass
+        if attacker_reach and prover != attacker:
+            raise InvalidArgumentError(
+                "attacker_reach is for the attacker's win: here the attacker passes"
+            )
         start_nodes = self._set_question(attacker, K.MODE_FULL, attacker_reach, limit, True)
         ctl, B = self.ctl, self.board.B
         zones = np.zeros((self.stk.shape[0], (self.geometry.cells + 63) // 64), dtype=np.uint64)
-        zone_nodes = int(ctl[K.C_ZONE_BUDGET])
-        ctl[K.C_ZONE_BUDGET] = 0  # a zone inside would leave out children the walk reads
-        B[L.H_PLY] += 1  # the defender passes
+        zoning = (int(ctl[K.C_ZONE_BUDGET]), int(ctl[K.C_PZONE_TRIES]))
+        ctl[K.C_ZONE_BUDGET] = ctl[K.C_PZONE_TRIES] = 0  # they leave out moves the walk reads
+        B[L.H_PLY] += 1  # the pass
         t0 = time.perf_counter()
         timer = self._arm(seconds)
-        walked, outcome = 0, P.Z_NO_PROOF
+        walked, outcome, proven = 0, P.Z_NO_PROOF, None
         try:
             args = (B, self.board.Z, self.tt, ctl)
             status = self._kernel(K.search, *args, self.stop, self.stk, self.covered, self.used)
-            proven = None if status != K.ST_DONE else bool(ctl[K.C_PHI] == 0)
-            if attacker_reach and proven is False:
-                proven = None  # lost within the reach only
-            if proven:
-                outcome, walked = self._kernel(
-                    P.proof_zone,
-                    *args,
-                    self.stop,
-                    self.stk,
-                    zones,
-                    self.covered,
-                    self.used,
-                    attacker,
-                    walk_cap,
-                )
-                ctl[K.C_NODES] += walked
+            if status == K.ST_DONE:
+                won = bool(ctl[K.C_PHI] == 0)  # the prover's goal
+                proven = won == (prover == attacker)
+                if attacker_reach and proven is False:
+                    proven = None  # lost within the reach only
+                elif won:
+                    outcome, walked = self._kernel(
+                        P.proof_zone,
+                        *args,
+                        self.stop,
+                        self.stk,
+                        zones,
+                        self.covered,
+                        self.used,
+                        prover,
+                        walk_cap,
+                    )
+                    ctl[K.C_NODES] += walked
         finally:
             self._disarm(timer)
             B[L.H_PLY] -= 1
-            ctl[K.C_ZONE_BUDGET] = zone_nodes
+            ctl[K.C_ZONE_BUDGET], ctl[K.C_PZONE_TRIES] = zoning
         nodes = int(ctl[K.C_NODES]) - start_nodes
         self.nodes += nodes
         zone = None

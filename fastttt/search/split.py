@@ -7,10 +7,10 @@ opponent, it wins when it wins after every move of M (the first move disproven e
 that a symmetry of ``pos`` maps onto each other are asked once (:func:`root_moves`); a move
 that completes M's line wins for M at once, one that fills the board is a draw. The children
 are searched apart, so transpositions between them are searched twice: the split pays when
-the root's moves are many and their proofs long. When the attacker is M's opponent, one proof
-can first answer many moves: that the attacker wins if M passed, read with its relevance zone
-(``pass_nodes``; :meth:`fastttt.search.dfpn.ProofSearch.pass_zone`): a move of M off the zone
-loses to the same proof.
+the root's moves are many and their proofs long. One proof can first answer many moves: that
+M's opponent reaches its goal if M passed, read with its relevance zone (``pass_nodes``;
+:meth:`fastttt.search.dfpn.ProofSearch.pass_zone`): a move of M off the zone fails to the same
+proof.
 
 Answers go to a checkpoint file (JSON, written atomically) as they come, both questions' in one
 file: a split given the same file again asks only the moves it lacks (same game and position,
@@ -41,8 +41,8 @@ class SplitAnswer:
     """``proven``: the attacker wins (True), does not (False), unknown (None); ``answers``:
     each root move asked (one per symmetry class) with "the attacker wins after it";
     ``nodes``: df-pn positions expanded by every task of this call (and by the pass's proof);
-    ``seconds``: wall time; ``pass_zone``: the zone of the attacker's win after the
-    defender's pass, when one was asked and read (its moves off it answered without a task)."""
+    ``seconds``: wall time; ``pass_zone``: the zone of the proof after the mover's pass,
+    when one was asked and read (the moves off it answered without a task)."""
 
     proven: Answer
     answers: dict[int, Answer]
@@ -108,10 +108,11 @@ def ask_split(
     :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a reach a task's
     disproof is unknown; free boards only); ``only``: ask these root moves alone (``answers``
     holds them; the root's answer counts the checkpoint's answers for the others too);
-    ``pass_nodes`` (free boards, the attacker not to move; 0: off): first, in this process,
-    prove within that many nodes that the attacker wins if the mover passed, and answer the
-    moves off that proof's zone (:meth:`~fastttt.search.dfpn.ProofSearch.pass_zone`: they
-    lose to the same proof) without a task; ``progress(move, answer, nodes)`` after each
+    ``pass_nodes`` (free boards; 0: off): first, in this process, prove within that many
+    nodes the goal of the mover's opponent if the mover passed (the attacker wins, or when
+    the attacker moves, it does not), and answer the moves off that proof's zone
+    (:meth:`~fastttt.search.dfpn.ProofSearch.pass_zone`: they fail to the same proof)
+    without a task; ``progress(move, answer, nodes)`` after each
     answer."""
     if pos.is_over():
         raise InvalidArgumentError(f"the game is already over in {pos}")
@@ -142,8 +143,8 @@ def ask_split(
         moves = [m for m in every if m in wanted]
     any_move = attacker == pos.to_move  # an OR over the moves, else an AND
     pass_nodes = require_int(pass_nodes, "pass_nodes", 0, 1 << 62)
-    if pass_nodes and (any_move or pos.spec.gravity):
-        raise InvalidArgumentError("a pass is the defender's, on a free board")
+    if pass_nodes and pos.spec.gravity:
+        raise InvalidArgumentError("a pass zone needs a free board")
     nodes = 0
     todo = []
     for move in moves:
@@ -162,9 +163,9 @@ def ask_split(
         nodes += spent
         for move in todo if zone is not None else ():
             if pos.move_cell(move) not in zone:
-                answers[move] = True
+                answers[move] = not any_move  # the mover's move fails
                 if progress is not None:
-                    progress(move, True, 0)
+                    progress(move, answers[move], 0)
         todo = [m for m in todo if m not in answers]
     _write_checkpoint(checkpoint, question, saved)
     if _decided(answers, every, any_move) is None and todo:
@@ -189,8 +190,8 @@ def ask_split(
 def _pass_zone(
     pos: Position, attacker: int, max_nodes: int, tt_bits, narrowing: dict, seconds
 ) -> tuple[frozenset[int] | None, int]:
-    """The zone of ``attacker``'s win after the mover's pass (None: none read), and the
-    nodes spent."""
+    """The zone of the proof after the mover's pass (None: none read), and the nodes spent;
+    the reach narrows only a proof of the attacker's win."""
     from fastttt.search.dfpn import ProofSearch
 
     search = ProofSearch(pos.spec, tt_bits=tt_bits, threat_nodes=narrowing["threat_nodes"])
@@ -199,7 +200,7 @@ def _pass_zone(
         attacker,
         max_nodes=max_nodes,
         seconds=seconds,
-        attacker_reach=narrowing["attacker_reach"],
+        attacker_reach=narrowing["attacker_reach"] if pos.to_move != attacker else 0,
     )
     return r.zone, r.nodes
 
