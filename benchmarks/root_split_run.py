@@ -39,8 +39,8 @@ def main() -> None:
         "--pass-nodes",
         type=float,
         default=0,
-        help="first prove the win after the mover's pass in this many nodes; moves off its zone"
-        " need no task (0: off)",
+        help="first prove, in this many nodes, the goal of the mover's opponent after the mover's"
+        " pass; the moves off that proof's zone need no task (0: off)",
     )
     parser.add_argument("--checkpoint", default=None, help="JSON file of the answers so far")
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
