@@ -161,11 +161,11 @@ def ask_split(
     if pass_nodes and todo:
         zone, spent = _pass_zone(pos, attacker, pass_nodes, tt_bits, narrowing, seconds)
         nodes += spent
-        for move in todo if zone is not None else ():
-            if pos.move_cell(move) not in zone:
-                answers[move] = not any_move  # the mover's move fails
-                if progress is not None:
-                    progress(move, answers[move], 0)
+        off_zone = [] if zone is None else [m for m in todo if pos.move_cell(m) not in zone]
+        for move in off_zone:
+            answers[move] = not any_move  # the mover's move fails
+            if progress is not None:
+                progress(move, answers[move], 0)
         todo = [m for m in todo if m not in answers]
     _write_checkpoint(checkpoint, question, saved)
     if _decided(answers, every, any_move) is None and todo:
