@@ -67,8 +67,8 @@ DEFAULT_PAIRING_ZONES = 0  # the defender's moves tried at an attacker's node (0
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
 _TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
 _REACH_TAG = 0x2545F4914F6CDD1D  # times the reach, xor'd into the tag: another question
-# xor'd into the tags of the positions after the defender's pass (ProofSearch.pass_zone):
-# there the attacker is to move with the stones of a position where the defender is
+# xor'd into the tags of the positions after a pass (ProofSearch.pass_zone): there one side
+# is to move with the stones of a position where the other is
 _PASS_TAG = np.uint64(0xB7E151628AED2A6B)
 PASS_ZONE_WALK = 1 << 20  # positions the walk of a pass proof may visit by default
 _BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-C writes 1)
@@ -498,8 +498,8 @@ class ProofSearch:
         )
 
     def _set_question(self, attacker: int, mode: int, reach: int, limit: int, passed=False) -> int:
-        """Set ``ctl`` for "does ``attacker`` win?" (``passed``: in the positions after the
-        defender's pass) within ``limit`` more nodes; returns the node count so far."""
+        """Set ``ctl`` for "does ``attacker`` win?" (``passed``: in the positions after a
+        pass) within ``limit`` more nodes; returns the node count so far."""
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = mode

@@ -112,8 +112,7 @@ def ask_split(
     nodes the goal of the mover's opponent if the mover passed (the attacker wins, or when
     the attacker moves, it does not), and answer the moves off that proof's zone
     (:meth:`~fastttt.search.dfpn.ProofSearch.pass_zone`: they fail to the same proof)
-    without a task; ``progress(move, answer, nodes)`` after each
-    answer."""
+    without a task; ``progress(move, answer, nodes)`` after each answer."""
     if pos.is_over():
         raise InvalidArgumentError(f"the game is already over in {pos}")
     attacker = require_int(attacker, "attacker", 0, 1)
