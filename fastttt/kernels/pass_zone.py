@@ -102,8 +102,9 @@ def _mark_lines(B, p, at_least, zone):
 
 @njit(**JIT)
 def _proving_move(B, Z, tt, ctl, row, tag, prefer):
-    """The index in ``row`` of a child whose entry under ``tag`` says its mover (the
-    defender) fails, one whose cell is in ``prefer`` (uint64 words) if there is one; or -1."""
+    """The index in ``row`` of a child whose entry under ``tag`` says its mover (the side
+    that passed) fails, one whose cell is in ``prefer`` (uint64 words) if there is one; or
+    -1."""
     s = B[H_PLY] & 1
     bits = ctl[C_TTBITS]
     pick = -1
