@@ -102,6 +102,17 @@ def test_no_attacker_s_move_outside_the_zone_of_its_failure_wins(game, count, pa
     assert zones >= 30 and outside > 100 and smaller > 10
 
 
+def test_a_pass_zone_on_a_board_past_64_cells():
+    """15x15 k=5: X's three in the middle row, O's two stones in a corner; after O's pass X
+    makes an open four. The zone keeps to the middle row and the corner's lines."""
+    spec = as_spec("15x15k5")
+    pos = Position.from_moves(spec, [111, 0, 112, 1, 113])
+    result = ProofSearch(spec, tt_bits=16).pass_zone(pos, 0)
+    assert result.proven is True and result.zone is not None
+    assert {110, 114} & result.zone and 224 not in result.zone
+    assert all(c // 15 in (0, 1, 7) or c % 15 < 3 for c in result.zone), sorted(result.zone)
+
+
 def test_pass_zone_requests_are_checked():
     spec = as_spec("5x5k4")
     search = ProofSearch(spec, tt_bits=8)

@@ -423,7 +423,7 @@ def expand(B, Z, ctl, row, covered, used):
     elif threats_only:
         if s != a:
             return _LEAF, np.int64(0), np.int64(INF)  # the attacker threatens nothing
-        _mark_threat_cells(B, s, used)
+        mark_line_cells(B, s, B[H_K] - 3, used)
         for c in range(n):
             if used[c]:
                 used[c] = 0
@@ -448,22 +448,22 @@ def expand(B, Z, ctl, row, covered, used):
 
 
 @njit(**INLINE_JIT)
-def _mark_threat_cells(B, s, used):
-    """Set ``used[c]`` on the empty cells where a stone of ``s`` could be a four or a three:
-    those of the lines holding k-3 or more of its stones and none of the opponent's (a four
-    or a three makes such a line hold k-2 or more)."""
+def mark_line_cells(B, p, at_least, marks):
+    """Set ``marks[c]`` on the empty cells of the lines holding ``at_least`` or more stones
+    of ``p`` and none of the opponent's (with k-3: the cells where a stone of ``p`` could be
+    a four or a three, which make such a line hold k-2 or more)."""
     nl = B[H_LINES]
     k = B[H_K]
-    mine = B[H_CNT] + s * nl
-    theirs = B[H_CNT] + (1 - s) * nl
+    mine = B[H_CNT] + p * nl
+    theirs = B[H_CNT] + (1 - p) * nl
     board = B[H_BOARD]
     first = B[H_LCELLS]
     for line in range(nl):
-        if B[mine + line] >= k - 3 and B[theirs + line] == 0:
+        if B[mine + line] >= at_least and B[theirs + line] == 0:
             for t in range(k):
                 c = B[first + line * k + t]
                 if B[board + c] == 0:
-                    used[c] = 1
+                    marks[c] = 1
 
 
 @njit(**JIT)

@@ -12,10 +12,9 @@ side; the passer is "its opponent" to the prover):
 
 - the root: the passer's winning cells (m there wins at once);
 - the prover to move and a winning cell: that cell;
-- the prover to move otherwise: its move (a child whose mover fails in the table, one in
-  the zone so far if there is one; a node that a threat probe proved for the attacker is
-  read in threat mode, under ``ctl[C_TSS_TAG]``; one that the table lost is searched again)
-  and the child's zone;
+- the prover to move otherwise: its move (a child whose mover fails in the table; a node
+  that a threat probe proved for the attacker is read in threat mode, under
+  ``ctl[C_TSS_TAG]``; one that the table lost is searched again) and the child's zone;
 - the passer to move: its lines of k-2 or more stones (m would give it a win now); where the
   rules of :func:`fastttt.kernels.dfpn.expand` prune its moves (fewer moves than empty
   cells) or leave it none, also the prover's lines of k-2 or more (the threats the pruning
@@ -59,17 +58,14 @@ from fastttt.kernels.dfpn import (
     _proof_children,
     _take_back_last,
     expand,
+    mark_line_cells,
     pairing_budget,
     tt_get,
 )
 from fastttt.kernels.lines import (
-    H_BOARD,
     H_CELLS,
-    H_CNT,
     H_EMPTY,
     H_K,
-    H_LCELLS,
-    H_LINES,
     H_PLY,
     H_SCRATCH,
     canonical_key,
@@ -83,40 +79,16 @@ Z_FOUND, Z_NO_PROOF, Z_CAP, Z_STOPPED = 0, 1, 2, 3
 
 
 @njit(**JIT)
-def _mark_lines(B, p, at_least, zone):
-    """Set the bits in ``zone`` (uint64 words) of the empty cells of ``p``'s lines that hold
-    ``at_least`` or more of its stones and none of the opponent's."""
-    nl = B[H_LINES]
-    k = B[H_K]
-    mine = B[H_CNT] + p * nl
-    theirs = B[H_CNT] + (1 - p) * nl
-    board = B[H_BOARD]
-    first = B[H_LCELLS]
-    for line in range(nl):
-        if B[mine + line] >= at_least and B[theirs + line] == 0:
-            for t in range(k):
-                c = B[first + line * k + t]
-                if B[board + c] == 0:
-                    zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
-
-
-@njit(**JIT)
-def _proving_move(B, Z, tt, ctl, row, tag, prefer):
+def _proving_move(B, Z, tt, ctl, row, tag):
     """The index in ``row`` of a child whose entry under ``tag`` says its mover (the side
-    that passed) fails, one whose cell is in ``prefer`` (uint64 words) if there is one; or
-    -1."""
+    that passed) fails, or -1."""
     s = B[H_PLY] & 1
     bits = ctl[C_TTBITS]
-    pick = -1
     for i in range(row[F_N]):
-        c = row[NF + i]
-        found, phi, delta, work, flags = tt_get(tt, child_key(B, Z, tag, c, s), bits)
+        found, phi, delta, work, flags = tt_get(tt, child_key(B, Z, tag, row[NF + i], s), bits)
         if found and delta == 0:
-            if prefer[c >> 6] >> np.uint64(c & 63) & np.uint64(1):
-                return i
-            if pick < 0:
-                pick = i
-    return pick
+            return i
+    return -1
 
 
 @njit(**JIT)
@@ -149,7 +121,7 @@ def _pairing_leaf(B, Z, tt, ctl, covered, used, zone):
         c = B[pairs + i]
         if c < 0:
             break
-        zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+        zone[c] = 1
     return True
 
 
@@ -158,7 +130,7 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
     """The zone (module docstring) of the proof that the table holds of ``prover``'s goal
     from the board (``prover`` to move; its goal: ``ctl[C_ATTACKER]`` wins when it is the
     attacker, else does not win; full-mode entries under ``ctl[C_TAG]``, threat probes'
-    under ``ctl[C_TSS_TAG]``), into ``zones[0]`` (uint64 words, bit c for cell c); ``zones``
+    under ``ctl[C_TSS_TAG]``), into ``zones[0]`` (int8, 1 on the zone's cells); ``zones``
     has a row per stack row. Returns ``(outcome, positions walked)``: Z_FOUND, Z_NO_PROOF (an
     entry lost, or a leaf where the prover fails), Z_CAP (over ``cap`` positions) or
     Z_STOPPED (the stop word). A prover's node whose proof the table lost is searched again
@@ -170,7 +142,6 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
     q = 1 - prover  # the side that passed: its stone m is the one the zone is about
     pairings = ctl[C_PAIRING] != 0 and prover != a
     k = B[H_K]
-    words = zones.shape[1]
     visited = 0
     outcome = Z_FOUND
     d = 0
@@ -187,9 +158,8 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
             if is_stopped(stop):
                 outcome = Z_STOPPED
                 break
-            for w in range(words):
-                zones[d, w] = 0
             zone = zones[d]
+            zone[:] = 0
             row[F_N] = 0
             row[F_I] = 0
             if pairings and _pairing_leaf(B, Z, tt, ctl, covered, used, zone):
@@ -200,23 +170,21 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
                 B, Z, ctl, row, covered, used, mode, FLAG_NO_PAIRING if pairings else 0
             )
             if d == 0:
-                _mark_lines(B, q, k - 1, zone)  # m itself completes a line
+                mark_line_cells(B, q, k - 1, zone)  # m itself completes a line
             if s == q:
-                _mark_lines(B, q, k - 2, zone)
+                mark_line_cells(B, q, k - 2, zone)
                 if kind == _LEAF or row[F_N] < B[H_EMPTY]:
-                    _mark_lines(B, prover, k - 2, zone)
-                    _mark_lines(B, q, k - 3, zone)
+                    mark_line_cells(B, prover, k - 2, zone)
+                    mark_line_cells(B, q, k - 3, zone)
             if kind == _LEAF:
                 if (phi == 0) != (s == prover):
                     outcome = Z_NO_PROOF
                     break
                 if s == prover and B[H_EMPTY] > 0:  # the winning cell expand listed first
-                    c = row[NF]
-                    zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+                    zone[row[NF]] = 1
                 row[F_N] = 0
             elif s == prover:
-                prefer = zones[d - 1] if d > 0 else zone  # the moves the zone holds so far
-                pick = _proving_move(B, Z, tt, ctl, row, tss_tag if mode else full_tag, prefer)
+                pick = _proving_move(B, Z, tt, ctl, row, tss_tag if mode else full_tag)
                 if pick < 0 and mode == MODE_FULL and prover == a:
                     found, phi, delta, work, flags = tt_get(
                         tt, canonical_key(B, Z, tss_tag), ctl[C_TTBITS]
@@ -224,7 +192,7 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
                     if found and phi == 0:  # a threat probe proved it: read its proof
                         row[F_WANT] = MODE_THREATS
                         _expand_in(B, Z, ctl, row, covered, used, MODE_THREATS, 0)
-                        pick = _proving_move(B, Z, tt, ctl, row, tss_tag, prefer)
+                        pick = _proving_move(B, Z, tt, ctl, row, tss_tag)
                 if pick < 0:  # the table lost the proof here: search the moves again
                     row[F_WANT] = MODE_FULL
                     _expand_in(B, Z, ctl, row, covered, used, MODE_FULL, 0)
@@ -241,7 +209,7 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
                 c = row[NF + pick]
                 row[NF] = c
                 row[F_N] = 1
-                zone[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+                zone[c] = 1
             row[F_I] = 0
         if row[F_I] < row[F_N]:
             _play_next(B, Z, row)
@@ -251,8 +219,7 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
             continue
         if d == 0:
             break
-        for w in range(words):
-            zones[d - 1, w] |= zones[d, w]
+        zones[d - 1] |= zones[d]
         d -= 1
         _take_back_last(B, Z, stk[d])
     while d > 0:

@@ -548,7 +548,7 @@ class ProofSearch:
             )
         start_nodes = self._set_question(attacker, K.MODE_FULL, attacker_reach, limit, True)
         ctl, B = self.ctl, self.board.B
-        zones = np.zeros((self.stk.shape[0], (self.geometry.cells + 63) // 64), dtype=np.uint64)
+        zones = np.zeros((self.stk.shape[0], self.geometry.cells), dtype=np.int8)
         zoning = (int(ctl[K.C_ZONE_BUDGET]), int(ctl[K.C_PZONE_TRIES]))
         ctl[K.C_ZONE_BUDGET] = ctl[K.C_PZONE_TRIES] = 0  # they leave out moves the walk reads
         B[L.H_PLY] += 1  # the pass
@@ -584,12 +584,8 @@ class ProofSearch:
         self.nodes += nodes
         zone = None
         if outcome == P.Z_FOUND:
-            empty = ~(int(pos.first) | int(pos.second))
-            zone = frozenset(
-                c
-                for c in range(self.geometry.cells)
-                if empty >> c & 1 and int(zones[0, c >> 6]) >> (c & 63) & 1
-            )
+            cells = (int(c) for c in np.flatnonzero(zones[0]))
+            zone = frozenset(c for c in cells if not pos.occupied >> c & 1)
         return PassZone(proven, zone, nodes, walked, time.perf_counter() - t0)
 
     def _proof_size(self) -> tuple[int | None, int | None]:
