@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import threading
 
 import pytest
 from click.testing import CliRunner
@@ -16,6 +17,7 @@ from fastttt.cli.solve_search import parse_budget
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
+from fastttt.search import portfolio
 from fastttt.search.alphabeta import Searcher, searcher
 from fastttt.search.portfolio import METHODS, prove
 from fastttt.tables.dense import solve
@@ -225,11 +227,26 @@ def test_a_node_budget_keeps_the_turns():
     assert [s[0] for s in turns[1][3:8]] == methods
 
 
-def test_side_by_side_the_first_to_know_halts_the_other():
+def test_side_by_side_the_first_to_know_halts_the_other(monkeypatch):
     # 6 x 6 k = 5 after the centre: df-pn proves the draw in a few dozen nodes, alpha-beta
     # does not settle it within a million
     pos = Position.from_moves("6x6k5", [14])
     assert prove(pos, methods=("alphabeta",), budget_nodes=1_000_000).value is None
+    # df-pn waits for alpha-beta's first slice, which it must then cut short (on a busy
+    # machine df-pn could otherwise answer before alpha-beta begins)
+    alphabeta_began = threading.Event()
+    alphabeta_step, dfpn_step = portfolio._alphabeta_step, portfolio._dfpn_step
+
+    def first_alphabeta(*args):
+        alphabeta_began.set()
+        alphabeta_step(*args)
+
+    def dfpn_after_alphabeta(*args):
+        assert alphabeta_began.wait(60)
+        dfpn_step(*args)
+
+    monkeypatch.setattr(portfolio, "_alphabeta_step", first_alphabeta)
+    monkeypatch.setattr(portfolio, "_dfpn_step", dfpn_after_alphabeta)
     result = prove(pos, threads=2)
     assert result.value == 0 and result.method == "dfpn" and result.threads == 3
     halted = [s for s in result.steps if s.method == "alphabeta"]
