@@ -325,16 +325,12 @@ class ProofSearch:
         attacker = require_int(attacker, "attacker", 0, 1)
         nodes = require_int(nodes, "nodes", 0, 1 << 40)
         self._load(pos)
-        out = np.zeros(self.geometry.cells, dtype=np.int64)
         budget = max(self.ctl[K.C_PAIR_BUDGET], nodes)
         if pos.to_move == attacker:  # the budget df-pn's own search here last had
             found, _, _, _, flags = K.tt_get(self.tt, self._key(attacker), self.tt_bits)
             if found:
                 budget = max(budget, int(K.pairing_budget(self.ctl, flags)))
-        count = blocking_pairs(self.board.B, attacker, self.covered, self.used, budget, out)
-        if count < 0:
-            return None
-        return tuple((int(out[2 * i]), int(out[2 * i + 1])) for i in range(count))
+        return self._loaded_pairs(attacker, int(budget))
 
     def table_work(self, pos, attacker: int, won: bool) -> int | None:
         """The work (nodes searched below it) behind the table's answer that ``attacker``
@@ -587,6 +583,63 @@ class ProofSearch:
             cells = (int(c) for c in np.flatnonzero(zones[0]))
             zone = frozenset(c for c in cells if not pos.occupied >> c & 1)
         return PassZone(proven, zone, nodes, walked, time.perf_counter() - t0)
+
+    # --- stones with either side to move, as after passes (:mod:`fastttt.search.draw_zones`) --
+    def _load_stones(self, first: int, second: int, to_move: int) -> bool:
+        """Load the stones with ``to_move`` to move; True when their count gives the move to
+        the other side (after an odd number of passes: keyed with the pass tag)."""
+        self.board.load(first, second)
+        passed = int(self.board.B[L.H_PLY]) & 1 != to_move
+        self.board.B[L.H_PLY] += int(passed)
+        return passed
+
+    def prove_stones(
+        self, first: int, second: int, to_move: int, attacker: int, max_nodes: int | None = None
+    ) -> bool | None:
+        """:meth:`prove`'s full-mode answer for the stones ``first``, ``second`` (bitboards of
+        a live position the caller has checked) with ``to_move`` to move, whatever their
+        count says (positions after passes); None when ``max_nodes`` ran out."""
+        limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
+        passed = self._load_stones(first, second, to_move)
+        start_nodes = self._set_question(attacker, K.MODE_FULL, 0, limit, passed)
+        ctl = self.ctl
+        args = (self.board.B, self.board.Z, self.tt, ctl, self.stop, self.stk)
+        try:
+            status = self._kernel(K.search, *args, self.covered, self.used)
+        finally:
+            self.nodes += int(ctl[K.C_NODES]) - start_nodes
+        if status != K.ST_DONE:
+            return None
+        won, lost = (ctl[K.C_PHI], ctl[K.C_DELTA])
+        if to_move != attacker:
+            won, lost = lost, won
+        return True if won == 0 else False if lost == 0 else None
+
+    def table_stones(self, first: int, second: int, to_move: int, attacker: int) -> bool | None:
+        """The table's answer to :meth:`prove_stones`' question, None when it holds none."""
+        passed = self._load_stones(first, second, to_move)
+        flip = _PASS_TAG if passed else np.uint64(0)
+        tag = np.uint64(_TAGS[attacker + 2 * K.MODE_FULL]) ^ flip
+        key = np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
+        found, phi, delta, _, _ = K.tt_get(self.tt, key, self.tt_bits)
+        if not found:
+            return None
+        won, lost = (phi, delta) if to_move == attacker else (delta, phi)
+        return True if won == 0 else False if lost == 0 else None
+
+    def pairs_of_stones(
+        self, first: int, second: int, attacker: int, nodes: int = BLOCKING_PAIRS_NODES
+    ) -> tuple[tuple[int, int], ...] | None:
+        """:meth:`blocking_pairs` for the stones ``first``, ``second`` (whoever is to move)."""
+        self.board.load(first, second)
+        return self._loaded_pairs(attacker, int(max(self.ctl[K.C_PAIR_BUDGET], nodes)))
+
+    def _loaded_pairs(self, attacker: int, budget: int) -> tuple[tuple[int, int], ...] | None:
+        out = np.zeros(self.geometry.cells, dtype=np.int64)
+        count = blocking_pairs(self.board.B, attacker, self.covered, self.used, budget, out)
+        if count < 0:
+            return None
+        return tuple((int(out[2 * i]), int(out[2 * i + 1])) for i in range(count))
 
     def _proof_size(self) -> tuple[int | None, int | None]:
         """``(size, None)``, or ``(None, at_least)`` over :data:`SIZE_CAP` or when a search
