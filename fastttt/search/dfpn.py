@@ -615,24 +615,43 @@ class ProofSearch:
             won, lost = lost, won
         return True if won == 0 else False if lost == 0 else None
 
-    def table_stones(self, first: int, second: int, to_move: int, attacker: int) -> bool | None:
-        """The table's answer to :meth:`prove_stones`' question, None when it holds none."""
+    def _stones_entry(self, first: int, second: int, to_move: int, attacker: int):
+        """The table row (``tt_get``'s tuple) of :meth:`prove_stones`' question."""
         passed = self._load_stones(first, second, to_move)
         flip = _PASS_TAG if passed else np.uint64(0)
         tag = np.uint64(_TAGS[attacker + 2 * K.MODE_FULL]) ^ flip
         key = np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
-        found, phi, delta, _, _ = K.tt_get(self.tt, key, self.tt_bits)
+        return K.tt_get(self.tt, key, self.tt_bits)
+
+    def table_stones(
+        self, first: int, second: int, to_move: int, attacker: int
+    ) -> tuple[bool | None, int]:
+        """The table's answer to :meth:`prove_stones`' question (None when it holds none) and
+        the work behind it (nodes searched below the position)."""
+        found, phi, delta, work, _ = self._stones_entry(first, second, to_move, attacker)
         if not found:
-            return None
+            return None, 0
         won, lost = (phi, delta) if to_move == attacker else (delta, phi)
-        return True if won == 0 else False if lost == 0 else None
+        return (True if won == 0 else False if lost == 0 else None), int(work)
 
     def pairs_of_stones(
-        self, first: int, second: int, attacker: int, nodes: int = BLOCKING_PAIRS_NODES
+        self,
+        first: int,
+        second: int,
+        to_move: int,
+        attacker: int,
+        nodes: int = BLOCKING_PAIRS_NODES,
     ) -> tuple[tuple[int, int], ...] | None:
-        """:meth:`blocking_pairs` for the stones ``first``, ``second`` (whoever is to move)."""
-        self.board.load(first, second)
-        return self._loaded_pairs(attacker, int(max(self.ctl[K.C_PAIR_BUDGET], nodes)))
+        """:meth:`blocking_pairs` for the stones ``first``, ``second`` with ``to_move`` to
+        move (as after passes)."""
+        budget = max(int(self.ctl[K.C_PAIR_BUDGET]), nodes)
+        if to_move == attacker:  # the budget df-pn's own search here last had
+            found, _, _, _, flags = self._stones_entry(first, second, to_move, attacker)
+            if found:
+                budget = max(budget, int(K.pairing_budget(self.ctl, flags)))
+        else:
+            self.board.load(first, second)
+        return self._loaded_pairs(attacker, budget)
 
     def _loaded_pairs(self, attacker: int, budget: int) -> tuple[tuple[int, int], ...] | None:
         out = np.zeros(self.geometry.cells, dtype=np.int64)

@@ -59,7 +59,10 @@ class DrawZone:
     the attacker wins or a budget ran out (``complete`` False); ``positions``: positions of the
     zone proof (each once); ``passes``, ``passes_held``: the attacker's passes asked and those
     it does not win after; ``moves_pruned``: attacker's moves off a pass zone, not searched;
-    ``dfpn_nodes``: df-pn's positions for the answers; ``seconds``: wall time."""
+    ``pass_moves``: the attacker's moves at the nodes where its pass held (``moves_pruned``
+    of them pruned); ``pairing_leaves`` and ``pairing_share``: the leaves closed by a pairing
+    and the mean share of their empty cells that the pairs take; ``dfpn_nodes``: df-pn's
+    positions for the answers; ``seconds``: wall time."""
 
     zone: frozenset[int] | None
     complete: bool
@@ -67,6 +70,9 @@ class DrawZone:
     passes: int
     passes_held: int
     moves_pruned: int
+    pass_moves: int
+    pairing_leaves: int
+    pairing_share: float
     dfpn_nodes: int
     seconds: float
 
@@ -109,7 +115,9 @@ class DrawZones:
         """:meth:`zone` for stones with either side to move (as after passes)."""
         stones = (first, second)
         self._a = attacker
-        self._counts = [0, 0, 0, 0]  # positions, passes, passes held, moves pruned
+        # positions, passes, passes held, moves pruned, pass moves, pairing leaves
+        self._counts = [0, 0, 0, 0, 0, 0]
+        self._pair_share = 0.0
         nodes0, t0 = self.search.nodes, time.perf_counter()
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 8 * self.spec.cells + 200))
@@ -124,7 +132,7 @@ class DrawZones:
         finally:
             sys.setrecursionlimit(limit)
         zone = None if mask is None else frozenset(_cells(mask & ~(first | second)))
-        positions, passes, held, pruned = self._counts
+        positions, passes, held, pruned, pass_moves, leaves = self._counts
         return DrawZone(
             zone,
             complete and zone is not None,
@@ -132,6 +140,9 @@ class DrawZones:
             passes,
             held,
             pruned,
+            pass_moves,
+            leaves,
+            self._pair_share / leaves if leaves else 0.0,
             self.search.nodes - nodes0,
             time.perf_counter() - t0,
         )
@@ -139,7 +150,7 @@ class DrawZones:
     # --- the zone proof: A the attacker's stones, D the defender's ---------------------------
     def _ask(self, A: int, D: int, defender_to_move: bool) -> bool:
         """Does the attacker win (df-pn, the table first)?"""
-        known = self._known(A, D, defender_to_move)
+        known, _ = self._known(A, D, defender_to_move)
         if known is None:
             a = self._a
             first, second = (A, D) if a == 0 else (D, A)
@@ -149,8 +160,8 @@ class DrawZones:
             raise OutOfBudget
         return known
 
-    def _known(self, A: int, D: int, defender_to_move: bool) -> bool | None:
-        """The table's answer to "does the attacker win?", None if it has none."""
+    def _known(self, A: int, D: int, defender_to_move: bool) -> tuple[bool | None, int]:
+        """The table's answer to "does the attacker win?" (None if it has none), its work."""
         a = self._a
         first, second = (A, D) if a == 0 else (D, A)
         return self.search.table_stones(first, second, 1 - a if defender_to_move else a, a)
@@ -174,15 +185,18 @@ class DrawZones:
         empty = self.full & ~(A | D)
         if empty == 0:
             return 0
-        pairs = self._pairs(A, D)
+        pairs = self._pairs(A, D, True)
         if pairs is not None:
             return pairs
         wins = self._winning_cells(D, A)
         if wins:
             return (wins & -wins) | self._cover(0, A, D, 1)
-        moves = list(_cells(empty))  # those the table already settles first: df-pn's proof
-        moves.sort(key=lambda c: self._known(A, D | 1 << c, False) is not False)
-        for c in moves:
+        # the moves the table already settles first (df-pn's proof), the least work first
+        moves = []
+        for c in _cells(empty):
+            known, work = self._known(A, D | 1 << c, False)
+            moves.append((known is not False, work, c))
+        for _, _, c in sorted(moves):
             if not self._ask(A, D | 1 << c, False):
                 return 1 << c | self._node(A, D | 1 << c, False)
         raise AssertionError("a defender's node that df-pn disproved has no drawing move")
@@ -191,7 +205,7 @@ class DrawZones:
         empty = self.full & ~(A | D)
         if empty == 0:
             return 0
-        pairs = self._pairs(A, D)
+        pairs = self._pairs(A, D, False)
         if pairs is not None:
             return pairs
         if self._winning_cells(A, D):
@@ -208,15 +222,19 @@ class DrawZones:
             zone = self._node(A, D, True)
             moves = empty & zone
             self._counts[3] += (empty & ~zone).bit_count()
+            self._counts[4] += empty.bit_count()
         for m in _cells(moves):
             zone |= 1 << m | self._node(A | 1 << m, D, True)
         return zone
 
-    def _pairs(self, A: int, D: int) -> int | None:
-        first, second = (A, D) if self._a == 0 else (D, A)
-        pairs = self.search.pairs_of_stones(first, second, self._a)
+    def _pairs(self, A: int, D: int, defender_to_move: bool) -> int | None:
+        a = self._a
+        first, second = (A, D) if a == 0 else (D, A)
+        pairs = self.search.pairs_of_stones(first, second, 1 - a if defender_to_move else a, a)
         if pairs is None:
             return None
+        self._counts[5] += 1
+        self._pair_share += 2 * len(pairs) / (self.full & ~(A | D)).bit_count()
         return sum(1 << c for pair in pairs for c in pair)
 
     def _winning_cells(self, mine: int, theirs: int) -> int:
@@ -231,18 +249,27 @@ class DrawZones:
 
     def _cover(self, zone: int, A: int, D: int, need: int) -> int:
         """``zone`` with ``need`` empty cells (all, if fewer) of each open line of the
-        attacker."""
+        attacker: greedily, the cell on most lines still short first."""
         empty = self.full & ~(A | D)
+        short: dict[int, int] = {}  # the open cells of a short line, the cells it lacks
         for line in self.lines:
-            if line & D:
-                continue
-            gap = line & empty
-            short = need - (gap & zone).bit_count()
-            for c in _cells(gap & ~zone):
-                if short <= 0:
-                    break
-                zone |= 1 << c
-                short -= 1
+            if line & D == 0:
+                gap = line & empty
+                missing = min(need, gap.bit_count()) - (gap & zone).bit_count()
+                if missing > 0:
+                    short[gap & ~zone] = max(short.get(gap & ~zone, 0), missing)
+        while short:
+            best, count = 0, 0
+            for c in _cells(empty & ~zone):
+                on = sum(1 for gap in short if gap >> c & 1)
+                if on > count:
+                    best, count = c, on
+            zone |= 1 << best
+            short = {
+                gap & ~(1 << best): missing - (gap >> best & 1)
+                for gap, missing in short.items()
+                if missing - (gap >> best & 1) > 0
+            }
         return zone
 
 
