@@ -294,7 +294,9 @@ class ProofSearch:
         return zone
 
     # --- positions -------------------------------------------------------------------------
-    def _load(self, pos) -> None:
+    def _load(self, pos, to_move: int | None = None) -> bool:
+        """Load the live ``pos`` with ``to_move`` to move (None: its own side to move; the
+        other: the position after a pass); True after a pass (:meth:`_load_stones`)."""
         geo = self.geometry
         spec = getattr(pos, "spec", None)
         if spec is None:
@@ -303,7 +305,8 @@ class ProofSearch:
             raise InvalidPositionError(f"a position of {spec}, a searcher of {geo.name}")
         if pos.is_over():
             raise InvalidPositionError(f"the game is already over in {pos!r}")
-        self.board.load(int(pos.first), int(pos.second))
+        side = pos.to_move if to_move is None else to_move
+        return self._load_stones(int(pos.first), int(pos.second), side)
 
     def pairing_blocks(self, pos, attacker: int, nodes: int = BLOCKING_PAIRS_NODES) -> bool:
         """True when a pairing of the empty cells blocks every open line of ``attacker``
@@ -536,8 +539,8 @@ class ProofSearch:
         attacker_reach = require_int(attacker_reach, "attacker_reach", 0, 64)
         walk_cap = require_int(walk_cap, "walk_cap", 1, 1 << 40)
         limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
-        self._load(pos)
         prover = 1 - pos.to_move  # to move after the pass
+        self._load(pos, prover)
         if attacker_reach and prover != attacker:
             raise InvalidArgumentError(
                 "attacker_reach is for the attacker's win: here the attacker passes"
@@ -547,7 +550,6 @@ class ProofSearch:
         zones = np.zeros((self.stk.shape[0], self.geometry.cells), dtype=np.int8)
         zoning = (int(ctl[K.C_ZONE_BUDGET]), int(ctl[K.C_PZONE_TRIES]))
         ctl[K.C_ZONE_BUDGET] = ctl[K.C_PZONE_TRIES] = 0  # they leave out moves the walk reads
-        B[L.H_PLY] += 1  # the pass
         t0 = time.perf_counter()
         timer = self._arm(seconds)
         walked, outcome, proven = 0, P.Z_NO_PROOF, None
@@ -574,7 +576,6 @@ class ProofSearch:
                     ctl[K.C_NODES] += walked
         finally:
             self._disarm(timer)
-            B[L.H_PLY] -= 1
             ctl[K.C_ZONE_BUDGET], ctl[K.C_PZONE_TRIES] = zoning
         nodes = int(ctl[K.C_NODES]) - start_nodes
         self.nodes += nodes
