@@ -152,5 +152,14 @@ def test_bad_requests():
         DrawZones(as_spec("tictactoe")).zone(Position.from_moves("tictactoe", [0, 3, 1, 4, 2]), 0)
     with pytest.raises(InvalidPositionError, match="a position of"):
         DrawZones(as_spec("tictactoe")).zone(Position.empty("4x4k4"), 0)
+    zones = DrawZones(as_spec("tictactoe"))
+    with pytest.raises(InvalidPositionError, match=r"cells \[4\] hold both sides"):
+        zones.zone_of_stones(1 << 4, 1 << 4, 0, 0)
+    with pytest.raises(InvalidPositionError, match="already over"):
+        zones.zone_of_stones(0b111, 0b11000, 1, 0)
+    with pytest.raises(InvalidArgumentError, match="first"):
+        zones.zone_of_stones(1 << 9, 0, 0, 0)
+    with pytest.raises(InvalidArgumentError, match="to_move"):
+        zones.zone_of_stones(1, 0, 2, 0)
     with pytest.raises(InvalidArgumentError, match="max_positions"):
         DrawZones(as_spec("tictactoe"), max_positions=0)

@@ -18,15 +18,19 @@ are added on any empty cells off the zone (the zone's *claim*; the side to move 
 - the attacker to move: it *passes*. When df-pn disproves its win after the pass, the pass
   position's zone Zp is read first, and only the attacker's moves on Zp are children: a move m
   off Zp gives the pass position with one more attacker's stone off Zp, which its claim
-  covers. When the attacker wins after the pass, every move is a child. The zone: Zp, each
-  child's zone and move, and two empty cells of each open line.
+  covers. When the attacker wins after the pass, every move is a child. The zone: Zp, and
+  each child's zone and move.
 
-The claim holds from the leaves up. Stones added off a zone are off every zone below it
-(a zone holds its children's), so the defender's moves, all in zones, stay legal, and the
-added stones never touch a pair or a defender's winning cell. The attacker cannot complete a
-line at once: at its turn two empty cells of each open line are in the zone, and a stone added
-plus the move fill one at most. The pass rule is where zones prune: the attacker's moves off
-Zp are not searched.
+Why the claim holds, from the leaves up. Stones added off a zone are off every zone below it
+(a zone holds its children's and its pass zone), so the defender's moves, all in zones, stay
+legal, and the added stones never take a pair's cell or a defender's winning cell. Every zone
+holds an empty cell of each open line (the leaves add them; a defender's zone holds its move
+and its child's zone; an attacker's, its pass zone or every empty cell), so the added stones
+complete no line by themselves; and where the attacker's move would complete one with them,
+the child it leads to (or the pass position, for a move off Zp) has a zone holding a cell of
+that line that is still empty, a contradiction. Only at a leaf where the attacker is to move
+is there no child to argue from: there two empty cells of each open line are in the zone.
+The pass rule is where zones prune: the attacker's moves off Zp are not searched.
 
 Positions after passes have one side to move whatever the stone count says; df-pn keys them
 apart (:meth:`fastttt.search.dfpn.ProofSearch.prove_stones`). This module is slow (Python at
@@ -54,15 +58,16 @@ class OutOfBudget(Exception):
 
 @dataclass(frozen=True)
 class DrawZone:
-    """The answer of :meth:`DrawZones.zone`. ``zone``: the root's empty cells where an
-    attacker's move may matter (every move off them is a draw by the same strategy), None when
-    the attacker wins or a budget ran out (``complete`` False); ``positions``: positions of the
-    zone proof (each once); ``passes``, ``passes_held``: the attacker's passes asked and those
-    it does not win after; ``moves_pruned``: attacker's moves off a pass zone, not searched;
-    ``pass_moves``: the attacker's moves at the nodes where its pass held (``moves_pruned``
-    of them pruned); ``pairing_leaves`` and ``pairing_share``: the leaves closed by a pairing
-    and the mean share of their empty cells that the pairs take; ``dfpn_nodes``: df-pn's
-    positions for the answers; ``seconds``: wall time."""
+    """The answer of :meth:`DrawZones.zone`. ``zone``: the root's empty cells such that
+    attacker's stones added on any cells off them leave it without a win (the same strategy
+    holds), None when the attacker wins or a budget ran out (``complete`` False);
+    ``positions``: positions of the zone proof (each once); ``passes``, ``passes_held``: the
+    attacker's passes asked and those it does not win after; ``moves_pruned``: attacker's
+    moves off a pass zone, not searched; ``pass_moves``: the attacker's moves at the nodes
+    where its pass held (``moves_pruned`` of them pruned); ``pairing_leaves`` and
+    ``pairing_share``: the leaves closed by a pairing and the mean share of their empty cells
+    that the pairs take; ``dfpn_nodes``: df-pn's positions for the answers; ``seconds``: wall
+    time."""
 
     zone: frozenset[int] | None
     complete: bool
@@ -100,7 +105,12 @@ class DrawZones:
         self.max_positions = require_int(max_positions, "max_positions", 1, 1 << 40)
         self.lines = line_masks(spec)
         self.full = (1 << spec.cells) - 1
+        # zones by (attacker's stones, defender's, defender to move): the rules are the same
+        # for either player as the attacker, so they are kept between questions
         self._memo: dict[tuple[int, int, int], int] = {}
+        self._a = 0
+        self._counts = [0] * 6
+        self._pair_share = 0.0
 
     def zone(self, pos, attacker: int) -> DrawZone:
         """The zone of "``attacker`` does not win from ``pos``" (a live position)."""
@@ -112,7 +122,18 @@ class DrawZones:
         return self.zone_of_stones(pos.first, pos.second, pos.to_move, attacker)
 
     def zone_of_stones(self, first: int, second: int, to_move: int, attacker: int) -> DrawZone:
-        """:meth:`zone` for stones with either side to move (as after passes)."""
+        """:meth:`zone` for the stones ``first``, ``second`` (bitboards of a live position)
+        with either side to move, whatever their count says (as after passes)."""
+        to_move = require_int(to_move, "to_move", 0, 1)
+        attacker = require_int(attacker, "attacker", 0, 1)
+        first = require_int(first, "first", 0, self.full)
+        second = require_int(second, "second", 0, self.full)
+        if first & second:
+            raise InvalidPositionError(f"cells {sorted(_cells(first & second))} hold both sides")
+        if first | second == self.full or any(
+            line & stones == line for line in self.lines for stones in (first, second)
+        ):
+            raise InvalidPositionError("the game is already over: a line or a full board")
         stones = (first, second)
         self._a = attacker
         # positions, passes, passes held, moves pruned, pass moves, pairing leaves
