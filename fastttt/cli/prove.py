@@ -106,6 +106,13 @@ def _result_fields(result) -> dict:
     default=None,
     help="With --split: run the tasks on the Dask cluster at ADDRESS (tcp://host:8786).",
 )
+@click.option(
+    "--confine",
+    is_flag=True,
+    help="Each side's win is searched with its moves confined to those that win the game "
+    "or a board or send the other side to the open board where it has the most stones: a "
+    "win found is a win, a failure is unknown (the open variant's empty board: X wins).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def prove(
     game,
@@ -119,11 +126,17 @@ def prove(
     split_depth,
     workers,
     scheduler,
+    confine,
     as_json,
 ):
     """Prove the value of an Ultimate position by df-pn search (default: the empty board)."""
     from fastttt.search.ultimate import proof as P
 
+    if confine and (proof_path or check_path or suite or split_depth is not None):
+        raise click.UsageError(
+            "--confine goes with a plain search: not with --proof (its strategy's proof tree "
+            "repeats every transposition), --check, --suite or --split"
+        )
     if split_depth is not None and (check_path or suite):
         raise click.UsageError("--split goes with a search, not with --check or --suite")
     if (workers or scheduler) and split_depth is None:
@@ -153,7 +166,7 @@ def prove(
         except FastTTTError as err:
             raise click.BadParameter(str(err), param_hint="--proof") from None
     with _client(workers, scheduler) as client:
-        ask, make_tree = _askers(P, state, split_depth, max_nodes, tt_bits, client)
+        ask, make_tree = _askers(P, state, split_depth, max_nodes, tt_bits, client, confine)
         mover = ask(None)
         results = [mover]
         if mover.status != "proven":
@@ -173,6 +186,7 @@ def prove(
             "position": str(state),
             "verdict": verdict,
             "method": "df-pn",
+            "confined": confine,
             "questions": [_result_fields(r) for r in results],
             "nodes": sum(r.nodes for r in results),
             "seconds": round(sum(r.seconds for r in results), 4),
@@ -195,7 +209,7 @@ def prove(
     if as_json:
         emit("prove", out)
         return
-    how = "df-pn"
+    how = "df-pn, confined" if confine else "df-pn"
     if split_depth is not None:
         how = f"df-pn split at depth {split_depth}: {out['frontier']:,} tasks a question"
     click.echo(f"{game}: {verdict} ({out['nodes']:,} nodes, {out['seconds']:.2f} s, {how})")
@@ -218,11 +232,11 @@ def prove(
         sys.exit(1)
 
 
-def _askers(P, state, split_depth, max_nodes, tt_bits, client):
+def _askers(P, state, split_depth, max_nodes, tt_bits, client, confine=False):
     """``ask(attacker)`` (None: the side to move) answering "does it win from ``state``?" and
     ``make_tree(settled)`` giving the proof tree of a settled answer: by one df-pn (its nodes
     as progress), or split into tasks (:mod:`fastttt.search.ultimate.split`, progress by task) when
-    ``split_depth`` is given."""
+    ``split_depth`` is given; ``confine``: :class:`~fastttt.search.ultimate.proof.Prover`'s."""
 
     def question(attacker):
         return f"does {'XO'[state.to_move if attacker is None else attacker]} win?"
@@ -230,7 +244,7 @@ def _askers(P, state, split_depth, max_nodes, tt_bits, client):
     if split_depth is None:
         from fastttt.kernels.ultimate_dfpn import D_NODES
 
-        prover = P.Prover(tt_bits)
+        prover = P.Prover(tt_bits, confine=confine)
 
         def nodes() -> str:
             return f"{int(prover.ctl[D_NODES]):,} of {max_nodes:,} nodes"

@@ -19,7 +19,13 @@ one entry a slot, always replaced, did not in 48 M).
 With ``ctl[D_ESTIMATE]`` a position met for the first time starts from :func:`estimate`
 instead of (1, 1) (df-pn+, Nagai 2002): pn is the attacker's :func:`distance` to three boards
 in a row, dn the defender's, both at least 1; and a position where the attacker can no longer
-complete any line of boards is disproven on sight. State layout and rules:
+complete any line of boards is disproven on sight.
+
+With ``ctl[D_CONFINE]`` the attacker's moves are narrowed (:func:`confine`): only those that
+win the game or a board, and those that send the defender to an open board where it already
+has the most stones (all of them when no move sends it to an open board). A proof is a proof
+of the real game (the defender's moves are all searched); a disproof says only that no win
+keeps to these moves. State layout and rules:
 :mod:`fastttt.kernels.ultimate`. Kernels never raise; the stop word and the node budget end a
 search early (the root's numbers are then bounds, not a result).
 """
@@ -36,8 +42,8 @@ from fastttt.kernels.stop import is_stopped
 INF = np.int64(1 << 40)
 EPS = 0.25
 # ctl slots (int64)
-D_NODES, D_LIMIT, D_ABORTED, D_ATTACKER, D_ESTIMATE = range(5)
-NCTL = 5
+D_NODES, D_LIMIT, D_ABORTED, D_ATTACKER, D_ESTIMATE, D_CONFINE = range(6)
+NCTL = 6
 FAR = 16  # what a side lacks for a board it can no longer win; above 3 boards x 3 stones
 LINE_MASKS = np.array(K.LINES, dtype=np.int64)
 
@@ -152,7 +158,41 @@ def estimate(child, board, lacks, attacker):
 
 
 @njit(**JIT)
-def _enter(ply, parent_hash, work, table, zob, attacker, with_estimates, lacks):
+def confine(s, moves, n, child, attacker):
+    """Keep in ``moves[:n]`` (the attacker's, in ``s``) those that win the game or a board,
+    and those that send the defender to an open board holding the most defender's stones
+    among such targets (every move when none has one); returns how many are kept, in order.
+    ``child`` is a work row."""
+    defender = 1 - attacker
+    most = -1
+    for i in range(n):
+        for j in range(K.NS):
+            child[j] = s[j]
+        K.apply_move(child, moves[i])
+        target = child[K.FORCED]
+        if child[K.RESULT] == K.ONGOING and target >= 0:
+            most = max(most, np.int64(K.POP[child[defender * 9 + target]]))
+    if most < 0:
+        return n
+    kept = 0
+    for i in range(n):
+        for j in range(K.NS):
+            child[j] = s[j]
+        K.apply_move(child, moves[i])
+        target = child[K.FORCED]
+        board = np.int64(1) << (moves[i] // 9)
+        won_board = (child[K.FX + attacker] & ~s[K.FX + attacker]) & board != 0
+        keep = child[K.RESULT] == 1 + attacker or won_board
+        if target >= 0 and child[K.RESULT] == K.ONGOING:
+            keep = keep or K.POP[child[defender * 9 + target]] == most
+        if keep:
+            moves[kept] = moves[i]
+            kept += 1
+    return kept
+
+
+@njit(**JIT)
+def _enter(ply, parent_hash, work, table, zob, attacker, with_estimates, lacks, confining):
     """Generate the children of ``stack[ply]`` and read their numbers; returns their count.
     ``work``: the search's per-ply rows (stack, moves, cpn, cdn, chash); ``table``: (tt_keys,
     tt_pn, tt_dn); ``lacks``: a (2, 9) work array for :func:`estimate`."""
@@ -161,6 +201,8 @@ def _enter(ply, parent_hash, work, table, zob, attacker, with_estimates, lacks):
     s = stack[ply]
     n = K.gen_moves(s, moves[ply])
     child = stack[ply + 1]
+    if confining and s[K.SIDE] == attacker:
+        n = confine(s, moves[ply], n, child, attacker)
     filled = False  # lacks holds the parent's board lacks
     for i in range(n):
         for j in range(K.NS):
@@ -207,6 +249,7 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     thdelta = np.zeros(rows, dtype=np.int64)
     attacker = ctl[D_ATTACKER]
     with_estimates = ctl[D_ESTIMATE] != 0
+    confining = ctl[D_CONFINE] != 0
     lacks = np.zeros((2, 9), dtype=np.int64)
     work = (stack, moves, cpn, cdn, chash)
     table = (tt_keys, tt_pn, tt_dn)
@@ -221,7 +264,9 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     while True:
         if entering:
             ctl[D_NODES] += 1
-            count[ply] = _enter(ply, hashes[ply], work, table, zob, attacker, with_estimates, lacks)
+            count[ply] = _enter(
+                ply, hashes[ply], work, table, zob, attacker, with_estimates, lacks, confining
+            )
             entering = False
         or_node = stack[ply, K.SIDE] == attacker
         phi = INF

@@ -80,10 +80,14 @@ class Prover:
     between questions for the same attacker (a proof tree re-reads it), cleared when the
     attacker changes. ``estimate``: new positions start from each side's distance to three
     boards in a row, and a position where the attacker can no longer make one is disproven
-    at once (:mod:`fastttt.kernels.ultimate_dfpn`); False gives plain df-pn's (1, 1)."""
+    at once (:mod:`fastttt.kernels.ultimate_dfpn`); False gives plain df-pn's (1, 1).
+    ``confine``: the attacker plays only moves that win the game or a board, or that send the
+    defender to an open board where it has the most stones (:func:`~fastttt.kernels.
+    ultimate_dfpn.confine`); a win found is a win of the real game, a failure is "unknown"."""
 
-    def __init__(self, tt_bits: int = 22, estimate: bool = True):
+    def __init__(self, tt_bits: int = 22, estimate: bool = True, confine: bool = False):
         self.estimate = require_type(estimate, bool, "estimate")
+        self.confine = require_type(confine, bool, "confine")
         size = 1 << require_int(tt_bits, "tt_bits", 4, 32)
         require_memory(25 * size, f"a proof table of 2**{tt_bits} entries (25 bytes each)")
         self.tt_keys = np.zeros(size, dtype=np.uint64)
@@ -122,6 +126,7 @@ class Prover:
         self.ctl[D.D_LIMIT] = max_nodes
         self.ctl[D.D_ATTACKER] = attacker
         self.ctl[D.D_ESTIMATE] = self.estimate
+        self.ctl[D.D_CONFINE] = self.confine
         pn, dn = run(
             D.dfpn_root,
             state.array(),
@@ -135,6 +140,8 @@ class Prover:
             stop=self.stop,
         )
         status = "proven" if pn == 0 else "disproven" if dn == 0 else "unknown"
+        if self.confine and status == "disproven":
+            status = "unknown"  # no win within the confined moves, maybe one outside them
         return ProofResult(
             state,
             attacker,
@@ -274,14 +281,18 @@ def proof_tree(
     attacker = result.attacker
     out: list[int] = []
 
-    def settled(state: UltimateState) -> bool:
-        """Whether ``state`` is known to go the strategy's way, proving it again if needed."""
+    def known(state: UltimateState) -> bool:
+        """Whether ``state`` goes the strategy's way by the rules or the table's answer."""
         if state.is_over():
             return (state.winner() == attacker) == want_win
         if not want_win and D.distance(state.array(), attacker) >= D.FAR:
             return True  # the attacker can no longer complete a line of boards
         got = prover.stored(state)
-        if got is not None and got[0 if want_win else 1] == 0:
+        return got is not None and got[0 if want_win else 1] == 0
+
+    def settled(state: UltimateState) -> bool:
+        """:func:`known`, or else proven again."""
+        if known(state):
             return True
         again = prover.prove(state, attacker, max_nodes)
         return again.status == ("proven" if want_win else "disproven")
@@ -293,8 +304,11 @@ def proof_tree(
         state = stack.pop()
         if state.is_over():
             continue
-        if state.to_move == chooser:
-            move = next((m for m in state.legal_moves() if settled(state.play(m))), None)
+        if state.to_move == chooser:  # a move the table settles, else one proven again
+            legal = state.legal_moves()
+            move = next((m for m in legal if known(state.play(m))), None)
+            if move is None:
+                move = next((m for m in legal if settled(state.play(m))), None)
             if move is None:
                 raise RuntimeError(f"no settled move in {state}: the search's answer was wrong")
             out.append(move)

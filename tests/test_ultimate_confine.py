@@ -1,0 +1,174 @@
+"""Confined df-pn for Ultimate (``Prover(confine=True)``): the kernel's narrowing against a plain
+restatement, the open variant's empty board proven a first-player win (Bertholon et al. 2020)
+and its strategy replayed against the plain rules reference, a confined failure is "unknown",
+and the command line's ``--confine``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from fastttt.cli import main
+from fastttt.errors import InvalidArgumentError
+from fastttt.kernels import ultimate as K
+from fastttt.kernels import ultimate_dfpn as D
+from fastttt.search.ultimate import proof as P
+from fastttt.ultimate import UltimateState
+
+from ultimate_reference import RefState
+
+
+def plain_confined(state: UltimateState, attacker: int) -> list[int]:
+    """The attacker's moves that win the game or a board, or that send the defender to an
+    open board with the most defender's stones among such targets (all when none does)."""
+    defender = 1 - attacker
+    children = {m: state.play(m) for m in state.legal_moves()}
+
+    def stones(child) -> int | None:
+        target = None if child.is_over() else child.forced_board
+        if target is None:
+            return None
+        return sum(child.cell(target * 9 + c) == defender for c in range(9))
+
+    held = {m: stones(child) for m, child in children.items()}
+    counts = [h for h in held.values() if h is not None]
+    if not counts:
+        return sorted(children)
+    most = max(counts)
+    kept = []
+    for m, child in children.items():
+        board = m // 9
+        won_board = child.claims()[board] == attacker and state.claims()[board] is None
+        if child.winner() == attacker or won_board or held[m] == most:
+            kept.append(m)
+    return sorted(kept)
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True])
+def test_the_kernel_keeps_the_moves_the_rule_names(open_won_boards):
+    rng = random.Random(5)
+    moves = np.zeros(81, dtype=np.int32)
+    child = np.zeros(K.NS, dtype=np.int32)
+    narrowed = 0
+    for _ in range(300):
+        state = UltimateState(open_won_boards)
+        for _ in range(rng.randrange(60)):
+            if state.is_over():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.is_over():
+            continue
+        s = state.array()
+        n = K.gen_moves(s, moves)
+        kept = D.confine(s, moves, n, child, state.to_move)
+        assert sorted(moves[:kept].tolist()) == plain_confined(state, state.to_move), state
+        narrowed += kept < n
+    assert narrowed > 100
+
+
+@pytest.fixture(scope="module")
+def open_variant_proof():
+    """Bertholon et al. (2020): won boards stay open, the first player wins."""
+    prover = P.Prover(tt_bits=24, confine=True)  # 400 MiB: the walk finds what it proved
+    result = prover.prove(UltimateState(open_won_boards=True), 0, 20_000_000)
+    return prover, result
+
+
+def replay(prover, with_reference: bool) -> tuple[int, int]:
+    """The strategy read off the confined prover's table, played from the open variant's empty
+    board, every position once: at X's turns a move whose position the table proves (proven
+    again where the table lost it), at O's every legal move; the rules of the engine, or
+    with ``with_reference`` of the plain rules reference. Returns (positions, games won)."""
+
+    def stored(state: UltimateState) -> bool:
+        if state.is_over():
+            return state.winner() == 0
+        got = prover.stored(state)
+        return got is not None and got[0] == 0
+
+    def proven_again(state: UltimateState) -> bool:
+        return prover.prove(state, 0, 2_000_000).status == "proven"
+
+    start = UltimateState(open_won_boards=True)
+    seen: set[str] = set()
+    stack = [(start, RefState(open_won_boards=True) if with_reference else None)]
+    won = 0
+    while stack:
+        state, ref = stack.pop()
+        if str(state) in seen:
+            continue
+        seen.add(str(state))
+        rules = ref if with_reference else state
+        legal = rules.legal_moves()
+        if not legal or rules.winner() is not None:
+            assert rules.winner() in ("X", 0), state
+            won += 1
+            continue
+        if state.to_move == 0:
+            move = next((m for m in legal if stored(state.play(m))), None)
+            if move is None:
+                move = next(m for m in legal if proven_again(state.play(m)))
+            legal = [move]
+        stack.extend((state.play(m), ref.play(m) if with_reference else None) for m in legal)
+    return len(seen), won
+
+
+def test_the_open_variants_empty_board_is_a_first_player_win(open_variant_proof):
+    prover, result = open_variant_proof
+    assert result.status == "proven" and result.nodes > 100_000
+    positions, won = replay(prover, with_reference=False)
+    assert won > 1_000 and positions > 10_000
+
+
+def test_the_open_variants_strategy_holds_under_the_plain_rules(open_variant_proof):
+    prover, result = open_variant_proof
+    assert result.status == "proven"
+    positions, won = replay(prover, with_reference=True)
+    assert won > 1_000 and positions > 10_000
+
+
+def test_a_confined_failure_is_unknown():
+    prover = P.Prover(tt_bits=18, confine=True)
+    plain = P.Prover(tt_bits=18)
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = UltimateState()
+        while state.ply < 50 and not state.is_over():
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.is_over():
+            continue
+        for attacker in (0, 1):
+            truth = plain.prove(state, attacker, 5_000_000).status
+            confined = prover.prove(state, attacker, 5_000_000).status
+            assert truth != "unknown"
+            if truth == "disproven":  # a confined search never claims a disproof
+                assert confined == "unknown", (state, attacker)
+                checked += 1
+            else:  # a confined win is a win; the win may also lie outside the confined moves
+                assert confined in ("proven", "unknown"), (state, attacker)
+    assert checked > 5
+
+
+def test_bad_requests():
+    with pytest.raises(InvalidArgumentError, match="confine"):
+        P.Prover(confine=1)
+
+
+def test_the_command_line_confines(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["prove", "ultimate-open", "--confine", "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.stdout)
+    assert got["verdict"] == "X wins" and got["confined"] is True
+    out = CliRunner().invoke(main, ["prove", "ultimate", "--confine", "--max-nodes", "20000"])
+    assert out.exit_code == 0, out.output
+    assert "unknown" in out.stdout
+    for extra in (["--proof", "p.json"], ["--split", "1"], ["--suite"]):
+        out = CliRunner().invoke(main, ["prove", "ultimate-open", "--confine", *extra])
+        assert out.exit_code == 2 and "--confine" in out.stderr
+    assert not any(tmp_path.iterdir())
