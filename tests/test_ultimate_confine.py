@@ -167,7 +167,15 @@ def test_the_command_line_confines(tmp_path, monkeypatch):
     assert got["verdict"] == "X wins" and got["confined"] is True
     out = CliRunner().invoke(main, ["prove", "ultimate", "--confine", "--max-nodes", "20000"])
     assert out.exit_code == 0, out.output
-    assert "unknown" in out.stdout
+    assert "ultimate: unknown within budget" in out.stdout
+    # 30 plies into a random game, where neither side wins keeping to the confined moves
+    late = (
+        "6,5 5,7 7,1 1,5 5,9 9,7 7,6 6,9 9,6 6,6 6,2 2,9 9,2 2,5 5,2 2,8 8,2 2,6 6,4 4,9 9,9 9,8 "
+        "8,4 4,5 5,1 1,2 2,3 3,8 8,7 7,2"
+    )
+    out = CliRunner().invoke(main, ["prove", "ultimate", "--confine", "--moves", late])
+    assert out.exit_code == 0, out.output
+    assert "unknown: no win keeps to the confined moves" in out.stdout
     for extra in (["--proof", "p.json"], ["--split", "1"], ["--suite"]):
         out = CliRunner().invoke(main, ["prove", "ultimate-open", "--confine", *extra])
         assert out.exit_code == 2 and "--confine" in out.stderr

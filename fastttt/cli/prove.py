@@ -174,7 +174,9 @@ def prove(
         settled = next((r for r in reversed(results) if r.status == "proven"), None)
         if settled is None and all(r.status == "disproven" for r in results) and len(results) == 2:
             settled = results[-1]  # a draw: the tree shows the other side cannot win either
-        if settled is None:
+        if settled is None and confine and all(r.dn == 0 for r in results):
+            verdict = "unknown: no win keeps to the confined moves"
+        elif settled is None:
             verdict = "unknown within budget"
         elif settled.status == "proven":
             verdict = f"{'XO'[settled.attacker]} wins"
