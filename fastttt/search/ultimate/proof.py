@@ -82,8 +82,9 @@ class Prover:
     boards in a row, and a position where the attacker can no longer make one is disproven
     at once (:mod:`fastttt.kernels.ultimate_dfpn`); False gives plain df-pn's (1, 1).
     ``confine``: the attacker plays only moves that win the game or a board, or that send the
-    defender to an open board where it has the most stones (:func:`~fastttt.kernels.
-    ultimate_dfpn.confine`); a win found is a win of the real game, a failure is "unknown"."""
+    defender to an open board where it has the most stones
+    (:func:`fastttt.kernels.ultimate_dfpn.confine`); a win found is a win of the real game, a
+    failure is "unknown"."""
 
     def __init__(self, tt_bits: int = 22, estimate: bool = True, confine: bool = False):
         self.estimate = require_type(estimate, bool, "estimate")
