@@ -64,7 +64,7 @@ def test_the_kernel_keeps_the_moves_the_rule_names(open_won_boards):
             continue
         s = state.array()
         n = K.gen_moves(s, moves)
-        kept = D.confine(s, moves, n, child, state.to_move)
+        kept = D.confine(s, moves, n, child, np.zeros((2, 81), dtype=np.int64), state.to_move)
         assert sorted(moves[:kept].tolist()) == plain_confined(state, state.to_move), state
         narrowed += kept < n
     assert narrowed > 100

@@ -158,11 +158,12 @@ def estimate(child, board, lacks, attacker):
 
 
 @njit(**JIT)
-def confine(s, moves, n, child, attacker):
+def confine(s, moves, n, child, held, attacker):
     """Keep in ``moves[:n]`` (the attacker's, in ``s``) those that win the game or a board,
     and those that send the defender to an open board holding the most defender's stones
     among such targets (every move when none has one); returns how many are kept, in order.
-    ``child`` is a work row."""
+    ``child`` is a work row, ``held`` (int64[2, 81]) a work array: per move, the defender's
+    stones on its target (-1: no open target) and whether it wins."""
     defender = 1 - attacker
     most = -1
     for i in range(n):
@@ -170,39 +171,35 @@ def confine(s, moves, n, child, attacker):
             child[j] = s[j]
         K.apply_move(child, moves[i])
         target = child[K.FORCED]
+        won_board = (child[K.FX + attacker] & ~s[K.FX + attacker]) >> (moves[i] // 9) & 1
+        held[1, i] = child[K.RESULT] == 1 + attacker or won_board != 0
+        held[0, i] = -1
         if child[K.RESULT] == K.ONGOING and target >= 0:
-            most = max(most, np.int64(K.POP[child[defender * 9 + target]]))
+            held[0, i] = K.POP[child[defender * 9 + target]]
+            most = max(most, held[0, i])
     if most < 0:
         return n
     kept = 0
     for i in range(n):
-        for j in range(K.NS):
-            child[j] = s[j]
-        K.apply_move(child, moves[i])
-        target = child[K.FORCED]
-        board = np.int64(1) << (moves[i] // 9)
-        won_board = (child[K.FX + attacker] & ~s[K.FX + attacker]) & board != 0
-        keep = child[K.RESULT] == 1 + attacker or won_board
-        if target >= 0 and child[K.RESULT] == K.ONGOING:
-            keep = keep or K.POP[child[defender * 9 + target]] == most
-        if keep:
+        if held[1, i] or held[0, i] == most:
             moves[kept] = moves[i]
             kept += 1
     return kept
 
 
 @njit(**JIT)
-def _enter(ply, parent_hash, work, table, zob, attacker, with_estimates, lacks, confining):
+def _enter(ply, parent_hash, work, table, zob, attacker, with_estimates, lacks, held, confining):
     """Generate the children of ``stack[ply]`` and read their numbers; returns their count.
     ``work``: the search's per-ply rows (stack, moves, cpn, cdn, chash); ``table``: (tt_keys,
-    tt_pn, tt_dn); ``lacks``: a (2, 9) work array for :func:`estimate`."""
+    tt_pn, tt_dn); ``lacks``: a (2, 9) work array for :func:`estimate`; ``held``: one for
+    :func:`confine`, used when ``confining``."""
     stack, moves, cpn, cdn, chash = work
     tt_keys, tt_pn, tt_dn = table
     s = stack[ply]
     n = K.gen_moves(s, moves[ply])
     child = stack[ply + 1]
     if confining and s[K.SIDE] == attacker:
-        n = confine(s, moves[ply], n, child, attacker)
+        n = confine(s, moves[ply], n, child, held, attacker)
     filled = False  # lacks holds the parent's board lacks
     for i in range(n):
         for j in range(K.NS):
@@ -250,6 +247,7 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
     attacker = ctl[D_ATTACKER]
     with_estimates = ctl[D_ESTIMATE] != 0
     confining = ctl[D_CONFINE] != 0
+    held = np.zeros((2, 81), dtype=np.int64)
     lacks = np.zeros((2, 9), dtype=np.int64)
     work = (stack, moves, cpn, cdn, chash)
     table = (tt_keys, tt_pn, tt_dn)
@@ -265,7 +263,7 @@ def dfpn_root(start, tt_keys, tt_pn, tt_dn, tt_ply, zob, ctl, stop):
         if entering:
             ctl[D_NODES] += 1
             count[ply] = _enter(
-                ply, hashes[ply], work, table, zob, attacker, with_estimates, lacks, confining
+                ply, hashes[ply], work, table, zob, attacker, with_estimates, lacks, held, confining
             )
             entering = False
         or_node = stack[ply, K.SIDE] == attacker

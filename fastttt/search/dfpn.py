@@ -130,9 +130,22 @@ class DfpnResult:
     line_start: tuple[int, ...] | None = None
 
 
+def _tag(attacker: int, mode: int, reach: int = 0, passed: bool = False) -> np.uint64:
+    """The table tag of a question: "does ``attacker`` win?" in ``mode``, within ``reach``
+    (0: none), in the positions after a pass (``passed``)."""
+    flip = np.uint64(reach * _REACH_TAG % (1 << 64)) ^ (_PASS_TAG if passed else np.uint64(0))
+    return np.uint64(_TAGS[attacker + 2 * mode]) ^ flip
+
+
 def _threat_tag(attacker: int) -> np.int64:
     """The table tag of the threat mode's entries for ``attacker`` (shared by its probes)."""
-    return np.int64(_TAGS[attacker + 2 * K.MODE_THREATS].view(np.int64))
+    return np.int64(_tag(attacker, K.MODE_THREATS).view(np.int64))
+
+
+def _attackers_answer(phi: int, delta: int, to_move: int, attacker: int) -> bool | None:
+    """Does ``attacker`` win, from the mover's ``phi``, ``delta`` (None: not settled)?"""
+    won, lost = (phi, delta) if to_move == attacker else (delta, phi)
+    return True if won == 0 else False if lost == 0 else None
 
 
 class ProofSearch:
@@ -349,8 +362,7 @@ class ProofSearch:
 
     def _key(self, attacker: int) -> np.uint64:
         """The table key of the loaded position for the full-mode question (no reach)."""
-        tag = np.uint64(_TAGS[attacker + 2 * K.MODE_FULL])
-        return np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
+        return np.uint64(L.canonical_key(self.board.B, self.board.Z, _tag(attacker, K.MODE_FULL)))
 
     def _move_of(self, cell: int) -> int:
         return cell % self.geometry.cols if self.geometry.gravity else cell
@@ -443,9 +455,8 @@ class ProofSearch:
             reach = (int(ctl[K.C_DEEPEST]), int(ctl[K.C_ROOT_MOVES]), int(ctl[K.C_ROOT_SOLVED]))
             proven = None
             beyond_reach = False
-            if status == K.ST_DONE:  # phi and delta are the mover's: its goal is the
-                won, lost = (phi, delta) if pos.to_move == attacker else (delta, phi)
-                proven = True if won == 0 else False if lost == 0 else None  # attacker's
+            if status == K.ST_DONE:
+                proven = _attackers_answer(phi, delta, pos.to_move, attacker)
                 if attacker_reach and proven is False:
                     proven, beyond_reach = None, True  # lost within the reach only
             size = at_least = None
@@ -502,9 +513,8 @@ class ProofSearch:
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = mode
-        flip = np.uint64(reach * _REACH_TAG % (1 << 64)) ^ (_PASS_TAG if passed else np.uint64(0))
-        ctl[K.C_TAG] = np.int64((_TAGS[attacker + 2 * mode] ^ flip).view(np.int64))
-        threat_tag = _TAGS[attacker + 2 * K.MODE_THREATS] ^ (_PASS_TAG if passed else np.uint64(0))
+        ctl[K.C_TAG] = np.int64(_tag(attacker, mode, reach, passed).view(np.int64))
+        threat_tag = _tag(attacker, K.MODE_THREATS, 0, passed)
         ctl[K.C_TSS_TAG] = np.int64(threat_tag.view(np.int64))
         ctl[K.C_REACH] = reach
         ctl[K.C_THPHI] = ctl[K.C_THDELTA] = K.INF
@@ -611,16 +621,12 @@ class ProofSearch:
             self.nodes += int(ctl[K.C_NODES]) - start_nodes
         if status != K.ST_DONE:
             return None
-        won, lost = (ctl[K.C_PHI], ctl[K.C_DELTA])
-        if to_move != attacker:
-            won, lost = lost, won
-        return True if won == 0 else False if lost == 0 else None
+        return _attackers_answer(int(ctl[K.C_PHI]), int(ctl[K.C_DELTA]), to_move, attacker)
 
     def _stones_entry(self, first: int, second: int, to_move: int, attacker: int):
         """The table row (``tt_get``'s tuple) of :meth:`prove_stones`' question."""
         passed = self._load_stones(first, second, to_move)
-        flip = _PASS_TAG if passed else np.uint64(0)
-        tag = np.uint64(_TAGS[attacker + 2 * K.MODE_FULL]) ^ flip
+        tag = _tag(attacker, K.MODE_FULL, 0, passed)
         key = np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
         return K.tt_get(self.tt, key, self.tt_bits)
 
@@ -632,8 +638,7 @@ class ProofSearch:
         found, phi, delta, work, _ = self._stones_entry(first, second, to_move, attacker)
         if not found:
             return None, 0
-        won, lost = (phi, delta) if to_move == attacker else (delta, phi)
-        return (True if won == 0 else False if lost == 0 else None), int(work)
+        return _attackers_answer(int(phi), int(delta), to_move, attacker), int(work)
 
     def pairs_of_stones(
         self,

@@ -169,23 +169,25 @@ class DrawZones:
         )
 
     # --- the zone proof: A the attacker's stones, D the defender's ---------------------------
+    def _stones(self, A: int, D: int, defender_to_move: bool) -> tuple[int, int, int]:
+        """``(first, second, to_move)``: the players' stones and side for the searcher."""
+        a = self._a
+        first, second = (A, D) if a == 0 else (D, A)
+        return first, second, 1 - a if defender_to_move else a
+
     def _ask(self, A: int, D: int, defender_to_move: bool) -> bool:
         """Does the attacker win (df-pn, the table first)?"""
         known, _ = self._known(A, D, defender_to_move)
         if known is None:
-            a = self._a
-            first, second = (A, D) if a == 0 else (D, A)
-            to_move = 1 - a if defender_to_move else a
-            known = self.search.prove_stones(first, second, to_move, a, self.query_nodes)
+            stones = self._stones(A, D, defender_to_move)
+            known = self.search.prove_stones(*stones, self._a, self.query_nodes)
         if known is None:
             raise OutOfBudget
         return known
 
     def _known(self, A: int, D: int, defender_to_move: bool) -> tuple[bool | None, int]:
         """The table's answer to "does the attacker win?" (None if it has none), its work."""
-        a = self._a
-        first, second = (A, D) if a == 0 else (D, A)
-        return self.search.table_stones(first, second, 1 - a if defender_to_move else a, a)
+        return self.search.table_stones(*self._stones(A, D, defender_to_move), self._a)
 
     def _node(self, A: int, D: int, defender_to_move: bool) -> int:
         """The zone (a bitboard) of a position where the attacker does not win."""
@@ -195,20 +197,20 @@ class DrawZones:
         self._counts[0] += 1
         if self._counts[0] > self.max_positions:
             raise OutOfBudget
-        if defender_to_move:
-            zone = self._defender_node(A, D)
+        empty = self.full & ~(A | D)
+        pairs = self._pairs(A, D, defender_to_move) if empty else None
+        if not empty:
+            zone = 0  # a full board
+        elif pairs is not None:
+            zone = pairs
+        elif defender_to_move:
+            zone = self._defender_node(A, D, empty)
         else:
-            zone = self._attacker_node(A, D)
+            zone = self._attacker_node(A, D, empty)
         self._memo[key] = zone
         return zone
 
-    def _defender_node(self, A: int, D: int) -> int:
-        empty = self.full & ~(A | D)
-        if empty == 0:
-            return 0
-        pairs = self._pairs(A, D, True)
-        if pairs is not None:
-            return pairs
+    def _defender_node(self, A: int, D: int, empty: int) -> int:
         wins = self._winning_cells(D, A)
         if wins:
             return (wins & -wins) | self._cover(0, A, D, 1)
@@ -216,19 +218,13 @@ class DrawZones:
         moves = []
         for c in _cells(empty):
             known, work = self._known(A, D | 1 << c, False)
-            moves.append((known is not False, work, c))
-        for _, _, c in sorted(moves):
-            if not self._ask(A, D | 1 << c, False):
+            moves.append((known is not False, work, c, known))
+        for _, _, c, known in sorted(moves):
+            if known is False or known is None and not self._ask(A, D | 1 << c, False):
                 return 1 << c | self._node(A, D | 1 << c, False)
         raise AssertionError("a defender's node that df-pn disproved has no drawing move")
 
-    def _attacker_node(self, A: int, D: int) -> int:
-        empty = self.full & ~(A | D)
-        if empty == 0:
-            return 0
-        pairs = self._pairs(A, D, False)
-        if pairs is not None:
-            return pairs
+    def _attacker_node(self, A: int, D: int, empty: int) -> int:
         if self._winning_cells(A, D):
             raise AssertionError("an attacker's node that df-pn disproved has a winning move")
         wins = self._winning_cells(D, A)
@@ -249,9 +245,8 @@ class DrawZones:
         return zone
 
     def _pairs(self, A: int, D: int, defender_to_move: bool) -> int | None:
-        a = self._a
-        first, second = (A, D) if a == 0 else (D, A)
-        pairs = self.search.pairs_of_stones(first, second, 1 - a if defender_to_move else a, a)
+        """The cells of a pairing that blocks every open line, None when none is found."""
+        pairs = self.search.pairs_of_stones(*self._stones(A, D, defender_to_move), self._a)
         if pairs is None:
             return None
         self._counts[5] += 1
