@@ -19,6 +19,7 @@ from fastttt.kernels import ultimate_dfpn as D
 from fastttt.search.ultimate import proof as P
 from fastttt.ultimate import UltimateState
 
+from test_ultimate_proof import reference_rules
 from ultimate_reference import RefState
 
 
@@ -78,57 +79,27 @@ def open_variant_proof():
     return prover, result
 
 
-def replay(prover, with_reference: bool) -> tuple[int, int]:
-    """The strategy read off the confined prover's table, played from the open variant's empty
-    board, every position once: at X's turns a move whose position the table proves (proven
-    again where the table lost it), at O's every legal move; the rules of the engine, or
-    with ``with_reference`` of the plain rules reference. Returns (positions, games won)."""
-
-    def stored(state: UltimateState) -> bool:
-        if state.is_over():
-            return state.winner() == 0
-        got = prover.stored(state)
-        return got is not None and got[0] == 0
-
-    def proven_again(state: UltimateState) -> bool:
-        return prover.prove(state, 0, 2_000_000).status == "proven"
-
-    start = UltimateState(open_won_boards=True)
-    seen: set[str] = set()
-    stack = [(start, RefState(open_won_boards=True) if with_reference else None)]
-    won = 0
-    while stack:
-        state, ref = stack.pop()
-        if str(state) in seen:
-            continue
-        seen.add(str(state))
-        rules = ref if with_reference else state
-        legal = rules.legal_moves()
-        if not legal or rules.winner() is not None:
-            assert rules.winner() in ("X", 0), state
-            won += 1
-            continue
-        if state.to_move == 0:
-            move = next((m for m in legal if stored(state.play(m))), None)
-            if move is None:
-                move = next(m for m in legal if proven_again(state.play(m)))
-            legal = [move]
-        stack.extend((state.play(m), ref.play(m) if with_reference else None) for m in legal)
-    return len(seen), won
+@pytest.fixture(scope="module")
+def open_variant_strategy(open_variant_proof):
+    """X's strategy read off the confined prover's table (positions it lost proven again)."""
+    prover, result = open_variant_proof
+    return P.proof_tree(result, prover, 2_000_000)
 
 
 def test_the_open_variants_empty_board_is_a_first_player_win(open_variant_proof):
     prover, result = open_variant_proof
     assert result.status == "proven" and result.nodes > 100_000
-    positions, won = replay(prover, with_reference=False)
-    assert won > 1_000 and positions > 10_000
 
 
-def test_the_open_variants_strategy_holds_under_the_plain_rules(open_variant_proof):
-    prover, result = open_variant_proof
-    assert result.status == "proven"
-    positions, won = replay(prover, with_reference=True)
-    assert won > 1_000 and positions > 10_000
+def test_the_open_variants_strategy_holds_under_both_rules(open_variant_strategy):
+    tree = open_variant_strategy
+    assert tree.position == str(UltimateState(open_won_boards=True)) and tree.claim == "proven"
+    assert tree.size > 10_000  # X's positions: a move for each
+    finished = P.verify(tree)
+    assert finished > 1_000
+    assert P.verify(tree, reference_rules(RefState(open_won_boards=True))) == finished
+    games = P.replay(tree)
+    assert games.positions - tree.size - finished > 10_000  # O's turns: every reply is met
 
 
 def test_a_confined_failure_is_unknown():
@@ -161,10 +132,22 @@ def test_bad_requests():
 
 def test_the_command_line_confines(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    out = CliRunner().invoke(main, ["prove", "ultimate-open", "--confine", "--json"])
+    for extra in (["--split", "1"], ["--suite"]):
+        out = CliRunner().invoke(main, ["prove", "ultimate-open", "--confine", *extra])
+        assert out.exit_code == 2 and "--confine" in out.stderr
+    assert not any(tmp_path.iterdir())
+    out = CliRunner().invoke(
+        main,
+        ["prove", "ultimate-open", "--confine", "--tt-bits", "24", "--proof", "p.json", "--json"],
+    )
     assert out.exit_code == 0, out.output
     got = json.loads(out.stdout)
     assert got["verdict"] == "X wins" and got["confined"] is True
+    assert got["proof"]["claim"] == "proven" and got["proof"]["size"] == P.load("p.json").size
+    out = CliRunner().invoke(main, ["prove", "--check", "p.json"])
+    assert out.exit_code == 0 and "p.json: valid: X wins from " in out.stdout
+    out = CliRunner().invoke(main, ["prove", "--confine", "--check", "p.json"])
+    assert out.exit_code == 2 and "--confine" in out.stderr
     out = CliRunner().invoke(main, ["prove", "ultimate", "--confine", "--max-nodes", "20000"])
     assert out.exit_code == 0, out.output
     assert "ultimate: unknown within budget" in out.stdout
@@ -176,7 +159,3 @@ def test_the_command_line_confines(tmp_path, monkeypatch):
     out = CliRunner().invoke(main, ["prove", "ultimate", "--confine", "--moves", late])
     assert out.exit_code == 0, out.output
     assert "unknown: no win keeps to the confined moves" in out.stdout
-    for extra in (["--proof", "p.json"], ["--split", "1"], ["--suite"]):
-        out = CliRunner().invoke(main, ["prove", "ultimate-open", "--confine", *extra])
-        assert out.exit_code == 2 and "--confine" in out.stderr
-    assert not any(tmp_path.iterdir())

@@ -42,6 +42,7 @@ def reference_rules(ref: RefState) -> P.Rules:
         lambda s, m: s.play(m),
         lambda s: None if s.winner() is None else "XO".index(s.winner()),
         lambda s: "XO".index(s.player),
+        lambda s: s.text(),
     )
 
 
@@ -87,18 +88,22 @@ def test_proof_trees_replay_against_the_plain_rules(open_won_boards):
         tree = P.proof_tree(result, prover)
         assert P.verify(tree) == P.verify(tree, reference_rules(ref)) >= 1
         checked[tree.claim] += 1
-        if tree.moves:  # a wrong move somewhere in the strategy is caught
-            bad = list(tree.moves)
-            bad[-1] = next(m for m in range(81) if m != bad[-1])
+        first, move = next(iter(tree.strategy.items()))
+        for text, other in (  # a wrong first move, a missing one, one never reached
+            (first, (move + 1) % 81),
+            (first, None),
+            (str(UltimateState(open_won_boards)), move),
+        ):
+            wrong = {**tree.strategy, text: other}
+            if other is None:
+                del wrong[text]
             with pytest.raises(InvalidArgumentError):
-                P.verify(
-                    P.ProofTree(tree.position, tree.attacker, tree.claim, tuple(bad)),
-                    reference_rules(ref),
-                )
+                P.verify(P.ProofTree(tree.position, tree.attacker, tree.claim, wrong))
         flipped = "disproven" if tree.claim == "proven" else "proven"
         with pytest.raises(InvalidArgumentError):  # the same moves do not prove the opposite
             P.verify(
-                P.ProofTree(tree.position, tree.attacker, flipped, tree.moves), reference_rules(ref)
+                P.ProofTree(tree.position, tree.attacker, flipped, tree.strategy),
+                reference_rules(ref),
             )
     assert checked["proven"] and checked["disproven"]
 
@@ -133,6 +138,51 @@ def test_proof_file_round_trip_and_damage(tmp_path):
     assert other.read_text() == "my notes"
     tree.save(other, force=True)
     assert P.load(other) == tree
+
+
+def preorder(tree: P.ProofTree) -> list[int]:
+    """``tree``'s strategy as format 1 wrote it: the tree in preorder, transpositions again."""
+    out, stack = [], [UltimateState.from_text(tree.position)]
+    while stack:
+        state = stack.pop()
+        if state.is_over():
+            continue
+        if state.to_move == tree.chooser:
+            out.append(tree.strategy[str(state)])
+            stack.append(state.play(out[-1]))
+        else:
+            stack.extend(state.play(m) for m in reversed(state.legal_moves()))
+    return out
+
+
+def test_format_1_trees_are_read_as_strategies(tmp_path):
+    import zlib
+
+    state, _ = positions(1, 52)[0]
+    prover = P.Prover(tt_bits=16)
+    tree = P.proof_tree(prover.prove(state, max_nodes=5_000_000), prover)
+    moves = preorder(tree)
+    assert len(moves) > tree.size  # the tree meets some positions twice
+    body = {
+        "format": P.FORMAT,
+        "version": 1,
+        "game": "ultimate",
+        "position": tree.position,
+        "attacker": "XO"[tree.attacker],
+        "claim": tree.claim,
+        "moves": moves,
+    }
+    path = tmp_path / "old.json"
+    for written, expected in ((moves, tree), (moves[:-1], None), ([*moves, 0], None)):
+        body["moves"] = written
+        body.pop("crc32", None)
+        body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
+        path.write_text(json.dumps(body))
+        if expected is None:
+            with pytest.raises(TableFileError, match="malformed proof"):
+                P.load(path)
+        else:
+            assert P.load(path) == expected and P.verify(P.load(path)) >= 1
 
 
 def test_finished_and_bad_inputs():
@@ -216,7 +266,8 @@ def test_prove_command(tmp_path):
     result = runner.invoke(prove, ["--check", str(path)])
     assert result.exit_code == 0 and ": valid: " in result.output
     body = json.loads(path.read_text())
-    body["moves"][0] = (body["moves"][0] + 1) % 81
+    first = next(iter(body["strategy"]))
+    body["strategy"][first] = (body["strategy"][first] + 1) % 81
     body.pop("crc32")
     import zlib
 

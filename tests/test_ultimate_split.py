@@ -17,6 +17,7 @@ from fastttt.search.ultimate import proof as P
 from fastttt.search.ultimate import split as S
 from fastttt.ultimate import UltimateState
 
+from test_ultimate_proof import reference_rules
 from ultimate_reference import RefState
 
 
@@ -39,17 +40,6 @@ def positions(count: int, ply: int):
     return [p for p in found if p is not None][:count]
 
 
-def reference_rules(ref: RefState) -> P.Rules:
-    """The plain reference behind the verifier's interface: an independent replay."""
-    return P.Rules(
-        lambda text: ref,
-        lambda s: s.legal_moves(),
-        lambda s, m: s.play(m),
-        lambda s: None if s.winner() is None else "XO".index(s.winner()),
-        lambda s: "XO".index(s.player),
-    )
-
-
 def people(moves: list[int]) -> str:
     """``moves`` as ``prove --moves`` reads them (board,cell from 1)."""
     return " ".join(f"{m // 9 + 1},{m % 9 + 1}" for m in moves)
@@ -59,7 +49,7 @@ def same_answers(a: S.SplitResult, b: S.SplitResult) -> bool:
     """Equal but for the times."""
 
     def answers(r: S.SplitResult) -> tuple:
-        tasks = tuple((t.position, t.status, t.pn, t.dn, t.nodes, t.moves) for t in r.frontier)
+        tasks = tuple((t.position, t.status, t.pn, t.dn, t.nodes, t.strategy) for t in r.frontier)
         return (r.status, r.pn, r.dn, r.nodes, r.finished, tasks)
 
     return answers(a) == answers(b)
@@ -77,7 +67,7 @@ def test_split_answers_equal_a_plain_proof_and_trees_replay(depth):
             assert result.frontier_size == sum(result.counts.values()) >= 1
             assert result.nodes == sum(r.nodes for r in result.frontier)
             assert len({r.position for r in result.frontier}) == result.frontier_size
-            assert all(r.moves is None for r in result.frontier)  # tree=False keeps none
+            assert all(r.strategy is None for r in result.frontier)  # tree=False keeps none
             tree = S.assemble_tree(result)
             assert (tree.position, tree.attacker, tree.claim) == (
                 str(state),
@@ -94,7 +84,7 @@ def test_trees_kept_by_the_tasks_give_the_same_tree():
         lean = S.prove_split(state, depth=2, max_nodes=50_000, tt_bits=14)
         full = S.prove_split(state, depth=2, max_nodes=50_000, tt_bits=14, tree=True)
         settled = [r for r in full.frontier if r.status != "unknown"]
-        assert settled and all(r.moves is not None for r in settled)
+        assert settled and all(r.strategy is not None for r in settled)
         assert S.assemble_tree(lean) == S.assemble_tree(full)
         P.verify(S.assemble_tree(full), reference_rules(ref))
 

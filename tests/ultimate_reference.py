@@ -58,6 +58,19 @@ class RefState:
     def is_over(self) -> bool:
         return not self.legal_moves()
 
+    def text(self) -> str:
+        """The position as proof files name it: the 9x9 grid row by row (rows joined by
+        ``/``), the boards' claims, the board to play in (``*``: any open one, or the game is
+        over), ``open``."""
+        rows = (
+            "".join(self.grid[r // 3 * 3 + c // 3][r % 3 * 3 + c % 3] for c in range(9))
+            for r in range(9)
+        )
+        claims = "".join(c or "." for c in self.claims)
+        free = self.forced is None or self.board_finished(self.forced) or self.winner()
+        text = f"{'/'.join(rows)} {claims} {'*' if free else self.forced}"
+        return text + " open" if self.open_won_boards else text
+
     def play(self, move: int) -> RefState:
         assert move in self.legal_moves()
         b, c = divmod(move, 9)

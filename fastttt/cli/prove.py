@@ -70,14 +70,14 @@ def _result_fields(result) -> dict:
     "--proof",
     "proof_path",
     type=NonEmptyPath(dir_okay=False),
-    help="Save the proof tree of the answer here (JSON with a checksum).",
+    help="Save the strategy that settles the answer here (JSON with a checksum).",
 )
 @click.option("--force", is_flag=True, help="With --proof: replace a file that is not a proof.")
 @click.option(
     "--check",
     "check_path",
     type=NonEmptyPath(dir_okay=False, exists=True),
-    help="Replay a saved proof tree against the rules instead of searching.",
+    help="Replay a saved strategy against the rules instead of searching.",
 )
 @click.option(
     "--suite",
@@ -132,10 +132,9 @@ def prove(
     """Prove the value of an Ultimate position by df-pn search (default: the empty board)."""
     from fastttt.search.ultimate import proof as P
 
-    if confine and (proof_path or check_path or suite or split_depth is not None):
+    if confine and (check_path or suite or split_depth is not None):
         raise click.UsageError(
-            "--confine goes with a plain search: not with --proof (its strategy's proof tree "
-            "repeats every transposition), --check, --suite or --split"
+            "--confine goes with a plain search: not with --check, --suite or --split"
         )
     if split_depth is not None and (check_path or suite):
         raise click.UsageError("--split goes with a search, not with --check or --suite")
@@ -226,8 +225,8 @@ def prove(
     if "proof" in out:
         p = out["proof"]
         click.echo(
-            f"proof tree ({p['claim']} for {p['attacker']}, {p['size']:,} chosen moves) "
-            f"saved to {proof_path}"
+            f"proof ({p['claim']} for {p['attacker']}: a move for each of {p['size']:,} "
+            f"positions) saved to {proof_path}"
         )
     elif proof_path:
         click.echo("no proof tree: the question was not settled within the budget", err=True)
@@ -333,7 +332,7 @@ def _check(P, path, as_json):
     what = "wins" if tree.claim == "proven" else "does not win"
     click.echo(
         f"{path}: valid: {'XO'[tree.attacker]} {what} from {tree.position} "
-        f"({tree.size:,} chosen moves, {leaves:,} finished games)"
+        f"(a move for each of {tree.size:,} positions, {leaves:,} distinct finished games)"
     )
 
 

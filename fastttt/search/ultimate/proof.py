@@ -9,11 +9,16 @@ for both sides and gives the game value. :func:`proof_tree` turns a result into 
 :class:`ProofTree`, a strategy for the side the result favours that :func:`verify` replays
 against the rules, and that :meth:`ProofTree.save` / :func:`load` keep in a checksummed file.
 
-Tree encoding (``ProofTree.moves``, preorder): at a node where the strategy's side moves, its
-chosen move then that child's encoding; at a node where the other side moves, the encodings of
-every legal child, moves in increasing order; a finished game, nothing. Moves are 0..80
-(``board * 9 + cell``). ``"proven"`` trees follow the attacker (every leaf an attacker win);
-``"disproven"`` trees follow the defender (no leaf an attacker win).
+Strategy encoding (``ProofTree.strategy``, format 2): one move for each position where the
+strategy's side moves and that the strategy reaches from the root (the other side playing every
+legal move), keyed by the position's text (:meth:`UltimateState.__str__`: the grid row by row,
+the boards' claims, the board the mover must play in, 0-based, or ``*`` where any open board
+will do or the game is over, and ``open`` for that variant). A position reached along several
+move orders is one entry, so a strategy's size is the number of distinct positions it meets,
+not of its tree's branches. Moves are 0..80 (``board * 9 + cell``). ``"proven"`` strategies
+are the attacker's (every game they allow ends in an attacker win); ``"disproven"`` ones the
+defender's (none does). Format 1 files held the tree in preorder, every transposition written
+again; :func:`load` reads them into format 2.
 """
 
 from __future__ import annotations
@@ -28,7 +33,13 @@ from typing import Any
 
 import numpy as np
 
-from fastttt.errors import InvalidArgumentError, TableFileError, require_int, require_type
+from fastttt.errors import (
+    FastTTTError,
+    InvalidArgumentError,
+    TableFileError,
+    require_int,
+    require_type,
+)
 from fastttt.games.ultimate.state import UltimateState
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import ultimate as K
@@ -36,7 +47,8 @@ from fastttt.kernels import ultimate_dfpn as D
 from fastttt.memory import require_memory
 
 FORMAT = "fastttt-ultimate-proof"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 1: a tree in preorder; 2: one move per position (a DAG)
+READS = (1, 2)
 DEFAULT_NODES = 2_000_000
 MAX_NODES = 10**12
 ZOBRIST = K.zobrist_keys()
@@ -199,12 +211,18 @@ class ProofTree:
     position: str  # UltimateState text
     attacker: int
     claim: str
-    moves: tuple[int, ...]
+    strategy: dict[str, int]  # position text -> the strategy's move there
+
+    @property
+    def chooser(self) -> int:
+        """The side whose moves the strategy gives: the attacker for a proof, else the
+        defender."""
+        return self.attacker if self.claim == "proven" else 1 - self.attacker
 
     @property
     def size(self) -> int:
-        """Moves the strategy's side chooses (the tree's decision nodes)."""
-        return len(self.moves)
+        """Positions where the strategy's side chooses (each one once)."""
+        return len(self.strategy)
 
     def to_json(self) -> dict[str, Any]:
         body = {
@@ -214,14 +232,14 @@ class ProofTree:
             "position": self.position,
             "attacker": "XO"[self.attacker],
             "claim": self.claim,
-            "moves": list(self.moves),
+            "strategy": self.strategy,
         }
-        body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
+        body["crc32"] = _crc(body)
         return body
 
     def save(self, path: str | Path, *, force: bool = False) -> Path:
-        """Write the tree as JSON with a CRC-32, atomically (complete or absent); an existing
-        file that is not a proof is replaced only with ``force``."""
+        """Write the strategy as JSON with a CRC-32, atomically (complete or absent); an
+        existing file that is not a proof is replaced only with ``force``."""
         from fastttt.files import check_target, write_atomic
 
         target = check_target(
@@ -236,6 +254,10 @@ class ProofTree:
         return write_atomic(target, lambda f: f.write(data), TableFileError)
 
 
+def _crc(body: dict[str, Any]) -> int:
+    return zlib.crc32(json.dumps(body, sort_keys=True).encode())
+
+
 def is_proof_file(path: Path) -> bool:
     """Whether ``path`` starts like a file :meth:`ProofTree.save` wrote."""
     from fastttt.files import file_head
@@ -244,29 +266,67 @@ def is_proof_file(path: Path) -> bool:
 
 
 def load(path: str | Path) -> ProofTree:
-    """Read a tree written by :meth:`ProofTree.save`; TableFileError when it is not one or is
-    damaged. Loading does not check the proof: :func:`verify` does."""
+    """Read a strategy written by :meth:`ProofTree.save` (format 1's trees are read into
+    format 2); TableFileError when it is not one or is damaged. Loading does not check the
+    proof: :func:`verify` does."""
     try:
         body = json.loads(Path(path).read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise TableFileError(f"{path}: not a proof file ({err})") from None
     if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise TableFileError(f"{path}: not a fastttt Ultimate proof")
-    if body.get("version") != FORMAT_VERSION:
-        raise TableFileError(
-            f"{path}: proof format {body.get('version')!r}, this fastttt reads {FORMAT_VERSION}"
-        )
+    version = body.get("version")
+    if version not in READS:
+        raise TableFileError(f"{path}: proof format {version!r}, this fastttt reads {READS}")
     crc = body.pop("crc32", None)
-    if crc != zlib.crc32(json.dumps(body, sort_keys=True).encode()):
+    if crc != _crc(body):
         raise TableFileError(f"{path}: checksum mismatch (the proof was changed or damaged)")
-    moves = body["moves"]
-    if (
-        body["attacker"] not in ("X", "O")
-        or body["claim"] not in ("proven", "disproven")
-        or not all(isinstance(m, int) and 0 <= m < 81 for m in moves)
-    ):
-        raise TableFileError(f"{path}: malformed proof")
-    return ProofTree(body["position"], "XO".index(body["attacker"]), body["claim"], tuple(moves))
+    position, attacker, claim = body.get("position"), body.get("attacker"), body.get("claim")
+    if not isinstance(position, str) or attacker not in ("X", "O"):
+        raise TableFileError(f"{path}: malformed proof (position or attacker)")
+    if claim not in ("proven", "disproven"):
+        raise TableFileError(f"{path}: malformed proof (claim {claim!r})")
+    if version == 1:
+        moves = body.get("moves")
+        if not isinstance(moves, list) or not all(_is_move(m) for m in moves):
+            raise TableFileError(f"{path}: malformed proof (moves)")
+        try:
+            strategy = _from_preorder(position, "XO".index(attacker), claim, moves)
+        except FastTTTError as err:
+            raise TableFileError(f"{path}: malformed proof ({err})") from None
+    else:
+        written = body.get("strategy")
+        if not isinstance(written, dict) or not all(_is_move(m) for m in written.values()):
+            raise TableFileError(f"{path}: malformed proof (strategy)")
+        strategy = written
+    return ProofTree(position, "XO".index(attacker), claim, strategy)
+
+
+def _is_move(m: Any) -> bool:
+    return type(m) is int and 0 <= m < 81
+
+
+def _from_preorder(position: str, attacker: int, claim: str, moves: list[int]) -> dict[str, int]:
+    """Format 1's preorder tree as a strategy (a position met twice keeps its first move)."""
+    chooser = attacker if claim == "proven" else 1 - attacker
+    strategy: dict[str, int] = {}
+    pending: Iterator[int] = iter(moves)
+    stack = [UltimateState.from_text(position)]
+    while stack:
+        state = stack.pop()
+        if state.is_over():
+            continue
+        if state.to_move == chooser:
+            move = next(pending, None)
+            if move is None or move not in state.legal_moves():
+                raise InvalidArgumentError(f"move {move} does not fit {state}")
+            strategy.setdefault(str(state), move)
+            stack.append(state.play(move))
+        else:
+            stack.extend(state.play(m) for m in reversed(state.legal_moves()))
+    if next(pending, None) is not None:
+        raise InvalidArgumentError("the tree has moves left over after its last leaf")
+    return strategy
 
 
 def proof_tree(
@@ -274,13 +334,13 @@ def proof_tree(
 ) -> ProofTree:
     """The strategy behind a settled ``result``: read from ``prover``'s table (the one that
     answered; None: a fresh one), sub-positions the table lost proven again within
-    ``max_nodes`` each."""
+    ``max_nodes`` each. Each position the strategy reaches is visited once, and a move into
+    a position the strategy already holds is preferred, so transpositions are shared."""
     if result.status == "unknown":
         raise InvalidArgumentError("the question was not settled: there is no proof tree")
     prover = prover if prover is not None else Prover()
     want_win = result.status == "proven"
     attacker = result.attacker
-    out: list[int] = []
 
     def known(state: UltimateState) -> bool:
         """Whether ``state`` goes the strategy's way by the rules or the table's answer."""
@@ -298,34 +358,40 @@ def proof_tree(
         again = prover.prove(state, attacker, max_nodes)
         return again.status == ("proven" if want_win else "disproven")
 
-    # the strategy's side: the attacker for a proof, the defender for a disproof
     chooser = attacker if want_win else 1 - attacker
+    strategy: dict[str, int] = {}
+    reached: set[UltimateState] = {result.state}  # settled, and part of the strategy
     stack: list[UltimateState] = [result.state]
     while stack:
         state = stack.pop()
         if state.is_over():
             continue
-        if state.to_move == chooser:  # a move the table settles, else one proven again
-            legal = state.legal_moves()
-            move = next((m for m in legal if known(state.play(m))), None)
+        if state.to_move == chooser:  # a move into the strategy, else one the table settles,
+            children = {m: state.play(m) for m in state.legal_moves()}  # else proven again
+            move = next((m for m, c in children.items() if c in reached), None)
             if move is None:
-                move = next((m for m in legal if settled(state.play(m))), None)
+                move = next((m for m, c in children.items() if known(c)), None)
+            if move is None:
+                move = next((m for m, c in children.items() if settled(c)), None)
             if move is None:
                 raise RuntimeError(f"no settled move in {state}: the search's answer was wrong")
-            out.append(move)
-            stack.append(state.play(move))
+            strategy[str(state)] = move
+            news = [children[move]]
         else:
-            children = [state.play(m) for m in state.legal_moves()]
-            for child in children:
-                if not settled(child):
+            news = [state.play(m) for m in state.legal_moves()]
+            for child in news:
+                if child not in reached and not settled(child):
                     raise RuntimeError(f"{child} is not settled: the search's answer was wrong")
-            stack.extend(reversed(children))  # preorder: the smallest move first
-    return ProofTree(str(result.state), attacker, result.status, tuple(out))
+        news = [c for c in news if c not in reached]
+        reached.update(news)
+        stack.extend(reversed(news))
+    return ProofTree(str(result.state), attacker, result.status, strategy)
 
 
 class Rules:
     """What :func:`verify` needs of the rules; :class:`UltimateState` by default, any other
-    implementation (the tests' plain reference) to check independently."""
+    implementation (the tests' plain reference) to check independently. ``text(state)`` is
+    the position's text as the strategy's keys spell it (see the module docstring)."""
 
     def __init__(
         self,
@@ -334,13 +400,15 @@ class Rules:
         play: Callable[[Any, int], Any],
         winner: Callable[[Any], int | None],
         to_move: Callable[[Any], int],
+        text: Callable[[Any], str],
     ):
-        self.initial, self.legal, self.play, self.winner, self.to_move = (
+        self.initial, self.legal, self.play, self.winner, self.to_move, self.text = (
             initial,
             legal,
             play,
             winner,
             to_move,
+            text,
         )
 
 
@@ -350,35 +418,64 @@ STATE_RULES = Rules(
     lambda s, m: s.play(m),
     lambda s: s.winner(),
     lambda s: s.to_move,
+    str,
 )
 
 
-def verify(tree: ProofTree, rules: Rules = STATE_RULES) -> int:
-    """Replay ``tree`` against ``rules``; returns the number of leaves (finished games), or
-    raises InvalidArgumentError saying where the strategy fails."""
+@dataclass(frozen=True)
+class Replay:
+    """What :func:`replay` met: distinct positions, finished games among them, and the
+    strategy's positions it used."""
+
+    positions: int
+    finished: int
+    used: frozenset[str]
+
+
+def replay(tree: ProofTree, rules: Rules = STATE_RULES) -> Replay:
+    """Play ``tree``'s strategy against every reply by ``rules``, each position once; raises
+    InvalidArgumentError saying where it fails (no move, an illegal one, a game ending the
+    other way). Entries it never reaches are not checked (:func:`verify` refuses them)."""
     want_win = tree.claim == "proven"
-    chooser = tree.attacker if want_win else 1 - tree.attacker
-    moves: Iterator[int] = iter(tree.moves)
-    leaves = 0
+    seen: set[str] = set()
+    used: set[str] = set()
+    finished = 0
     stack = [rules.initial(tree.position)]
     while stack:
         state = stack.pop()
+        text = rules.text(state)
+        if text in seen:
+            continue
+        seen.add(text)
         legal = rules.legal(state)
         if not legal:
             if (rules.winner(state) == tree.attacker) != want_win:
-                raise InvalidArgumentError(f"a leaf of the tree goes the other way: {state}")
-            leaves += 1
-            continue
-        if rules.to_move(state) == chooser:
-            move = next(moves, None)
+                raise InvalidArgumentError(f"a game the strategy allows ends the other way: {text}")
+            finished += 1
+        elif rules.to_move(state) == tree.chooser:
+            move = tree.strategy.get(text)
+            if move is None:
+                raise InvalidArgumentError(f"the strategy has no move for {text}")
             if move not in legal:
-                raise InvalidArgumentError(f"move {move} is not legal in {state}")
+                raise InvalidArgumentError(f"move {move} is not legal in {text}")
+            used.add(text)
             stack.append(rules.play(state, move))
         else:
             stack.extend(rules.play(state, m) for m in reversed(legal))
-    if next(moves, None) is not None:
-        raise InvalidArgumentError("the tree has moves left over after its last leaf")
-    return leaves
+    return Replay(len(seen), finished, frozenset(used))
+
+
+def verify(tree: ProofTree, rules: Rules = STATE_RULES) -> int:
+    """Check ``tree`` by :func:`replay` against ``rules``; returns the number of distinct
+    finished games the strategy allows, or raises InvalidArgumentError saying where it fails
+    (also when it holds positions the strategy never reaches)."""
+    met = replay(tree, rules)
+    unused = len(tree.strategy) - len(met.used)
+    if unused:
+        raise InvalidArgumentError(
+            f"the strategy holds {unused:,} positions it never reaches (of {tree.size:,})"
+        )
+    return met.finished
 
 
 # --- a fixed suite: how far from the end proofs reach --------------------------------------

@@ -18,9 +18,11 @@ unless a settled sibling decides it, never a wrong answer.
 
 :func:`assemble_tree` turns a settled :class:`SplitResult` into a
 :class:`~fastttt.search.ultimate.proof.ProofTree` (same encoding, same :func:`~.proof.verify`):
-above the frontier the strategy's side plays its smallest settled move and the other side every move
-in increasing order; at each frontier position the tree its task built
-(:func:`~.proof.proof_tree` in the worker) is spliced in. Building a proof tree can cost far
+above the frontier the strategy's side plays its smallest settled move; at each frontier
+position the strategy reaches, the one its task built (:func:`~.proof.proof_tree` in the
+worker) joins it. Where two tasks' strategies meet the same position the first task's move is
+kept: each leads to a position that goes the strategy's way, so the joined strategy still
+holds, and the positions it no longer reaches are dropped. Building a proof tree can cost far
 more than the search (a disproof follows every attacker move to the end of the game), so
 tasks build theirs only when asked (``prove_split(..., tree=True)``); by default
 :func:`assemble_tree` runs tree tasks for just the frontier positions its strategy reaches (a
@@ -62,7 +64,7 @@ class FrontierResult:
     dn: int
     nodes: int
     seconds: float
-    moves: tuple[int, ...] | None  # its ProofTree.moves when settled and asked for, else None
+    strategy: dict[str, int] | None  # its ProofTree.strategy when settled and asked for
 
 
 @dataclass(frozen=True)
@@ -99,13 +101,14 @@ def prove_task(
 ) -> dict[str, Any]:
     """One frontier position proved by a fresh Prover (a Dask task, or called in this process):
     position text in, plain values out (``status``, ``pn``, ``dn``, ``nodes``, ``seconds``, and
-    ``moves``: the settled subtree's :attr:`~.proof.ProofTree.moves` when ``tree``, else None)."""
+    ``strategy``: the settled position's :attr:`~.proof.ProofTree.strategy` when ``tree``, else
+    None)."""
     state = UltimateState.from_text(position)
     prover = P.Prover(tt_bits)
     result = prover.prove(state, attacker, max_nodes)
-    moves = None
+    strategy = None
     if tree and result.status != "unknown":
-        moves = list(P.proof_tree(result, prover, max_nodes).moves)
+        strategy = P.proof_tree(result, prover, max_nodes).strategy
     return {
         "position": position,
         "status": result.status,
@@ -113,7 +116,7 @@ def prove_task(
         "dn": result.dn,
         "nodes": result.nodes,
         "seconds": result.seconds,
-        "moves": moves,
+        "strategy": strategy,
     }
 
 
@@ -252,7 +255,7 @@ def prove_split(
             int(a["dn"]),
             int(a["nodes"]),
             float(a["seconds"]),
-            None if a["moves"] is None else tuple(int(m) for m in a["moves"]),
+            a["strategy"],
         )
         for a in answers
     )
@@ -284,10 +287,11 @@ def assemble_tree(
 ) -> P.ProofTree:
     """The strategy behind a settled ``result`` as a :class:`~.proof.ProofTree`: above the
     frontier the strategy's side plays its smallest move that goes its way, the other side
-    every move in increasing order; at the frontier positions this strategy reaches, their
-    tasks' trees. Trees the tasks did not keep (``prove_split(..., tree=False)``) are built by
-    new tasks for just those positions (on ``client``'s cluster, or here when None; a fresh
-    Prover answers the same, so the tree does not depend on how it was run)."""
+    every move; at the frontier positions this strategy reaches, their tasks' strategies
+    (joined as the module docstring says). Strategies the tasks did not keep
+    (``prove_split(..., tree=False)``) are built by new tasks for just those positions (on
+    ``client``'s cluster, or here when None; a fresh Prover answers the same, so the strategy
+    does not depend on how it was run)."""
     if result.status == "unknown":
         raise InvalidArgumentError("the question was not settled: there is no proof tree")
     want_win = result.status == "proven"
@@ -299,39 +303,40 @@ def assemble_tree(
     numbers = _combine(expansion, root, attacker, answers)
     good = 0 if want_win else 1  # the number that is 0 where the strategy's side gets its way
 
-    def walk(splice: Callable[[str], tuple[int, ...]]) -> list[int]:
-        """The strategy's moves, preorder, with ``splice(text)`` for each frontier position."""
-        out: list[int] = []
+    def walk(reached: Callable[[str], None]) -> dict[str, int]:
+        """The strategy's moves above the frontier, and ``reached(text)`` for each frontier
+        position it reaches."""
+        out: dict[str, int] = {}
         stack = [root]
         while stack:
             text = stack.pop()
             if text in answers:
-                out.extend(splice(text))
+                reached(text)
                 continue
             state = expansion.states[text]
-            if state.is_over():
+            if state.is_over() or text in out:
                 continue
             kids = expansion.children[text]
             if state.to_move == chooser:
                 move, child = next((m, c) for m, c in kids if numbers[c][good] == 0)
-                out.append(move)
+                out[text] = move
                 stack.append(child)
-            else:  # every move, the smallest first
+            else:
                 stack.extend(child for _, child in reversed(kids))
         return out
 
-    trees = {r.position: r.moves for r in result.frontier if r.moves is not None}
+    strategies = {r.position: r.strategy for r in result.frontier if r.strategy is not None}
     used: dict[str, None] = {}  # the frontier positions the strategy reaches, in order
-
-    def note(text: str) -> tuple[int, ...]:
-        used[text] = None
-        return ()
-
-    walk(note)
-    missing = tuple(text for text in used if text not in trees)
+    strategy = walk(lambda text: used.setdefault(text))
+    missing = tuple(text for text in used if text not in strategies)
     args = (attacker, result.max_nodes, result.tt_bits, True)
     for answer in _run_tasks(missing, args, client, progress):
-        if answer["status"] != result.status or answer["moves"] is None:
+        if answer["status"] != result.status or answer["strategy"] is None:
             raise RuntimeError(f"{answer['position']}: a second proof disagrees with the first")
-        trees[answer["position"]] = tuple(int(m) for m in answer["moves"])
-    return P.ProofTree(root, attacker, result.status, tuple(walk(trees.__getitem__)))
+        strategies[answer["position"]] = answer["strategy"]
+    for text in used:
+        for position, move in strategies[text].items():
+            strategy.setdefault(position, move)
+    joined = P.ProofTree(root, attacker, result.status, strategy)
+    met = P.replay(joined).used
+    return P.ProofTree(root, attacker, result.status, {t: strategy[t] for t in met})
