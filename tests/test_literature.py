@@ -1,14 +1,18 @@
 """Values from the literature (the ``by=search`` lines of fastttt/data/known_boards.txt) against
-the portfolio prover: every value the code can reach, within the budget its line allows;
-the slow ones behind ``-m slow``; the ones beyond reach are listed, skipped, never dropped."""
+the portfolio prover (Ultimate: the confined df-pn, which proves wins): every value the code can
+reach, within the budget its line allows; the slow ones behind ``-m slow``; the ones beyond reach
+are listed, skipped, never dropped."""
 
 from __future__ import annotations
 
 import pytest
 
+from fastttt.families.mnk import MnkGame
+from fastttt.families.ultimate import UltimateGame
 from fastttt.games.facts import known_boards, known_values, sources
 from fastttt.games.mnk.board import Position
 from fastttt.search.portfolio import prove
+from fastttt.search.ultimate.proof import Prover
 
 WORDS = {1: "first", 0: "draw", -1: "second"}  # the empty board: the first player moves
 
@@ -25,8 +29,20 @@ def _params():
         yield pytest.param(known, id=known.game, marks=marks)
 
 
+ULTIMATE_NODES = 20_000_000  # a confined question: 1.5 M nodes for the open variant
+
+
 @pytest.mark.parametrize("known", list(_params()))
 def test_literature_value(known):
+    if isinstance(known.spec, UltimateGame):  # a win of either side, with confined moves
+        prover = Prover(tt_bits=22, confine=True)
+        start = known.spec.initial()
+        winner = next(
+            (w for w in (0, 1) if prover.prove(start, w, ULTIMATE_NODES).status == "proven"), None
+        )
+        assert winner is not None, f"{known.game}: no confined win ({known.source})"
+        assert ("first", "second")[winner] == known.value, known
+        return
     result = prove(Position.empty(known.spec), budget_seconds=known.budget, proof_size=False)
     assert result.value is not None, (
         f"{known.game}: {result.verdict()} after {result.seconds:.0f} s ({known.source})"
@@ -41,7 +57,7 @@ def test_every_value_names_a_defined_source():
     for known in values:
         assert known.source in defined, known
         assert known.value in ("first", "draw", "second"), known
-        assert known.spec.k >= 1  # the game loads
+        assert isinstance(known.spec, (MnkGame, UltimateGame))  # the game loads
     assert any(not v.reach for v in values) and any(v.slow for v in values)
 
 
