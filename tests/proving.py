@@ -1,11 +1,12 @@
 """Helpers of the proof-search tests (df-pn, threat-space search, the portfolio): positions to
-check and a replay of principal lines against the rules."""
+check, a plain minimax of any stones, and a replay of principal lines against the rules."""
 
 from __future__ import annotations
 
+import functools
 import random
 
-from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.board import Position, line_masks
 
 
 def live_positions(spec) -> list[Position]:
@@ -61,3 +62,24 @@ def check_line_start(pos: Position, moves, winner: int, reference) -> None:
     assert not after.is_over()
     score = reference.solve(after, weak=True).score
     assert score == (1 if after.to_move == winner else -1), (pos, moves)
+
+
+def plain_attacker_wins(spec):
+    """Does the attacker win from stones ``A``, ``D`` with the attacker to move or not? Plain
+    minimax over every move, any stone counts (positions after passes)."""
+    lines = line_masks(spec)
+    full = (1 << spec.cells) - 1
+
+    @functools.cache
+    def wins(A: int, D: int, attacker_to_move: bool) -> bool:
+        if any(line & A == line for line in lines):
+            return True
+        if any(line & D == line for line in lines) or A | D == full:
+            return False
+        empty = full & ~(A | D)
+        moves = [c for c in range(spec.cells) if empty >> c & 1]
+        if attacker_to_move:
+            return any(wins(A | 1 << c, D, False) for c in moves)
+        return all(wins(A, D | 1 << c, True) for c in moves)
+
+    return wins

@@ -3,7 +3,6 @@ zone leave the attacker without a win, checked by a plain minimax and by a fresh
 
 from __future__ import annotations
 
-import functools
 import random
 
 import pytest
@@ -14,28 +13,7 @@ from fastttt.games.mnk.spec import as_spec
 from fastttt.search.dfpn import ProofSearch
 from fastttt.search.draw_zones import DrawZones
 
-from proving import random_positions
-
-
-def plain_attacker_wins(spec):
-    """Does the attacker win from stones ``A``, ``D`` with the attacker to move or not? Plain
-    minimax over every move, any stone counts (positions after passes)."""
-    lines = line_masks(spec)
-    full = (1 << spec.cells) - 1
-
-    @functools.cache
-    def wins(A: int, D: int, attacker_to_move: bool) -> bool:
-        if any(line & A == line for line in lines):
-            return True
-        if any(line & D == line for line in lines) or A | D == full:
-            return False
-        empty = full & ~(A | D)
-        moves = [c for c in range(spec.cells) if empty >> c & 1]
-        if attacker_to_move:
-            return any(wins(A | 1 << c, D, False) for c in moves)
-        return all(wins(A, D | 1 << c, True) for c in moves)
-
-    return wins
+from proving import plain_attacker_wins, random_positions
 
 
 def stones_off(zone_cells, pos, rng, samples):
@@ -163,3 +141,28 @@ def test_bad_requests():
         zones.zone_of_stones(1, 0, 2, 0)
     with pytest.raises(InvalidArgumentError, match="max_positions"):
         DrawZones(as_spec("tictactoe"), max_positions=0)
+
+
+def test_prove_stones_within_a_reach_answers_as_prove_does():
+    # a win within the reach is a win; a failure within it is unknown (None), as for prove
+    spec = as_spec("5x5k4")
+    rng = random.Random(7)
+    answers = set()
+    for _ in range(40):
+        pos = Position.empty(spec)
+        for _ in range(rng.randrange(2, 7)):
+            pos = pos.play(rng.choice(pos.legal_moves()))
+            if pos.is_over():
+                break
+        if pos.is_over():
+            continue
+        attacker = rng.randrange(2)
+        search = ProofSearch(spec, tt_bits=16)
+        expected = search.prove(pos, attacker, attacker_reach=1).proven
+        again = ProofSearch(spec, tt_bits=16)
+        got = again.prove_stones(pos.first, pos.second, pos.to_move, attacker, attacker_reach=1)
+        assert got is expected, pos
+        answers.add(got)
+    assert answers == {True, None}
+    with pytest.raises(InvalidArgumentError):
+        ProofSearch(as_spec("4x4k4g"), tt_bits=12).prove_stones(0, 0, 0, 0, attacker_reach=1)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_int, require_type
+from fastttt.games.mnk.board import has_line
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
@@ -523,6 +524,47 @@ class ProofSearch:
         ctl[K.C_MAXNODES] = start_nodes + limit
         return start_nodes
 
+    def refute_group(
+        self,
+        pos,
+        cells,
+        attacker: int,
+        *,
+        max_nodes: int | None = None,
+        attacker_reach: int = 0,
+    ) -> bool | None:
+        """The defender, to move in ``pos`` (a free board), is given a stone on every cell of
+        ``cells`` (empty cells) at once, and the attacker moves: does it still win? True
+        means that each of those cells, played alone, loses for the defender: a player's
+        extra stones never hurt it (its strategy ignores them, and plays elsewhere where it
+        would play on one), so the attacker's win against them all is a win against any one.
+        False: it does not win against them all (a defender's line among them, or a full
+        board, included), which says nothing of one cell; None: unknown within ``max_nodes``
+        (or, with ``attacker_reach`` as in :meth:`prove`, no win within the reach). One
+        :meth:`prove_stones` question, in this searcher's table."""
+        attacker = require_int(attacker, "attacker", 0, 1)
+        if self.geometry.gravity:
+            raise InvalidArgumentError("a group of the defender's moves needs a free board")
+        self._load(pos)  # checks the position
+        if pos.to_move == attacker:
+            raise InvalidArgumentError(f"the defender ({'XO'[1 - attacker]}) must be to move")
+        group = 0
+        for c in cells:
+            c = require_int(c, "cell", 0, self.geometry.cells - 1)
+            if (pos.first | pos.second | group) >> c & 1:
+                raise InvalidArgumentError(f"cell {c} is not empty, or named twice")
+            group |= 1 << c
+        if not group:
+            raise InvalidArgumentError("the group holds no cell")
+        if attacker == 0:
+            first, second = pos.first, pos.second | group
+        else:
+            first, second = pos.first | group, pos.second
+        full = (1 << self.geometry.cells) - 1
+        if first | second == full or has_line(pos.spec, second if attacker == 0 else first):
+            return False
+        return self.prove_stones(first, second, attacker, attacker, max_nodes, attacker_reach)
+
     def pass_zone(
         self,
         pos,
@@ -605,14 +647,24 @@ class ProofSearch:
         return passed
 
     def prove_stones(
-        self, first: int, second: int, to_move: int, attacker: int, max_nodes: int | None = None
+        self,
+        first: int,
+        second: int,
+        to_move: int,
+        attacker: int,
+        max_nodes: int | None = None,
+        attacker_reach: int = 0,
     ) -> bool | None:
         """:meth:`prove`'s full-mode answer for the stones ``first``, ``second`` (bitboards of
         a live position the caller has checked) with ``to_move`` to move, whatever their
-        count says (positions after passes); None when ``max_nodes`` ran out."""
+        count says (positions after passes); None when ``max_nodes`` ran out, or when
+        ``attacker_reach`` (as in :meth:`prove`) is on and the attacker does not win."""
         limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
+        reach = require_int(attacker_reach, "attacker_reach", 0, 64)
+        if reach and self.geometry.gravity:
+            raise InvalidArgumentError("attacker_reach is for full mode on a free board")
         passed = self._load_stones(first, second, to_move)
-        start_nodes = self._set_question(attacker, K.MODE_FULL, 0, limit, passed)
+        start_nodes = self._set_question(attacker, K.MODE_FULL, reach, limit, passed)
         ctl = self.ctl
         args = (self.board.B, self.board.Z, self.tt, ctl, self.stop, self.stk)
         try:
@@ -621,7 +673,8 @@ class ProofSearch:
             self.nodes += int(ctl[K.C_NODES]) - start_nodes
         if status != K.ST_DONE:
             return None
-        return _attackers_answer(int(ctl[K.C_PHI]), int(ctl[K.C_DELTA]), to_move, attacker)
+        won = _attackers_answer(int(ctl[K.C_PHI]), int(ctl[K.C_DELTA]), to_move, attacker)
+        return None if reach and not won else won
 
     def _stones_entry(self, first: int, second: int, to_move: int, attacker: int):
         """The table row (``tt_get``'s tuple) of :meth:`prove_stones`' question."""
