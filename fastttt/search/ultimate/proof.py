@@ -215,9 +215,8 @@ class ProofTree:
 
     @property
     def chooser(self) -> int:
-        """The side whose moves the strategy gives: the attacker for a proof, else the
-        defender."""
-        return self.attacker if self.claim == "proven" else 1 - self.attacker
+        """The side whose moves the strategy gives (:func:`strategy_side`)."""
+        return strategy_side(self.attacker, self.claim)
 
     @property
     def size(self) -> int:
@@ -252,6 +251,11 @@ class ProofTree:
         )
         data = json.dumps(self.to_json()).encode() + b"\n"
         return write_atomic(target, lambda f: f.write(data), TableFileError)
+
+
+def strategy_side(attacker: int, claim: str) -> int:
+    """The side whose moves a strategy gives: the attacker for a proof, else the defender."""
+    return attacker if claim == "proven" else 1 - attacker
 
 
 def _crc(body: dict[str, Any]) -> int:
@@ -308,7 +312,7 @@ def _is_move(m: Any) -> bool:
 
 def _from_preorder(position: str, attacker: int, claim: str, moves: list[int]) -> dict[str, int]:
     """Format 1's preorder tree as a strategy (a position met twice keeps its first move)."""
-    chooser = attacker if claim == "proven" else 1 - attacker
+    chooser = strategy_side(attacker, claim)
     strategy: dict[str, int] = {}
     pending: Iterator[int] = iter(moves)
     stack = [UltimateState.from_text(position)]
@@ -358,7 +362,7 @@ def proof_tree(
         again = prover.prove(state, attacker, max_nodes)
         return again.status == ("proven" if want_win else "disproven")
 
-    chooser = attacker if want_win else 1 - attacker
+    chooser = strategy_side(attacker, result.status)
     strategy: dict[str, int] = {}
     reached: set[UltimateState] = {result.state}  # settled, and part of the strategy
     stack: list[UltimateState] = [result.state]

@@ -296,7 +296,7 @@ def assemble_tree(
         raise InvalidArgumentError("the question was not settled: there is no proof tree")
     want_win = result.status == "proven"
     attacker = result.attacker
-    chooser = attacker if want_win else 1 - attacker
+    chooser = P.strategy_side(attacker, result.status)
     root = str(result.state)
     expansion = _expand(result.state, result.depth)
     answers = {r.position: (r.pn, r.dn) for r in result.frontier}
