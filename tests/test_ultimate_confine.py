@@ -95,11 +95,14 @@ def test_the_open_variants_strategy_holds_under_both_rules(open_variant_strategy
     tree = open_variant_strategy
     assert tree.position == str(UltimateState(open_won_boards=True)) and tree.claim == "proven"
     assert tree.size > 10_000  # X's positions: a move for each
-    finished = P.verify(tree)
+    met: list[int] = []
+    finished = P.verify(tree, progress=met.append)
     assert finished > 1_000
     assert P.verify(tree, reference_rules(RefState(open_won_boards=True))) == finished
     games = P.replay(tree)
     assert games.positions - tree.size - finished > 10_000  # O's turns: every reply is met
+    every = P.REPLAY_PROGRESS_EVERY
+    assert met == list(range(every, games.positions + 1, every))
 
 
 def test_a_confined_failure_is_unknown():

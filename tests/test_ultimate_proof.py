@@ -406,3 +406,41 @@ def test_the_estimate_changes_the_work_not_the_values(open_won_boards):
         assert plain.proved and guided.proved and guided.verdict == plain.verdict, state
         cut += any(D.distance(state.array(), side) == D.FAR for side in (0, 1))
     assert cut >= 1  # some position is one where a side can no longer win
+
+
+def test_check_says_what_is_wrong_with_a_file_once(tmp_path):
+    import zlib
+
+    from click.testing import CliRunner
+
+    from fastttt.cli.prove import prove
+
+    empty = str(UltimateState(open_won_boards=True))
+    base = {"format": P.FORMAT, "version": 2, "game": "ultimate", "attacker": "X"}
+    cases = {
+        "position text 'garbage'": {"position": "garbage", "claim": "proven", "strategy": {}},
+        "malformed proof (strategy)": {
+            "position": empty,
+            "claim": "proven",
+            "strategy": {"x": True},
+        },
+        "malformed proof (claim 'won')": {"position": empty, "claim": "won", "strategy": {}},
+        "the strategy has no move for": {"position": empty, "claim": "proven", "strategy": {}},
+    }
+    state, _ = positions(1, 56)[0]
+    prover = P.Prover(tt_bits=16)
+    tree = P.proof_tree(prover.prove(state, max_nodes=5_000_000), prover)
+    cases["positions it never reaches"] = {
+        "position": tree.position,
+        "claim": tree.claim,
+        "attacker": "XO"[tree.attacker],
+        "strategy": {**tree.strategy, empty: 40},
+    }
+    for i, (message, fields) in enumerate(cases.items()):
+        body = {**base, **fields}
+        body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
+        path = tmp_path / f"bad{i}.json"
+        path.write_text(json.dumps(body))
+        result = CliRunner().invoke(prove, ["--check", str(path)])
+        assert result.exit_code == 1 and message in result.output, (message, result.output)
+        assert result.output.count(str(path)) == 1, result.output

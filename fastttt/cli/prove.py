@@ -309,8 +309,12 @@ def _client(workers, scheduler):
 
 def _check(P, path, as_json):
     try:
-        tree = P.load(path)
-        leaves = P.verify(tree)
+        tree = P.load(path)  # its errors name the file
+    except FastTTTError as err:
+        raise click.ClickException(str(err)) from None
+    try:
+        with Progress("check", unit="positions") as shown:
+            leaves = P.verify(tree, progress=shown.update)
     except FastTTTError as err:
         raise click.ClickException(f"{path}: {err}") from None
     if as_json:

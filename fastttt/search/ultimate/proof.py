@@ -436,10 +436,18 @@ class Replay:
     used: frozenset[str]
 
 
-def replay(tree: ProofTree, rules: Rules = STATE_RULES) -> Replay:
+REPLAY_PROGRESS_EVERY = 10_000  # positions between progress calls
+
+
+def replay(
+    tree: ProofTree,
+    rules: Rules = STATE_RULES,
+    progress: Callable[[int], None] | None = None,
+) -> Replay:
     """Play ``tree``'s strategy against every reply by ``rules``, each position once; raises
     InvalidArgumentError saying where it fails (no move, an illegal one, a game ending the
-    other way). Entries it never reaches are not checked (:func:`verify` refuses them)."""
+    other way). Entries it never reaches are not checked (:func:`verify` refuses them).
+    ``progress(positions)`` every :data:`REPLAY_PROGRESS_EVERY` positions met."""
     want_win = tree.claim == "proven"
     seen: set[str] = set()
     used: set[str] = set()
@@ -451,6 +459,8 @@ def replay(tree: ProofTree, rules: Rules = STATE_RULES) -> Replay:
         if text in seen:
             continue
         seen.add(text)
+        if progress is not None and len(seen) % REPLAY_PROGRESS_EVERY == 0:
+            progress(len(seen))
         legal = rules.legal(state)
         if not legal:
             if (rules.winner(state) == tree.attacker) != want_win:
@@ -469,11 +479,15 @@ def replay(tree: ProofTree, rules: Rules = STATE_RULES) -> Replay:
     return Replay(len(seen), finished, frozenset(used))
 
 
-def verify(tree: ProofTree, rules: Rules = STATE_RULES) -> int:
-    """Check ``tree`` by :func:`replay` against ``rules``; returns the number of distinct
-    finished games the strategy allows, or raises InvalidArgumentError saying where it fails
-    (also when it holds positions the strategy never reaches)."""
-    met = replay(tree, rules)
+def verify(
+    tree: ProofTree,
+    rules: Rules = STATE_RULES,
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Check ``tree`` by :func:`replay` against ``rules`` (``progress`` as there); returns the
+    number of distinct finished games the strategy allows, or raises InvalidArgumentError
+    saying where it fails (also when it holds positions the strategy never reaches)."""
+    met = replay(tree, rules, progress)
     unused = len(tree.strategy) - len(met.used)
     if unused:
         raise InvalidArgumentError(
