@@ -303,31 +303,25 @@ def assemble_tree(
     numbers = _combine(expansion, root, attacker, answers)
     good = 0 if want_win else 1  # the number that is 0 where the strategy's side gets its way
 
-    def walk(reached: Callable[[str], None]) -> dict[str, int]:
-        """The strategy's moves above the frontier, and ``reached(text)`` for each frontier
-        position it reaches."""
-        out: dict[str, int] = {}
-        stack = [root]
-        while stack:
-            text = stack.pop()
-            if text in answers:
-                reached(text)
-                continue
-            state = expansion.states[text]
-            if state.is_over() or text in out:
-                continue
-            kids = expansion.children[text]
-            if state.to_move == chooser:
-                move, child = next((m, c) for m, c in kids if numbers[c][good] == 0)
-                out[text] = move
-                stack.append(child)
-            else:
-                stack.extend(child for _, child in reversed(kids))
-        return out
-
-    strategies = {r.position: r.strategy for r in result.frontier if r.strategy is not None}
+    strategy: dict[str, int] = {}  # the moves above the frontier
     used: dict[str, None] = {}  # the frontier positions the strategy reaches, in order
-    strategy = walk(lambda text: used.setdefault(text))
+    stack = [root]
+    while stack:
+        text = stack.pop()
+        if text in answers:
+            used[text] = None
+            continue
+        state = expansion.states[text]
+        if state.is_over() or text in strategy:
+            continue
+        kids = expansion.children[text]
+        if state.to_move == chooser:
+            move, child = next((m, c) for m, c in kids if numbers[c][good] == 0)
+            strategy[text] = move
+            stack.append(child)
+        else:
+            stack.extend(child for _, child in reversed(kids))
+    strategies = {r.position: r.strategy for r in result.frontier if r.strategy is not None}
     missing = tuple(text for text in used if text not in strategies)
     args = (attacker, result.max_nodes, result.tt_bits, True)
     for answer in _run_tasks(missing, args, client, progress):
