@@ -444,3 +444,20 @@ def test_check_says_what_is_wrong_with_a_file_once(tmp_path):
         result = CliRunner().invoke(prove, ["--check", str(path)])
         assert result.exit_code == 1 and message in result.output, (message, result.output)
         assert result.output.count(str(path)) == 1, result.output
+
+
+@pytest.mark.parametrize("open_won_boards", [False, True])
+def test_the_reference_names_positions_as_the_engine_does(open_won_boards):
+    # proof files key positions by their text: the checker's rules must spell it the same
+    rng = random.Random(12)
+    named = 0
+    for _ in range(150):
+        state, ref = UltimateState(open_won_boards), RefState(open_won_boards=open_won_boards)
+        while True:
+            assert str(state) == ref.text(), (state, ref.text())
+            named += 1
+            if state.is_over():
+                break
+            move = rng.choice(state.legal_moves())
+            state, ref = state.play(move), ref.play(move)
+    assert named > 5_000
