@@ -71,6 +71,9 @@ def test_bad_groups_are_refused():
         search.refute_group(pos, [], 0)
     with pytest.raises(InvalidArgumentError):
         search.refute_group(pos, [25], 0)
+    for not_cells in (3, "3", None):
+        with pytest.raises(InvalidArgumentError, match="collection of cells"):
+            search.refute_group(pos, not_cells, 0)
     with pytest.raises(InvalidArgumentError, match="free board"):
         ProofSearch(as_spec("4x4k4g"), tt_bits=12).refute_group(
             Position.from_moves(as_spec("4x4k4g"), [0]), [1], 0

@@ -548,6 +548,8 @@ class ProofSearch:
         self._load(pos)  # checks the position
         if pos.to_move == attacker:
             raise InvalidArgumentError(f"the defender ({'XO'[1 - attacker]}) must be to move")
+        if isinstance(cells, (str, bytes)) or not hasattr(cells, "__iter__"):
+            raise InvalidArgumentError(f"cells must be a collection of cells, got {cells!r}")
         group = 0
         for c in cells:
             c = require_int(c, "cell", 0, self.geometry.cells - 1)
