@@ -11,10 +11,10 @@ asked alone in the same way, for the cost of settling them one by one in the sam
 With ``--far D --group-size S`` the groups are built from every empty cell at least D rows or
 columns from each stone: S cells a group, each group's cells as far apart as a greedy choice
 makes them (the next cell the one farthest from the group's cells so far), so that the
-defender's stones in a group make no shape of their own. All of O's far replies, 12 a group::
+defender's stones in a group make no shape of their own. O's replies 5 or more away, 12 a group::
 
-    .venv/bin/python benchmarks/defender_groups.py 15x15k5 --moves 112,97,98 --far 3 \
-        --group-size 12 --max-nodes 1e8 --threat-nodes 16 --zone-nodes 64 --reach 2 --tt-bits 24
+    .venv/bin/python benchmarks/defender_groups.py 15x15k5 --moves 112,97,98 --far 5 \\
+        --group-size 12 --max-nodes 6e7 --threat-nodes 16 --zone-nodes 64 --reach 2 --tt-bits 24
 
 One JSON line a question (cells, answer: true, false or null for unknown, nodes, CPU seconds,
 load average), a fresh table each, appended to ``--log`` when given, and a last line with the

@@ -51,6 +51,8 @@ def test_a_small_group():
     4-8-12-16-20), so O's 14 and 22 together still lose; O's 16 does not; O's line ends it."""
     spec = as_spec("5x5k4")
     pos = Position.from_moves(spec, [12, 6, 8])
+    assert ProofSearch(spec, tt_bits=16).refute_group(pos, [14, 22], 0, max_nodes=1) is None
+    assert ProofSearch(spec, tt_bits=16).refute_group(pos, [14, 22], 0, attacker_reach=1) is True
     search = ProofSearch(spec, tt_bits=16)
     assert search.refute_group(pos, [14, 22], 0) is True
     assert search.refute_group(pos, [16], 0) is False  # O's 16 blocks the diagonal

@@ -155,6 +155,59 @@ def preorder(tree: P.ProofTree) -> list[int]:
     return out
 
 
+def preorder_with_other_moves(tree: P.ProofTree, prover: P.Prover) -> tuple[list[int], int]:
+    """``tree``'s question as format 1 could write it when a table lost entries: a position
+    met again gets the next of its moves that go the strategy's way (a tree holding two moves
+    for it). Returns the moves and how many positions got a second move."""
+    met: dict[str, int] = {}
+    out, second = [], 0
+    stack = [UltimateState.from_text(tree.position)]
+
+    def good(child: UltimateState) -> bool:
+        if child.is_over():
+            return (child.winner() == tree.attacker) == (tree.claim == "proven")
+        return prover.prove(child, tree.attacker, 5_000_000).status == tree.claim
+
+    while stack:
+        state = stack.pop()
+        if state.is_over():
+            continue
+        if state.to_move == tree.chooser:
+            text = str(state)
+            met[text] = met.get(text, -1) + 1
+            moves = [m for m in state.legal_moves() if good(state.play(m))]
+            out.append(moves[met[text] % len(moves)])
+            second += met[text] == 1 and len(moves) > 1
+            stack.append(state.play(out[-1]))
+        else:
+            stack.extend(state.play(m) for m in reversed(state.legal_moves()))
+    return out, second
+
+
+def test_format_1_trees_with_two_moves_for_a_position_check(tmp_path):
+    import zlib
+
+    state, _ = positions(1, 52)[0]
+    prover = P.Prover(tt_bits=16)
+    tree = P.proof_tree(prover.prove(state, max_nodes=5_000_000), prover)
+    moves, second = preorder_with_other_moves(tree, prover)
+    assert second >= 5  # the tree does hold two moves for some positions
+    body = {
+        "format": P.FORMAT,
+        "version": 1,
+        "game": "ultimate",
+        "position": tree.position,
+        "attacker": "XO"[tree.attacker],
+        "claim": tree.claim,
+        "moves": moves,
+    }
+    body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(body))
+    read = P.load(path)
+    assert P.verify(read) >= 1 and P.verify(read, reference_rules(positions(1, 52)[0][1])) >= 1
+
+
 def test_format_1_trees_are_read_as_strategies(tmp_path):
     import zlib
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 from fastttt.games.mnk.spec import GameSpec
 from fastttt.games.registry import load_game
@@ -80,11 +81,12 @@ def known_boards() -> list[KnownBoard]:
 
 @dataclass(frozen=True)
 class KnownValue:
-    """A game's value from the literature, checked by search
-    (:func:`fastttt.search.portfolio.prove`): ``value`` of the empty board (``first``, ``draw`` or
-    ``second``); ``source``: a key of :func:`sources`; ``slow``: minutes (``-m slow``); ``reach``:
-    False when beyond this project's reach (kept for the record: the test skips it); ``budget``: the
-    seconds the check may take."""
+    """A game's value from the literature, checked by search (tests/test_literature.py:
+    :func:`fastttt.search.portfolio.prove` on m,n,k boards, the confined df-pn of
+    :mod:`fastttt.search.ultimate.proof` on Ultimate, which proves wins): ``value`` of the
+    empty board (``first``, ``draw`` or ``second``); ``source``: a key of :func:`sources`;
+    ``slow``: minutes (``-m slow``); ``reach``: False when beyond this project's reach (kept for
+    the record: the test skips it); ``budget``: the seconds the portfolio's check may take."""
 
     game: str
     value: str
@@ -94,7 +96,8 @@ class KnownValue:
     budget: float = 60.0
 
     @property
-    def spec(self) -> GameSpec:
+    def spec(self) -> Any:
+        """The game (:func:`fastttt.games.registry.load_game`)."""
         return load_game(self.game)
 
 

@@ -280,7 +280,7 @@ def load(path: str | Path) -> ProofTree:
     if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise TableFileError(f"{path}: not a fastttt Ultimate proof")
     version = body.get("version")
-    if version not in READS:
+    if type(version) is not int or version not in READS:
         raise TableFileError(f"{path}: proof format {version!r}, this fastttt reads {READS}")
     crc = body.pop("crc32", None)
     if crc != _crc(body):
@@ -311,7 +311,8 @@ def _is_move(m: Any) -> bool:
 
 
 def _from_preorder(position: str, attacker: int, claim: str, moves: list[int]) -> dict[str, int]:
-    """Format 1's preorder tree as a strategy (a position met twice keeps its first move)."""
+    """Format 1's preorder tree as a strategy: a position met twice keeps its first move
+    (a tree may hold two), and the positions that choice no longer reaches are dropped."""
     chooser = strategy_side(attacker, claim)
     strategy: dict[str, int] = {}
     pending: Iterator[int] = iter(moves)
@@ -330,7 +331,30 @@ def _from_preorder(position: str, attacker: int, claim: str, moves: list[int]) -
             stack.extend(state.play(m) for m in reversed(state.legal_moves()))
     if next(pending, None) is not None:
         raise InvalidArgumentError("the tree has moves left over after its last leaf")
-    return strategy
+    return reached(position, chooser, strategy)
+
+
+def reached(position: str, chooser: int, strategy: dict[str, int]) -> dict[str, int]:
+    """The entries of ``strategy`` (``chooser``'s moves) that it reaches from ``position``
+    against every reply, by :class:`UltimateState`'s rules; a position without an entry
+    ends its branch. Checks nothing: :func:`verify` does."""
+    kept: dict[str, int] = {}
+    seen: set[UltimateState] = set()
+    stack = [UltimateState.from_text(position)]
+    while stack:
+        state = stack.pop()
+        if state in seen or state.is_over():
+            continue
+        seen.add(state)
+        if state.to_move != chooser:
+            stack.extend(state.play(m) for m in state.legal_moves())
+            continue
+        text = str(state)
+        move = strategy.get(text)
+        if move is not None and move in state.legal_moves():
+            kept[text] = move
+            stack.append(state.play(move))
+    return kept
 
 
 def proof_tree(
@@ -364,7 +388,7 @@ def proof_tree(
 
     chooser = strategy_side(attacker, result.status)
     strategy: dict[str, int] = {}
-    reached: set[UltimateState] = {result.state}  # settled, and part of the strategy
+    held: set[UltimateState] = {result.state}  # settled, and part of the strategy
     stack: list[UltimateState] = [result.state]
     while stack:
         state = stack.pop()
@@ -372,7 +396,7 @@ def proof_tree(
             continue
         if state.to_move == chooser:  # a move into the strategy, else one the table settles,
             children = {m: state.play(m) for m in state.legal_moves()}  # else proven again
-            move = next((m for m, c in children.items() if c in reached), None)
+            move = next((m for m, c in children.items() if c in held), None)
             if move is None:
                 move = next((m for m, c in children.items() if known(c)), None)
             if move is None:
@@ -384,10 +408,10 @@ def proof_tree(
         else:
             news = [state.play(m) for m in state.legal_moves()]
             for child in news:
-                if child not in reached and not settled(child):
+                if child not in held and not settled(child):
                     raise RuntimeError(f"{child} is not settled: the search's answer was wrong")
-        news = [c for c in news if c not in reached]
-        reached.update(news)
+        news = [c for c in news if c not in held]
+        held.update(news)
         stack.extend(reversed(news))
     return ProofTree(str(result.state), attacker, result.status, strategy)
 

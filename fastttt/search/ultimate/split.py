@@ -18,15 +18,15 @@ unless a settled sibling decides it, never a wrong answer.
 
 :func:`assemble_tree` turns a settled :class:`SplitResult` into a
 :class:`~fastttt.search.ultimate.proof.ProofTree` (same encoding, same :func:`~.proof.verify`):
-above the frontier the strategy's side plays its smallest settled move; at each frontier
-position the strategy reaches, the one its task built (:func:`~.proof.proof_tree` in the
-worker) joins it. Where two tasks' strategies meet the same position the first task's move is
-kept: each leads to a position that goes the strategy's way, so the joined strategy still
-holds, and the positions it no longer reaches are dropped. Building a proof tree can cost far
-more than the search (a disproof follows every attacker move to the end of the game), so
-tasks build theirs only when asked (``prove_split(..., tree=True)``); by default
-:func:`assemble_tree` runs tree tasks for just the frontier positions its strategy reaches (a
-fresh Prover gives the same answer and tree again: the result does not depend on which way).
+above the frontier the strategy's side plays its smallest settled move; at each frontier position
+the strategy reaches, the one its task built (:func:`~.proof.proof_tree` in the worker) joins it.
+Where two tasks' strategies meet the same position the first task's move is kept: each leads to a
+position that goes the strategy's way, so the joined strategy still holds, and the positions it no
+longer reaches are dropped (:func:`~.proof.reached`). Building a proof tree can cost far more than
+the search (a disproof follows every attacker move to the end of the game), so tasks build theirs
+only when asked (``prove_split(..., tree=True)``); by default :func:`assemble_tree` runs tree tasks
+for just the frontier positions its strategy reaches (a fresh Prover gives the same answer and tree
+again: the result does not depend on which way).
 On a ply-50 suite position at depth 2 every task building its tree took 17 s, these few 5 s.
 
 Dask is optional (``pip install 'fastttt[distributed]'``); the cluster helpers are
@@ -331,6 +331,4 @@ def assemble_tree(
     for text in used:
         for position, move in strategies[text].items():
             strategy.setdefault(position, move)
-    joined = P.ProofTree(root, attacker, result.status, strategy)
-    met = P.replay(joined).used
-    return P.ProofTree(root, attacker, result.status, {t: strategy[t] for t in met})
+    return P.ProofTree(root, attacker, result.status, P.reached(root, chooser, strategy))
