@@ -184,14 +184,10 @@ def preorder_with_other_moves(tree: P.ProofTree, prover: P.Prover) -> tuple[list
     return out, second
 
 
-def test_format_1_trees_with_two_moves_for_a_position_check(tmp_path):
+def format_1_file(path, tree: P.ProofTree, moves: list[int]):
+    """Write ``moves`` as a format 1 file of ``tree``'s question (checksum included)."""
     import zlib
 
-    state, _ = positions(1, 52)[0]
-    prover = P.Prover(tt_bits=16)
-    tree = P.proof_tree(prover.prove(state, max_nodes=5_000_000), prover)
-    moves, second = preorder_with_other_moves(tree, prover)
-    assert second >= 5  # the tree does hold two moves for some positions
     body = {
         "format": P.FORMAT,
         "version": 1,
@@ -202,35 +198,31 @@ def test_format_1_trees_with_two_moves_for_a_position_check(tmp_path):
         "moves": moves,
     }
     body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
-    path = tmp_path / "old.json"
     path.write_text(json.dumps(body))
-    read = P.load(path)
-    assert P.verify(read) >= 1 and P.verify(read, reference_rules(positions(1, 52)[0][1])) >= 1
+    return path
+
+
+def late_tree() -> tuple[P.ProofTree, P.Prover, RefState]:
+    """The strategy of a position 52 plies into a random game, its prover and its twin."""
+    state, ref = positions(1, 52)[0]
+    prover = P.Prover(tt_bits=16)
+    return P.proof_tree(prover.prove(state, max_nodes=5_000_000), prover), prover, ref
+
+
+def test_format_1_trees_with_two_moves_for_a_position_check(tmp_path):
+    tree, prover, ref = late_tree()
+    moves, second = preorder_with_other_moves(tree, prover)
+    assert second >= 5  # the tree does hold two moves for some positions
+    read = P.load(format_1_file(tmp_path / "old.json", tree, moves))
+    assert P.verify(read) >= 1 and P.verify(read, reference_rules(ref)) >= 1
 
 
 def test_format_1_trees_are_read_as_strategies(tmp_path):
-    import zlib
-
-    state, _ = positions(1, 52)[0]
-    prover = P.Prover(tt_bits=16)
-    tree = P.proof_tree(prover.prove(state, max_nodes=5_000_000), prover)
+    tree, _, _ = late_tree()
     moves = preorder(tree)
     assert len(moves) > tree.size  # the tree meets some positions twice
-    body = {
-        "format": P.FORMAT,
-        "version": 1,
-        "game": "ultimate",
-        "position": tree.position,
-        "attacker": "XO"[tree.attacker],
-        "claim": tree.claim,
-        "moves": moves,
-    }
-    path = tmp_path / "old.json"
     for written, expected in ((moves, tree), (moves[:-1], None), ([*moves, 0], None)):
-        body["moves"] = written
-        body.pop("crc32", None)
-        body["crc32"] = zlib.crc32(json.dumps(body, sort_keys=True).encode())
-        path.write_text(json.dumps(body))
+        path = format_1_file(tmp_path / "old.json", tree, written)
         if expected is None:
             with pytest.raises(TableFileError, match="malformed proof"):
                 P.load(path)
