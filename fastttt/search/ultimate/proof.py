@@ -295,14 +295,13 @@ def load(path: str | Path) -> ProofTree:
         if not isinstance(moves, list) or not all(_is_move(m) for m in moves):
             raise TableFileError(f"{path}: malformed proof (moves)")
         try:
-            strategy = _from_preorder(position, "XO".index(attacker), claim, moves)
+            first_moves = _from_preorder(position, "XO".index(attacker), claim, moves)
         except FastTTTError as err:
             raise TableFileError(f"{path}: malformed proof ({err})") from None
-    else:
-        written = body.get("strategy")
-        if not isinstance(written, dict) or not all(_is_move(m) for m in written.values()):
-            raise TableFileError(f"{path}: malformed proof (strategy)")
-        strategy = written
+        return reached(ProofTree(position, "XO".index(attacker), claim, first_moves))
+    strategy = body.get("strategy")
+    if not isinstance(strategy, dict) or not all(_is_move(m) for m in strategy.values()):
+        raise TableFileError(f"{path}: malformed proof (strategy)")
     return ProofTree(position, "XO".index(attacker), claim, strategy)
 
 
@@ -312,7 +311,7 @@ def _is_move(m: Any) -> bool:
 
 def _from_preorder(position: str, attacker: int, claim: str, moves: list[int]) -> dict[str, int]:
     """Format 1's preorder tree as a strategy: a position met twice keeps its first move
-    (a tree may hold two), and the positions that choice no longer reaches are dropped."""
+    (a tree may hold two; :func:`load` drops what that choice no longer reaches)."""
     chooser = strategy_side(attacker, claim)
     strategy: dict[str, int] = {}
     pending: Iterator[int] = iter(moves)
@@ -331,30 +330,7 @@ def _from_preorder(position: str, attacker: int, claim: str, moves: list[int]) -
             stack.extend(state.play(m) for m in reversed(state.legal_moves()))
     if next(pending, None) is not None:
         raise InvalidArgumentError("the tree has moves left over after its last leaf")
-    return reached(position, chooser, strategy)
-
-
-def reached(position: str, chooser: int, strategy: dict[str, int]) -> dict[str, int]:
-    """The entries of ``strategy`` (``chooser``'s moves) that it reaches from ``position``
-    against every reply, by :class:`UltimateState`'s rules; a position without an entry
-    ends its branch. Checks nothing: :func:`verify` does."""
-    kept: dict[str, int] = {}
-    seen: set[UltimateState] = set()
-    stack = [UltimateState.from_text(position)]
-    while stack:
-        state = stack.pop()
-        if state in seen or state.is_over():
-            continue
-        seen.add(state)
-        if state.to_move != chooser:
-            stack.extend(state.play(m) for m in state.legal_moves())
-            continue
-        text = str(state)
-        move = strategy.get(text)
-        if move is not None and move in state.legal_moves():
-            kept[text] = move
-            stack.append(state.play(move))
-    return kept
+    return strategy
 
 
 def proof_tree(
@@ -467,11 +443,14 @@ def replay(
     tree: ProofTree,
     rules: Rules = STATE_RULES,
     progress: Callable[[int], None] | None = None,
+    *,
+    strict: bool = True,
 ) -> Replay:
     """Play ``tree``'s strategy against every reply by ``rules``, each position once; raises
     InvalidArgumentError saying where it fails (no move, an illegal one, a game ending the
-    other way). Entries it never reaches are not checked (:func:`verify` refuses them).
-    ``progress(positions)`` every :data:`REPLAY_PROGRESS_EVERY` positions met."""
+    other way), or with ``strict`` False ends the branch there and checks nothing. Entries
+    it never reaches are not checked (:func:`verify` refuses them). ``progress(positions)``
+    every :data:`REPLAY_PROGRESS_EVERY` positions met."""
     want_win = tree.claim == "proven"
     seen: set[str] = set()
     used: set[str] = set()
@@ -487,20 +466,31 @@ def replay(
             progress(len(seen))
         legal = rules.legal(state)
         if not legal:
-            if (rules.winner(state) == tree.attacker) != want_win:
+            if strict and (rules.winner(state) == tree.attacker) != want_win:
                 raise InvalidArgumentError(f"a game the strategy allows ends the other way: {text}")
             finished += 1
         elif rules.to_move(state) == tree.chooser:
             move = tree.strategy.get(text)
-            if move is None:
-                raise InvalidArgumentError(f"the strategy has no move for {text}")
-            if move not in legal:
+            if move is None or move not in legal:
+                if not strict:
+                    continue
+                if move is None:
+                    raise InvalidArgumentError(f"the strategy has no move for {text}")
                 raise InvalidArgumentError(f"move {move} is not legal in {text}")
             used.add(text)
             stack.append(rules.play(state, move))
         else:
             stack.extend(rules.play(state, m) for m in reversed(legal))
     return Replay(len(seen), finished, frozenset(used))
+
+
+def reached(tree: ProofTree) -> ProofTree:
+    """``tree`` with only the entries its strategy reaches from the root against every reply
+    (by :class:`UltimateState`'s rules; a missing or illegal move ends its branch). Checks
+    nothing: :func:`verify` does."""
+    used = replay(tree, strict=False).used
+    kept = {text: move for text, move in tree.strategy.items() if text in used}
+    return ProofTree(tree.position, tree.attacker, tree.claim, kept)
 
 
 def verify(

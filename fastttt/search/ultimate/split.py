@@ -331,4 +331,4 @@ def assemble_tree(
     for text in used:
         for position, move in strategies[text].items():
             strategy.setdefault(position, move)
-    return P.ProofTree(root, attacker, result.status, P.reached(root, chooser, strategy))
+    return P.reached(P.ProofTree(root, attacker, result.status, strategy))
