@@ -1,6 +1,6 @@
-"""Command-line arguments shared by the df-pn scripts of this folder: the position asked about
-and df-pn's narrowing (:class:`fastttt.search.dfpn.ProofSearch`'s ``zone_nodes`` and
-``threat_nodes``, ``prove``'s ``attacker_reach``)."""
+"""Command-line arguments shared by the df-pn scripts of this folder: the position asked about,
+df-pn's narrowing (:class:`fastttt.search.dfpn.ProofSearch`'s ``zone_nodes`` and
+``threat_nodes``, ``prove``'s ``attacker_reach``) and its ``order_weight``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import argparse
 
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
+from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT
 
 
 def add_position(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +23,16 @@ def add_narrowing(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--zone-nodes", type=int, default=0, help="relevance zones' probes")
     parser.add_argument("--threat-nodes", type=int, default=0, help="threat probes")
     parser.add_argument("--reach", type=int, default=0, help="the attacker's reach (0: none)")
+
+
+def add_order_weight(parser: argparse.ArgumentParser) -> None:
+    """``--order-weight``: how much dearer each later move of the order starts (0: plain)."""
+    parser.add_argument(
+        "--order-weight",
+        type=float,
+        default=DEFAULT_ORDER_WEIGHT,
+        help="a new child's delta is 1 + its rank times this (0: every child starts at 1)",
+    )
 
 
 def position(args: argparse.Namespace) -> Position:

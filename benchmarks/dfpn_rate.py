@@ -15,7 +15,7 @@ import argparse
 import os
 import time
 
-from dfpn_args import add_narrowing, add_position, position
+from dfpn_args import add_narrowing, add_order_weight, add_position, position
 
 from fastttt.search.dfpn import ProofSearch, warmup
 
@@ -24,13 +24,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_position(parser)
     add_narrowing(parser)
+    add_order_weight(parser)
     parser.add_argument("--nodes", type=float, default=1e6, help="the node budget")
     parser.add_argument("--tt-bits", type=int, default=22)
     args = parser.parse_args()
     pos = position(args)
     warmup()
     search = ProofSearch(
-        pos.spec, tt_bits=args.tt_bits, zone_nodes=args.zone_nodes, threat_nodes=args.threat_nodes
+        pos.spec,
+        tt_bits=args.tt_bits,
+        zone_nodes=args.zone_nodes,
+        threat_nodes=args.threat_nodes,
+        order_weight=args.order_weight,
     )
     cpu = time.process_time()
     r = search.prove(

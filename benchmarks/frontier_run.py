@@ -34,7 +34,7 @@ import json
 import os
 import time
 
-from dfpn_args import add_narrowing, add_position, position
+from dfpn_args import add_narrowing, add_order_weight, add_position, position
 
 from fastttt.search.dfpn import DEFAULT_PAIRING_NODES, ProofSearch, warmup
 
@@ -43,6 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_position(parser)  # the game may also be ultimate or ultimate-open
     add_narrowing(parser)
+    add_order_weight(parser)
     parser.add_argument("--hours", type=float, default=1.0, help="CPU time to spend")
     parser.add_argument("--checkpoint", type=float, default=300.0, help="seconds between lines")
     parser.add_argument("--tt-bits", type=int, default=25, help="2**bits rows of 32 bytes")
@@ -68,6 +69,7 @@ def main() -> None:
         pairing_nodes=args.pairing_nodes,
         zone_nodes=args.zone_nodes,
         threat_nodes=args.threat_nodes,
+        order_weight=args.order_weight,
     )
     wall0, cpu0 = time.perf_counter(), time.process_time()
     budget = args.hours * 3600
@@ -94,6 +96,7 @@ def main() -> None:
             "zone_nodes": args.zone_nodes,
             "threat_nodes": args.threat_nodes,
             "reach": args.reach,
+            "order_weight": args.order_weight,
             "compile_seconds": round(compile_seconds, 1),
         }
         with open(args.log, "a") as out:

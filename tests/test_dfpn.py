@@ -185,15 +185,43 @@ def test_weak_sums_keep_the_values(game, count):
 
 
 def test_weak_sums_refute_with_fewer_nodes():
-    """5x5 k=4's "X cannot win": the weak sums count transposed replies once."""
+    """5x5 k=4's "X cannot win" (every new child at 1): the weak sums count transposed
+    replies once."""
     spec = as_spec("5x5k4")
     empty = Position.empty(spec)
-    plain = ProofSearch(spec, tt_bits=20).prove(empty, 0, line=False)
-    weak = ProofSearch(spec, tt_bits=20, weak_sums=True).prove(empty, 0, line=False)
+    plain = ProofSearch(spec, tt_bits=20, order_weight=0).prove(empty, 0, line=False)
+    weak = ProofSearch(spec, tt_bits=20, weak_sums=True, order_weight=0).prove(empty, 0, line=False)
     assert plain.proven is False and weak.proven is False
     assert weak.nodes < plain.nodes
     with pytest.raises(InvalidArgumentError, match="weak_sums"):
         ProofSearch(spec, tt_bits=8, weak_sums=1)
+
+
+@pytest.mark.parametrize("game, count", [("3x4k3", 200), ("4x4k3g", 150), ("5x5k4", 60)])
+def test_order_weight_keeps_the_values(game, count):
+    """The move order's initial numbers (every weight, 0 the plain df-pn) change only which
+    child df-pn searches next: values and principal lines stay alpha-beta's, also with a table
+    small enough to lose entries."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    for weight, bits in ((0, 20), (0.125, 6), (64, 20), (64, 6)):
+        search = ProofSearch(spec, tt_bits=bits, order_weight=weight)
+        for pos in random_positions(spec, count, seed=11):
+            assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+
+
+def test_order_weight_deepens_the_first_moves():
+    """7x7 k=5's "X cannot win" with every new child at 1 expands each node's children before
+    it deepens any; starting the later moves dearer refutes X with fewer nodes."""
+    spec = as_spec("7x7k5")
+    empty = Position.empty(spec)
+    plain = ProofSearch(spec, tt_bits=22, order_weight=0).prove(empty, 0, line=False)
+    ordered = ProofSearch(spec, tt_bits=22).prove(empty, 0, line=False)
+    assert plain.proven is False and ordered.proven is False
+    assert ordered.nodes < plain.nodes
+    for bad in (-1, True, "4", float("nan"), 2.0**21):
+        with pytest.raises(InvalidArgumentError, match="order_weight"):
+            ProofSearch(spec, tt_bits=8, order_weight=bad)
 
 
 @pytest.mark.parametrize(
