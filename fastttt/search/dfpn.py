@@ -65,10 +65,12 @@ DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: n
 # Off by default: a question's answer is not known before it is asked.
 DEFAULT_WEAK_SUMS = False
 # A child not yet searched starts with delta 1 + rank * weight, rank its place in the move
-# order (fastttt.kernels.dfpn, "Initial numbers"). Measured (nodes, a 2**24 or 2**25 table,
-# 2026-11-29) with weights 0 / 1 / 4 / 16: 7x7 k=5 "X cannot win" 313,780 / 212,254 / 127,867 /
-# 233,429; 9x4 k=4 "X wins" 6.61 M / 4.01 M / 4.21 M / 3.64 M; Go-Moku's Huayue opening after
-# O's 127 (zones 64, probes 16, reach 2) 26.4 M / 473 k / 460 k / 594 k.
+# order (fastttt.kernels.dfpn, "Initial numbers"). Measured (nodes, a 2**22 to 2**25 table,
+# 2026-11-29) with weights 0 / 1 / 2 / 4 / 8: 7x7 k=5 "X cannot win" 313,780 / 212,254 /
+# 148,828 / 127,867 / 186,346; 4x9 k=4 "X wins" 4.69 M / - / 3.69 M / 0.95 M / 2.64 M; 4x10
+# k=4 17.3 M / 9.53 M / 7.05 M / 27.6 M / 2.64 M; Go-Moku's Huayue opening after O's 82
+# (zones 64, probes 16, reach 2) 106.5 M / - / 3.36 M / 3.56 M / 3.00 M. The best weight
+# changes from board to board; 4 is among the best on all but 4x10 k=4 (docs/search.md).
 DEFAULT_ORDER_WEIGHT = 4.0
 ORDER_WEIGHT_MAX = 1 << 20
 DEFAULT_PAIRING_ZONES = 0  # the defender's moves tried at an attacker's node (0: no pairing zones)

@@ -82,6 +82,10 @@ MAX_SLICE_SECONDS = 30.0
 # probes unknown after 897 s; no reach unknown after 554 s.
 NARROWED_REACH = 2
 NARROWED_ZONE_NODES = NARROWED_THREAT_NODES = 16
+# The narrowed step keeps plain df-pn's numbers (every new child at 1): with the move order's
+# (ProofSearch's default weight 4) the same 4 x 30 k = 4 question was still unknown after
+# 400 M nodes (2**23 table, one core, 2026-11-29).
+NARROWED_ORDER_WEIGHT = 0
 # Side by side, the narrowed step's slices end on node counts, doubling up to this (about 25 s
 # on 4 x 30 k = 4), so that its search is the same in every run: in slices of time, where each
 # one stops it moves the next, and 4 x 30 k = 4 took from 108 M to 240 M nodes over four runs
@@ -524,6 +528,7 @@ class _Narrowed:
             tt_bits=tt_bits,
             zone_nodes=NARROWED_ZONE_NODES,
             threat_nodes=NARROWED_THREAT_NODES,
+            order_weight=NARROWED_ORDER_WEIGHT,
         )
         self.beyond_reach: set[int] = set()
 
