@@ -11,7 +11,7 @@ from fastttt.families.mnk import MnkGame
 from fastttt.families.ultimate import UltimateGame
 from fastttt.games.facts import known_boards, known_values, sources
 from fastttt.games.mnk.board import Position
-from fastttt.search.portfolio import prove
+from fastttt.search.portfolio import METHODS, prove
 from fastttt.search.ultimate.proof import Prover
 
 WORDS = {1: "first", 0: "draw", -1: "second"}  # the empty board: the first player moves
@@ -43,7 +43,13 @@ def test_literature_value(known):
         assert winner is not None, f"{known.game}: no confined win ({known.source})"
         assert ("first", "second")[winner] == known.value, known
         return
-    result = prove(Position.empty(known.spec), budget_seconds=known.budget, proof_size=False)
+    result = prove(
+        Position.empty(known.spec),
+        budget_seconds=known.budget,
+        proof_size=False,
+        methods=known.methods,
+        dfpn_tt_bits=known.tt_bits,
+    )
     assert result.value is not None, (
         f"{known.game}: {result.verdict()} after {result.seconds:.0f} s ({known.source})"
     )
@@ -57,6 +63,7 @@ def test_every_value_names_a_defined_source():
     for known in values:
         assert known.source in defined, known
         assert known.value in ("first", "draw", "second"), known
+        assert known.methods is None or set(known.methods) <= set(METHODS), known
         assert isinstance(known.spec, (MnkGame, UltimateGame))  # the game loads
     assert any(not v.reach for v in values) and any(v.slow for v in values)
 

@@ -86,7 +86,9 @@ class KnownValue:
     :mod:`fastttt.search.ultimate.proof` on Ultimate, which proves wins): ``value`` of the
     empty board (``first``, ``draw`` or ``second``); ``source``: a key of :func:`sources`;
     ``slow``: minutes (``-m slow``); ``reach``: False when beyond this project's reach (kept for
-    the record: the test skips it); ``budget``: the seconds the portfolio's check may take."""
+    the record: the test skips it); ``budget``: the seconds the portfolio's check may take;
+    ``methods``: the portfolio's methods for it (None: all); ``tt_bits``: its df-pn table's
+    size, 2**bits rows (None: the portfolio's default)."""
 
     game: str
     value: str
@@ -94,6 +96,8 @@ class KnownValue:
     slow: bool = False
     reach: bool = True
     budget: float = 60.0
+    methods: tuple[str, ...] | None = None
+    tt_bits: int | None = None
 
     @property
     def spec(self) -> Any:
@@ -115,6 +119,8 @@ def known_values() -> list[KnownValue]:
                 facts.get("slow", "0") == "1",
                 facts.get("reach") != "no",
                 float(facts.get("budget", 60)),
+                tuple(facts["methods"].split(",")) if "methods" in facts else None,
+                int(facts["tt_bits"]) if "tt_bits" in facts else None,
             )
         )
     return values
