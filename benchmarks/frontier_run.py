@@ -36,7 +36,7 @@ import time
 
 from dfpn_args import add_narrowing, add_order_weight, add_position, position
 
-from fastttt.search.dfpn import DEFAULT_PAIRING_NODES, ProofSearch, warmup
+from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, DEFAULT_PAIRING_NODES, ProofSearch, warmup
 
 
 def main() -> None:
@@ -57,6 +57,8 @@ def main() -> None:
     if args.game in ("ultimate", "ultimate-open"):
         if args.weak_sums:
             parser.error("--weak-sums is for m,n,k boards (Ultimate's df-pn has no such option)")
+        if args.order_weight != DEFAULT_ORDER_WEIGHT:
+            parser.error("--order-weight is for m,n,k boards (Ultimate's df-pn has estimates)")
         return ultimate_run(args)
 
     root = position(args)

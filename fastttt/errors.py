@@ -1,5 +1,8 @@
 """Typed errors of the public API: each says what was wrong and where."""
 
+import math
+import numbers
+
 
 class FastTTTError(Exception):
     """Base class of every error fastttt raises on purpose."""
@@ -57,6 +60,17 @@ def require_int(value, name: str, low: int, high: int) -> int:
     value = int(value.__index__())
     if not low <= value <= high:
         raise InvalidArgumentError(f"{name} must be in {low:,}..{high:,}, got {value:,}")
+    return value
+
+
+def require_number(value, name: str, low: float, high: float) -> float:
+    """``value`` as a float when it is a finite real number (not a bool) in ``low..high``, else
+    InvalidArgumentError naming ``name`` and the range."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InvalidArgumentError(f"{name} must be a number, got {value!r}")
+    value = float(value)
+    if not (math.isfinite(value) and low <= value <= high):
+        raise InvalidArgumentError(f"{name} must be in {low:,}..{high:,}, got {value!r}")
     return value
 
 

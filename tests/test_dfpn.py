@@ -13,6 +13,7 @@ import pytest
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
+from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
 from fastttt.search.alphabeta import Searcher
 from fastttt.search.dfpn import ProofSearch
@@ -219,9 +220,20 @@ def test_order_weight_deepens_the_first_moves():
     ordered = ProofSearch(spec, tt_bits=22).prove(empty, 0, line=False)
     assert plain.proven is False and ordered.proven is False
     assert ordered.nodes < plain.nodes
-    for bad in (-1, True, "4", float("nan"), 2.0**21):
-        with pytest.raises(InvalidArgumentError, match="order_weight"):
-            ProofSearch(spec, tt_bits=8, order_weight=bad)
+
+
+@pytest.mark.parametrize("bad", [-1, True, "4", None, float("nan"), float("inf"), 2.0**21])
+def test_order_weight_must_be_a_number_in_range(bad):
+    with pytest.raises(InvalidArgumentError, match="order_weight"):
+        ProofSearch(as_spec("3x3k3"), tt_bits=8, order_weight=bad)
+
+
+def test_order_weight_takes_numpy_numbers():
+    search = ProofSearch(as_spec("3x3k3"), tt_bits=8, order_weight=np.int64(2))
+    assert search.ctl[K.C_ORDER] == 16
+    assert (
+        ProofSearch(as_spec("3x3k3"), tt_bits=8, order_weight=np.float32(0.5)).ctl[K.C_ORDER] == 4
+    )
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from fastttt.families.mnk import MnkGame
 from fastttt.families.ultimate import UltimateGame
 from fastttt.games.facts import known_boards, known_values, sources
 from fastttt.games.mnk.board import Position
+from fastttt.memory import SHARE, available_memory
 from fastttt.search.portfolio import METHODS, prove
 from fastttt.search.ultimate.proof import Prover
 
@@ -43,6 +44,8 @@ def test_literature_value(known):
         assert winner is not None, f"{known.game}: no confined win ({known.source})"
         assert ("first", "second")[winner] == known.value, known
         return
+    if known.tt_bits is not None and SHARE * available_memory() < 32 << known.tt_bits:
+        pytest.skip(f"{known.game}: a df-pn table of 2**{known.tt_bits} rows does not fit here")
     result = prove(
         Position.empty(known.spec),
         budget_seconds=known.budget,
@@ -64,6 +67,7 @@ def test_every_value_names_a_defined_source():
         assert known.source in defined, known
         assert known.value in ("first", "draw", "second"), known
         assert known.methods is None or set(known.methods) <= set(METHODS), known
+        assert known.tt_bits is None or 16 <= known.tt_bits <= 32, known
         assert isinstance(known.spec, (MnkGame, UltimateGame))  # the game loads
     assert any(not v.reach for v in values) and any(v.slow for v in values)
 

@@ -70,13 +70,13 @@ forced, are only the cells within that many rows and columns of a stone (any cel
 empty board). The question is then another one (its own tag): a proof is a proof of the
 real game, a disproof only says that no win keeps to the reach.
 
-Initial numbers from the move order (``ctl[C_ORDER]``; df-pn+ of Nagai, with the static move
-order of :func:`move_score` as the estimate): a child not yet in the table starts with phi 1
-and delta ``1 + rank * ctl[C_ORDER] / 8``, rank its place in its parent's order (0 the
-first), so that a node deepens its first moves before it tries the later ones, which it does
-once those have grown as dear. With 0 every new child has delta 1, and a node expands each of
-its children once before it searches any of them deeper. The numbers only steer the search:
-a node is proven or disproven by its leaves alone.
+Initial numbers from the move order (``ctl[C_ORDER]``; df-pn+ of Nagai, with the static
+move order of :func:`move_score` as the estimate): a child not yet in the table starts with
+phi 1 and delta ``1 + rank * ctl[C_ORDER] // ORDER_SCALE``, rank its place in its parent's
+order (0 the first), so that a node deepens its first moves before it tries the later ones,
+which it does once those have grown as dear. With 0 every new child has delta 1, and a node
+expands each of its children once before it searches any of them deeper. The numbers only
+steer the search: a node is proven or disproven by its leaves alone.
 
 Weak sums (``ctl[C_WEAK]``; Ueda, Hashimoto, Hashimoto and Iida, 2008): ``delta(n)`` is the
 largest ``phi`` of the open children plus one for each other open child, instead of the sum.
@@ -161,8 +161,10 @@ C_PAIR_NODES = 32  # nodes of the pairing searches so far (not in C_NODES)
 # as the answer to the attacker's pass (0: no pairing zones), the nodes restricted and the
 # moves pruned so far
 C_PZONE_TRIES, C_PZONE_CUTS, C_PZONE_PRUNED = 33, 34, 35
-C_ORDER = 36  # a child absent from the table starts at delta 1 + rank * C_ORDER // 8
+# a child absent from the table starts at delta 1 + rank * ctl[C_ORDER] // ORDER_SCALE
+C_ORDER = 36
 CTL_SIZE = 37
+ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
 MODE_FULL, MODE_THREATS = 0, 1
@@ -922,7 +924,8 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk):
 @njit(**JIT)
 def _children_numbers(B, Z, tt, ctl, row):
     """Fill the phi and delta slots of ``row``'s children from the table; a child absent
-    from it gets phi 1 and delta ``1 + rank * ctl[C_ORDER] // 8``, rank its place in the list.
+    from it gets phi 1 and delta ``1 + rank * ctl[C_ORDER] // ORDER_SCALE``, rank its place in
+    the list (the move order).
     Up to :data:`DEDUP_PLY` stones, children that are one position under a symmetry of the
     board are kept once (the empty 7 x 7 board has 10 moves, not 49): their numbers would
     otherwise be summed several times into the parent's."""
@@ -952,7 +955,7 @@ def _children_numbers(B, Z, tt, ctl, row):
     for i in range(row[F_N]):
         found, phi, delta, work, flags = tt_get(tt, np.uint64(row[keys + i]), bits)
         if not found:
-            delta = 1 + (i * slope) // 8
+            delta = 1 + (i * slope) // ORDER_SCALE
         row[NF + n + i] = phi
         row[NF + 2 * n + i] = delta
 

@@ -29,7 +29,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fastttt.errors import InvalidArgumentError, InvalidPositionError, require_int, require_type
+from fastttt.errors import (
+    InvalidArgumentError,
+    InvalidPositionError,
+    require_int,
+    require_number,
+    require_type,
+)
 from fastttt.games.mnk.board import has_line
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dfpn as K
@@ -65,12 +71,9 @@ DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: n
 # Off by default: a question's answer is not known before it is asked.
 DEFAULT_WEAK_SUMS = False
 # A child not yet searched starts with delta 1 + rank * weight, rank its place in the move
-# order (fastttt.kernels.dfpn, "Initial numbers"). Measured (nodes, a 2**22 to 2**25 table,
-# 2026-11-29) with weights 0 / 1 / 2 / 4 / 8: 7x7 k=5 "X cannot win" 313,780 / 212,254 /
-# 148,828 / 127,867 / 186,346; 4x9 k=4 "X wins" 4.69 M / - / 3.69 M / 0.95 M / 2.64 M; 4x10
-# k=4 17.3 M / 9.53 M / 7.05 M / 27.6 M / 2.64 M; Go-Moku's Huayue opening after O's 82
-# (zones 64, probes 16, reach 2) 106.5 M / - / 3.36 M / 3.56 M / 3.00 M. The best weight
-# changes from board to board; 4 is among the best on all but 4x10 k=4 (docs/search.md).
+# order (fastttt.kernels.dfpn, "Initial numbers"). The best weight changes from board to
+# board: 4 is the best measured on 7x7 k=5 and 4x9 k=4 and near the best on Go-Moku (15 to 57
+# times fewer nodes than plain), worse than plain on 4x10 k=4 (the table in docs/search.md).
 DEFAULT_ORDER_WEIGHT = 4.0
 ORDER_WEIGHT_MAX = 1 << 20
 DEFAULT_PAIRING_ZONES = 0  # the defender's moves tried at an attacker's node (0: no pairing zones)
@@ -190,8 +193,8 @@ class ProofSearch:
     (the module docstring of :mod:`fastttt.kernels.dfpn`); ``pairing_zone_cuts`` and
     ``pairing_zone_moves_pruned`` count them. ``order_weight``: a child not yet searched
     starts with a disproof number of 1 plus its rank in the node's move order times this
-    weight, kept to an eighth (df-pn+ with the move order as the estimate; 0: every child
-    starts at 1, so a node expands all its children before it deepens any).
+    weight, kept to an eighth (df-pn+ with the move order as the estimate; 0, or under 1/16:
+    every child starts at 1, so a node expands all its children before it deepens any).
     """
 
     def __init__(
@@ -233,16 +236,8 @@ class ProofSearch:
         self.ctl[K.C_PZONE_TRIES] = require_int(
             pairing_zones, "pairing_zones", 0, K.PZONE_MAX_TRIES
         )
-        weight = order_weight
-        if (
-            not isinstance(weight, (int, float))
-            or isinstance(weight, bool)
-            or not (0 <= weight <= ORDER_WEIGHT_MAX)
-        ):
-            raise InvalidArgumentError(
-                f"order_weight must be a number in 0..{ORDER_WEIGHT_MAX}, got {order_weight!r}"
-            )
-        self.ctl[K.C_ORDER] = round(weight * 8)
+        weight = require_number(order_weight, "order_weight", 0, ORDER_WEIGHT_MAX)
+        self.ctl[K.C_ORDER] = round(weight * K.ORDER_SCALE)
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False
