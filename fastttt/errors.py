@@ -68,10 +68,10 @@ def require_number(value, name: str, low: float, high: float) -> float:
     InvalidArgumentError naming ``name`` and the range."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidArgumentError(f"{name} must be a number, got {value!r}")
-    value = float(value)
-    if not (math.isfinite(value) and low <= value <= high):
+    number = float(value)
+    if not (math.isfinite(number) and low <= number <= high):
         raise InvalidArgumentError(f"{name} must be in {low:,}..{high:,}, got {value!r}")
-    return value
+    return number
 
 
 def require_type(value, kind: type, name: str):
