@@ -223,9 +223,7 @@ class ProofSearch:
         self.covered = np.zeros(self.board.lines, dtype=np.int8)
         self.used = np.zeros(n, dtype=np.int8)
         self.ctl = np.zeros(K.CTL_SIZE, dtype=np.int64)
-        if not 0 <= epsilon <= 16:
-            raise InvalidArgumentError(f"epsilon must be in 0..16, got {epsilon!r}")
-        self.ctl[K.C_EPS_NUM] = round(epsilon * 1024)
+        self.ctl[K.C_EPS_NUM] = round(require_number(epsilon, "epsilon", 0, 16) * 1024)
         self.ctl[K.C_EPS_DEN] = 1024
         self.ctl[K.C_TTBITS] = bits
         self.ctl[K.C_PAIRING] = int(pairing)
