@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fastttt.errors import InvalidArgumentError, InvalidPositionError
-from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.board import Position, symmetry_maps
 from fastttt.games.mnk.spec import as_spec
 from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
@@ -272,6 +272,45 @@ def test_relevance_zones_keep_the_values(game, count):
     for pos in random_positions(spec, count, seed=2):
         assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
     assert search.zone_cuts > 0 and search.zone_moves_pruned > 0
+
+
+def _image(pos: Position, cell_map) -> Position:
+    """``pos`` with every stone moved by ``cell_map`` (a symmetry of the board)."""
+    first = sum(1 << cell_map[c] for c in range(pos.spec.cells) if pos.first >> c & 1)
+    second = sum(1 << cell_map[c] for c in range(pos.spec.cells) if pos.second >> c & 1)
+    return Position(pos.spec, first, second)
+
+
+def test_the_zone_cache_keys_the_board_as_it_lies():
+    """A zone's cells are read in place, so symmetric images share a table key but not a
+    zone cache key."""
+    spec = as_spec("5x5k4")
+    lb = LineBoard(spec)
+    ctl = np.zeros(K.CTL_SIZE, dtype=np.int64)
+    cache = np.zeros((1 << 8, 2), dtype=np.int64)
+    pos = Position.from_moves(spec, [12, 7, 13, 1])
+    table_keys, cache_keys = set(), set()
+    for cell_map in symmetry_maps(spec.rows, spec.cols, spec.gravity):
+        image = _image(pos, cell_map)
+        lb.load(image.first, image.second)
+        table_keys.add(int(L.canonical_key(lb.B, lb.Z, np.uint64(0))))
+        cache_keys.add(int(K._zone_slot(lb.Z, ctl, cache)[1]))
+    assert len(table_keys) == 1 and len(cache_keys) == 8
+
+
+@pytest.mark.parametrize("game, count", [("5x5k4", 60), ("5x6k4", 25)])
+def test_a_cached_zone_keeps_the_values(game, count):
+    """Zones are kept between visits (``zone_cache_hits``): each position and its symmetric
+    images, searched one after the other by one searcher, keep alpha-beta's values."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(spec, tt_bits=18, zone_nodes=32)
+    maps = symmetry_maps(spec.rows, spec.cols, spec.gravity)[1:]
+    for pos in random_positions(spec, count, seed=5, min_ply=4):
+        value = reference.solve(pos, weak=True).score
+        for image in [pos] + [_image(pos, m) for m in maps]:
+            assert dfpn_value(search, image) == value, (pos, image)
+    assert search.zone_cache_hits > 0
 
 
 @pytest.mark.parametrize(

@@ -54,7 +54,13 @@ proof as it is when m is empty in all of it, on none of those lines, and on no l
 an attacker's stone now that holds k-3 or more defender's stones in all of the proof
 (:func:`_mark_zone`: there m could give the defender a new four or threat). Such moves lose
 and are not searched (:func:`_restrict_to_zone`); the zone is the other cells. The proof must
-leave two empty cells at every node (no board filled by m).
+leave two empty cells at every node (no board filled by m). df-pn enters a node many times,
+so a zone found is kept in the zone cache (int64 rows: the key, then the zone's cells as
+bits, 64 a word; the row is the key's low bits, and a new zone replaces the row's), and a
+node visited again reads it there instead of probing and walking again
+(``ctl[C_ZONE_HITS]``). The key is the hash of the board as it lies (the cells are read in
+place, so not the canonical key) with the question's tag. A zone is a fact of the game, so a
+kept one stays right whatever the table has lost since.
 
 Pairing zones (``ctl[C_PZONE_TRIES] > 0``, full mode, free boards, pairings on; the zones
 of Hsu et al. for draws): at an attacker's node, the defender is given a move d as if the
@@ -163,7 +169,8 @@ C_PAIR_NODES = 32  # nodes of the pairing searches so far (not in C_NODES)
 C_PZONE_TRIES, C_PZONE_CUTS, C_PZONE_PRUNED = 33, 34, 35
 # a child absent from the table starts at delta 1 + rank * ctl[C_ORDER] // ORDER_SCALE
 C_ORDER = 36
-CTL_SIZE = 37
+C_ZONE_HITS = 37  # defender's nodes whose zone came from the zone cache
+CTL_SIZE = 38
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -190,6 +197,7 @@ PAIR_LEVELS = 6  # searches of one node at most
 # xor'd into the threat mode's tag for the positions after the defender's pass: there the
 # attacker is to move with the stones of a position where the defender is
 ZONE_TAG = np.uint64(0x6A09E667F3BCC908)
+ZONE_CACHE_TAG = np.uint64(0xBB67AE8584CAA73B)
 ZONE_WALK_NODES = 1 << 12  # positions a zone's proof walk may visit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -886,8 +894,19 @@ def _restrict_to_pairing_zone(B, Z, ctl, row, covered, used):
     return kept
 
 
+@njit(**INLINE_JIT)
+def _zone_slot(Z, ctl, zone_cache):
+    """``(row, key)`` of the position on the board in the zone cache ``zone_cache`` (the module
+    docstring): the key is the hash of the board as it lies, not under a symmetry, since the
+    zone's cells are read in place."""
+    key = Z[0] ^ np.uint64(ctl[C_TAG]) ^ ZONE_CACHE_TAG
+    if key == 0:
+        key = np.uint64(1)
+    return np.int64(key & np.uint64(zone_cache.shape[0] - 1)), np.int64(key)
+
+
 @njit(**JIT)
-def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk):
+def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk):
     """Keep in ``row`` only the moves in the node's zone: at a defender's node in full mode
     on a free board the relevance zone (:func:`relevance_zone`), at an attacker's node the
     pairing zone (:func:`_restrict_to_pairing_zone`); none when ``row[F_FLAGS]`` says no zone
@@ -903,11 +922,22 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk):
         or row[F_FLAGS] & FLAG_NO_ZONE != 0
     ):
         return count
-    if not relevance_zone(B, Z, tt, ctl, stk, covered, used):
-        row[F_FLAGS] |= FLAG_NO_ZONE
-        return count
     n = B[H_CELLS]
     marks = B[H_SCRATCH] + 3 * n
+    slot, key = _zone_slot(Z, ctl, zone_cache)
+    if zone_cache[slot, 0] == key:
+        for c in range(n):
+            B[marks + c] = (zone_cache[slot, 1 + (c >> 6)] >> (c & 63)) & 1
+        ctl[C_ZONE_HITS] += 1
+    elif relevance_zone(B, Z, tt, ctl, stk, covered, used):
+        zone_cache[slot, 0] = key
+        zone_cache[slot, 1:] = 0
+        for c in range(n):
+            if B[marks + c] != 0:
+                zone_cache[slot, 1 + (c >> 6)] |= np.int64(1) << (c & 63)
+    else:
+        row[F_FLAGS] |= FLAG_NO_ZONE
+        return count
     kept = 0
     for i in range(count):
         c = row[NF + i]
@@ -1012,7 +1042,7 @@ def _root_report(n, ctl, stk):
 
 
 @njit(**JIT)
-def search(B, Z, tt, ctl, stop, stk, covered, used):
+def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
     """df-pn from the position on the board with thresholds ``ctl[C_THPHI]``,
     ``ctl[C_THDELTA]`` (INF, INF: until solved). Writes the root's numbers to ``ctl[C_PHI]``,
     ``ctl[C_DELTA]`` and returns a status: ST_DONE, or ST_BUDGET (``ctl[C_NODES]`` reached
@@ -1070,7 +1100,7 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
             if (
                 kind == _INNER
-                and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk[d + 1 :]) == 0
+                and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk[d + 1 :]) == 0
             ):
                 kind, phi, delta = _LEAF, np.int64(INF), np.int64(0)  # every move loses
             if kind == _LEAF:
@@ -1133,13 +1163,13 @@ def search(B, Z, tt, ctl, stop, stk, covered, used):
 
 
 @njit(**JIT)
-def _solve_here(B, Z, tt, ctl, stop, stk, covered, used):
+def _solve_here(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
     """Search the position on the board until solved (INF thresholds); the root's numbers in
     ``ctl`` are kept. Returns the status and the position's numbers."""
     keep = (ctl[C_PHI], ctl[C_DELTA], ctl[C_THPHI], ctl[C_THDELTA])
     ctl[C_THPHI] = INF
     ctl[C_THDELTA] = INF
-    status = search(B, Z, tt, ctl, stop, stk, covered, used)
+    status = search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
     phi, delta = ctl[C_PHI], ctl[C_DELTA]
     ctl[C_PHI], ctl[C_DELTA], ctl[C_THPHI], ctl[C_THDELTA] = keep
     return status, phi, delta
@@ -1154,18 +1184,18 @@ def _child_entry(B, Z, tt, ctl, row, i):
 
 
 @njit(**JIT)
-def _search_child(B, Z, tt, ctl, stop, stk, covered, used, row, i):
+def _search_child(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i):
     """Search child ``i`` of ``row`` until solved: ``(status, phi, delta)``."""
     s = B[H_PLY] & 1
     c = row[NF + i]
     place(B, Z, c, s)
-    status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used)
+    status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
     take_back(B, Z, c, s)
     return status, phi, delta
 
 
 @njit(**JIT)
-def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, want_proven, longest):
+def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, want_proven, longest):
     """Keep in ``row`` the children a proof needs: when ``want_proven`` one child whose mover
     fails (of those the table holds, the least work, or the most with ``longest``; else the
     first that a new search solves so), otherwise every child (each won by its mover, searched
@@ -1187,7 +1217,7 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, want_proven, l
                 pick_work = work
             continue
         if not found or phi != 0:
-            status, phi, delta = _search_child(B, Z, tt, ctl, stop, stk, covered, used, row, i)
+            status, phi, delta = _search_child(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i)
             if status != ST_DONE:
                 return status
             if phi != 0:
@@ -1198,7 +1228,7 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, want_proven, l
             pick_work = work
     if want_proven and pick < 0:
         for i in range(count):
-            status, phi, delta = _search_child(B, Z, tt, ctl, stop, stk, covered, used, row, i)
+            status, phi, delta = _search_child(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i)
             if status != ST_DONE:
                 return status
             if delta == 0:
@@ -1217,20 +1247,20 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, want_proven, l
 
 
 @njit(**JIT)
-def _node_proven(B, Z, tt, ctl, stop, stk, covered, used):
+def _node_proven(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
     """``(status, proven)`` of the position on the board, from the table or a new search."""
     found, phi, delta, work, flags = tt_get(
         tt, canonical_key(B, Z, np.uint64(ctl[C_TAG])), ctl[C_TTBITS]
     )
     if not found or (phi != 0 and delta != 0):
-        status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used)
+        status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
         if status != ST_DONE:
             return status, False
     return ST_DONE, phi == 0
 
 
 @njit(**JIT)
-def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, out):
+def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, out):
     """The moves of a proven position's principal line into ``out`` (``ctl[C_LINE_LEN]`` of
     them): the winner's first proving move (least work below it), the loser's reply of most
     work, down to the move that completes the winner's line. Returns a status."""
@@ -1242,7 +1272,7 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, out):
         row[F_FLAGS] = 0
         _table_pairing(B, Z, tt, ctl, row)
         kind, phi, delta = expand(B, Z, ctl, row, covered, used)
-        if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk) == 0:
+        if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) == 0:
             for c in range(B[H_CELLS]):  # every move loses: any of them
                 if is_playable(B, c):
                     row[NF] = c
@@ -1266,10 +1296,10 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, out):
             length += 1
             place(B, Z, row[NF], s)
             continue
-        status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used)
+        status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
         if status != ST_DONE:
             break
-        status = _proof_children(B, Z, tt, ctl, stop, stk, covered, used, row, proven, not proven)
+        status = _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, proven, not proven)
         if status != ST_DONE:
             break
         out[length] = row[NF]
@@ -1300,7 +1330,7 @@ def _seen_add(seen, key):
 
 
 @njit(**JIT)
-def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, seen):
+def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
     """Count the positions of the proof graph of a solved position (``ctl[C_SIZE]``): at a
     node whose mover succeeds one child where the opponent fails, at a node whose mover fails
     every child; transpositions once (``seen``, a zeroed uint64 set of a power-of-two size
@@ -1311,7 +1341,7 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, seen):
     cap = ctl[C_SIZE_CAP]
     count = 0
     d = 0
-    status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used)
+    status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
     if status != ST_DONE:
         return status
     wstk[0, F_WANT] = 1 if proven else 0
@@ -1330,9 +1360,9 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, seen):
                     break
                 _table_pairing(B, Z, tt, ctl, row)
                 kind, phi, delta = expand(B, Z, ctl, row, covered, used)
-                if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, stk) > 0:
+                if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) > 0:
                     status = _proof_children(
-                        B, Z, tt, ctl, stop, stk, covered, used, row, row[F_WANT] == 1, False
+                        B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, row[F_WANT] == 1, False
                     )
                     if status != ST_DONE:
                         break

@@ -126,7 +126,7 @@ def _pairing_leaf(B, Z, tt, ctl, covered, used, zone):
 
 
 @njit(**JIT)
-def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
+def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, zone_cache, prover, cap):
     """The zone (module docstring) of the proof that the table holds of ``prover``'s goal
     from the board (``prover`` to move; its goal: ``ctl[C_ATTACKER]`` wins when it is the
     attacker, else does not win; full-mode entries under ``ctl[C_TAG]``, threat probes'
@@ -197,7 +197,7 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, prover, cap):
                     row[F_WANT] = MODE_FULL
                     _expand_in(B, Z, ctl, row, covered, used, MODE_FULL, 0)
                     status = _proof_children(
-                        B, Z, tt, ctl, stop, stk[d + 1 :], covered, used, row, True, False
+                        B, Z, tt, ctl, stop, stk[d + 1 :], covered, used, zone_cache, row, True, False
                     )
                     if status == ST_STOPPED:
                         outcome = Z_STOPPED

@@ -64,6 +64,9 @@ CERTIFICATE_PAIRING_NODES = 20_000
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
 DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
+# the zone cache has a row for each 2**ZONE_CACHE_SHIFT rows of the table, at most 2**20 rows
+ZONE_CACHE_SHIFT = 5
+ZONE_CACHE_MAX_BITS = 20
 # Weak sums, measured (nodes, `prove(empty, 0)`, a 2**24 table): 7x7 k=5 "X cannot win"
 # 136,921 against 313,780 with plain sums, 5x5 k=4 7,212 against 7,603; but 4x9 k=4 "X wins"
 # 4.96 M against 4.69 M and 4x10 k=4 26.3 M against 17.3 M; 8x8 k=5 "X wins?" (a 2**28
@@ -179,7 +182,9 @@ class ProofSearch:
     ``zone_nodes``: at each defender's node (full mode, free boards) the attacker is asked,
     in that many nodes, whether it would win by threats if the defender passed; if so only
     the defender's moves in the proof's relevance zone are searched, the others losing by the
-    same proof (:func:`fastttt.kernels.dfpn.relevance_zone`; 0: never). ``zone_cuts`` and
+    same proof (:func:`fastttt.kernels.dfpn.relevance_zone`; 0: never); a zone found is kept
+    in a cache of a row for each 32 of the table (at most 2**20 rows), and a node visited
+    again reads it there (``zone_cache_hits``). ``zone_cuts`` and
     ``zone_moves_pruned`` count the nodes restricted and the moves left out; the probes'
     nodes, and the positions of the walks that read a zone off a probe's proof, count in
     ``threat_probe_nodes``. ``weak_sums``: a node's number that sums its
@@ -215,9 +220,17 @@ class ProofSearch:
         self.geometry = self.board.geometry
         bits = DEFAULT_TT_BITS if tt_bits is None else require_int(tt_bits, "tt_bits", 4, 32)
         self.tt_bits = bits
-        require_memory(32 << bits, f"a df-pn table of 2**{bits} rows (32 bytes each)")
-        self.tt = np.zeros((1 << bits, 4), dtype=np.int64)
         n = self.geometry.cells
+        zone_nodes = require_int(zone_nodes, "zone_nodes", 0, 1 << 30)
+        cache_bits = min(max(bits - ZONE_CACHE_SHIFT, 0), ZONE_CACHE_MAX_BITS) if zone_nodes else 0
+        cache_shape = (1 << cache_bits, 1 + (n + 63) // 64)
+        require_memory(
+            (32 << bits) + 8 * cache_shape[0] * cache_shape[1],
+            f"a df-pn table of 2**{bits} rows (32 bytes each) and a zone cache of "
+            f"2**{cache_bits} rows ({8 * cache_shape[1]} bytes each)",
+        )
+        self.tt = np.zeros((1 << bits, 4), dtype=np.int64)
+        self.zone_cache = np.zeros(cache_shape, dtype=np.int64)
         self.stk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)
         self.wstk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)
         self.covered = np.zeros(self.board.lines, dtype=np.int8)
@@ -229,7 +242,7 @@ class ProofSearch:
         self.ctl[K.C_PAIRING] = int(pairing)
         self.ctl[K.C_PAIR_BUDGET] = require_int(pairing_nodes, "pairing_nodes", 0, 1 << 30)
         self.ctl[K.C_TSS_BUDGET] = require_int(threat_nodes, "threat_nodes", 0, 1 << 30)
-        self.ctl[K.C_ZONE_BUDGET] = require_int(zone_nodes, "zone_nodes", 0, 1 << 30)
+        self.ctl[K.C_ZONE_BUDGET] = zone_nodes
         self.ctl[K.C_WEAK] = int(require_type(weak_sums, bool, "weak_sums"))
         self.ctl[K.C_PZONE_TRIES] = require_int(
             pairing_zones, "pairing_zones", 0, K.PZONE_MAX_TRIES
@@ -265,6 +278,12 @@ class ProofSearch:
     def zone_moves_pruned(self) -> int:
         """Defender's moves left out by relevance zones, over every question."""
         return int(self.ctl[K.C_ZONE_PRUNED])
+
+    @property
+    def zone_cache_hits(self) -> int:
+        """Defender's nodes whose relevance zone came from the zone cache, over every question
+        (a node visited again has it kept instead of probed and walked again)."""
+        return int(self.ctl[K.C_ZONE_HITS])
 
     @property
     def pairing_zone_cuts(self) -> int:
@@ -467,6 +486,7 @@ class ProofSearch:
                 self.stk,
                 self.covered,
                 self.used,
+                self.zone_cache,
             )
             phi, delta = int(ctl[K.C_PHI]), int(ctl[K.C_DELTA])
             reach = (int(ctl[K.C_DEEPEST]), int(ctl[K.C_ROOT_MOVES]), int(ctl[K.C_ROOT_SOLVED]))
@@ -497,6 +517,7 @@ class ProofSearch:
                     self.wstk,
                     self.covered,
                     self.used,
+                    self.zone_cache,
                     out,
                 )
                 walked = tuple(self._move_of(int(c)) for c in out[: ctl[K.C_LINE_LEN]])
@@ -625,7 +646,9 @@ class ProofSearch:
         walked, outcome, proven = 0, P.Z_NO_PROOF, None
         try:
             args = (B, self.board.Z, self.tt, ctl)
-            status = self._kernel(K.search, *args, self.stop, self.stk, self.covered, self.used)
+            status = self._kernel(
+                K.search, *args, self.stop, self.stk, self.covered, self.used, self.zone_cache
+            )
             if status == K.ST_DONE:
                 won = bool(ctl[K.C_PHI] == 0)  # the prover's goal
                 proven = won == (prover == attacker)
@@ -640,6 +663,7 @@ class ProofSearch:
                         zones,
                         self.covered,
                         self.used,
+                        self.zone_cache,
                         prover,
                         walk_cap,
                     )
@@ -686,7 +710,7 @@ class ProofSearch:
         ctl = self.ctl
         args = (self.board.B, self.board.Z, self.tt, ctl, self.stop, self.stk)
         try:
-            status = self._kernel(K.search, *args, self.covered, self.used)
+            status = self._kernel(K.search, *args, self.covered, self.used, self.zone_cache)
         finally:
             self.nodes += int(ctl[K.C_NODES]) - start_nodes
         if status != K.ST_DONE:
@@ -756,6 +780,7 @@ class ProofSearch:
                 self.wstk,
                 self.covered,
                 self.used,
+                self.zone_cache,
                 seen,
             )
             count = int(self.ctl[K.C_SIZE])
@@ -766,8 +791,9 @@ class ProofSearch:
             cap *= 4
 
     def reset(self) -> None:
-        """Empty the transposition table."""
+        """Empty the transposition table and the zone cache."""
         self.tt[:] = 0
+        self.zone_cache[:] = 0
 
 
 def warmup() -> float:
