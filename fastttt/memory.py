@@ -20,9 +20,14 @@ def available_memory() -> int:
     return 1 << 62
 
 
-def gib(nbytes: float) -> str:
-    """``nbytes`` in GiB for messages (``32.0 GiB``)."""
-    return f"{nbytes / 2**30:.1f} GiB"
+def format_bytes(n: float) -> str:
+    """``n`` bytes for people: ``512 B``, ``1.5 GiB``; beyond 1024 PiB in powers of ten."""
+    size = n
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if size < 1024:
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n:.1e} bytes"
 
 
 def require_memory(nbytes: int, what: str) -> None:
@@ -31,6 +36,6 @@ def require_memory(nbytes: int, what: str) -> None:
     limit = int(SHARE * available_memory())
     if nbytes > limit:
         raise MemoryBudgetError(
-            f"{what} needs {gib(nbytes)}; {gib(limit)} is available (90% of the free memory): "
-            "ask for fewer bits"
+            f"{what} needs {format_bytes(nbytes)}; {format_bytes(limit)} is available (90% of "
+            "the free memory): ask for fewer bits"
         )

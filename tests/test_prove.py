@@ -363,6 +363,38 @@ def test_search_threads_option():
     assert result.exit_code == 2 and "--threads" in result.stderr
 
 
+def test_search_tt_bits_option(monkeypatch):
+    """``--tt-bits`` sizes df-pn's tables, and a size that does not fit is refused up front
+    with the estimate (both tables counted on a free board)."""
+    import fastttt.memory as memory
+    from fastttt.search import portfolio
+
+    sizes = []
+    real = portfolio.ProofSearch
+
+    def recording(spec, **kw):
+        sizes.append(kw["tt_bits"])
+        return real(spec, **kw)
+
+    monkeypatch.setattr(portfolio, "ProofSearch", recording)
+    result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--tt-bits", "17", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["value"] == "win" and set(sizes) == {17}
+    monkeypatch.setattr(memory, "available_memory", lambda: 256 << 20)
+    command = ["solve", "4x4k3", "--search", "--tt-bits", "22"]
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 2
+    assert (
+        "a pair of df-pn tables of 2**22 rows (32 bytes each) needs 256.0 MiB; 230.4 MiB is "
+        "available" in result.stderr
+    )
+    result = CliRunner().invoke(main, [*command, "--method", "dfpn", "--json"])
+    assert result.exit_code == 0, result.output  # one table of 128 MiB fits
+    assert json.loads(result.stdout)["value"] == "win"
+    result = CliRunner().invoke(main, ["solve", "4x4k3", "--tt-bits", "20"])
+    assert result.exit_code == 2 and "--tt-bits goes with --search" in result.stderr
+
+
 def test_search_method_option():
     result = CliRunner().invoke(
         main, ["solve", "tictactoe", "--search", "--method", "alphabeta", "--json"]

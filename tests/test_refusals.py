@@ -119,7 +119,7 @@ def test_search_tables_are_estimated_before_they_are_allocated(one_gib_free):
 
     with pytest.raises(MemoryBudgetError, match=r"2\*\*28 entries \(8 bytes each\) needs 2.0 GiB"):
         Searcher(connect4, tt_bits=28)
-    with pytest.raises(MemoryBudgetError, match=r"needs 6.2 GiB; 0.9 GiB is available"):
+    with pytest.raises(MemoryBudgetError, match=r"needs 6.2 GiB; 921.6 MiB is available"):
         Prover(28)
     with pytest.raises(MemoryBudgetError, match="df-pn table"):
         ProofSearch(tictactoe, tt_bits=28)

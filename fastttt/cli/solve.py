@@ -71,6 +71,7 @@ class SolveArgs:
     method: str
     checkpoint: str | None
     threads: int | None
+    tt_bits: int | None
 
     @property
     def game_given(self) -> bool:
@@ -102,7 +103,7 @@ MODE_OPTIONS = {
     "--load --stdin": _GAME | {"load_path", "stdin", "as_json"},
     "--all-moves": _GAME | {"all_moves", "position", "moves", "weak", "nodes", "as_json"},
     "--search": _GAME
-    | {"search", "position", "moves", "as_json", "budget", "method", "threads"}
+    | {"search", "position", "moves", "as_json", "budget", "method", "threads", "tt_bits"}
     | {"workers", "scheduler", "checkpoint"},
     "--load": _GAME | {"load_path", "save_path", "force", "position", "moves", "as_json"},
     "a table solve": _GAME
@@ -274,6 +275,12 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     "[default: 2 on 2 cores or more]",
 )
 @click.option(
+    "--tt-bits",
+    type=click.IntRange(16, 32),
+    help="With --search: df-pn's table of 2**N rows of 32 bytes (a free board's narrowed "
+    "step has a second one).  [default: by board size, at most 23: 256 MiB]",
+)
+@click.option(
     "--engine",
     type=click.Choice(["auto", "dense", "layered"]),
     default="auto",
@@ -402,6 +409,7 @@ def solve(**params) -> None:
             args.method,
             split=(args.workers or 1, args.scheduler, args.checkpoint),
             threads=args.threads,
+            tt_bits=args.tt_bits,
         )
     from fastttt.cli.solve_table import solve_table
 

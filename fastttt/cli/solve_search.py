@@ -89,12 +89,21 @@ class _SearchProgress:
 
 
 def solve_by_search(
-    spec, position, moves, as_json, budget, method, split=(1, None, None), threads=None
+    spec,
+    position,
+    moves,
+    as_json,
+    budget,
+    method,
+    split=(1, None, None),
+    threads=None,
+    tt_bits=None,
 ):
     """``solve --search``: the value of one position by the portfolio of
     :func:`fastttt.search.portfolio.prove` (or one of its methods), within ``--budget``;
     ``split``: ``(workers, scheduler, checkpoint)`` of df-pn's root split; ``threads``: the
-    portfolio's (None: 2 where this process may use 2 cores or more)."""
+    portfolio's (None: 2 where this process may use 2 cores or more); ``tt_bits``: df-pn's
+    table size (None: the portfolio's default)."""
     from fastttt.play.players import QUICK_SEARCH_CELLS
     from fastttt.search.portfolio import VALUE_WORDS, prove
 
@@ -141,6 +150,7 @@ def solve_by_search(
             scheduler=split[1],
             checkpoint=split[2],
             threads=default_threads() if threads is None else threads,
+            dfpn_tt_bits=tt_bits,
         )
     except FastTTTError as err:
         raise click.UsageError(str(err)) from None

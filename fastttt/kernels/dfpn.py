@@ -1100,7 +1100,8 @@ def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
             if (
                 kind == _INNER
-                and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk[d + 1 :]) == 0
+                and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk[d + 1 :])
+                == 0
             ):
                 kind, phi, delta = _LEAF, np.int64(INF), np.int64(0)  # every move loses
             if kind == _LEAF:
@@ -1217,7 +1218,9 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, wa
                 pick_work = work
             continue
         if not found or phi != 0:
-            status, phi, delta = _search_child(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i)
+            status, phi, delta = _search_child(
+                B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i
+            )
             if status != ST_DONE:
                 return status
             if phi != 0:
@@ -1228,7 +1231,9 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, wa
             pick_work = work
     if want_proven and pick < 0:
         for i in range(count):
-            status, phi, delta = _search_child(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i)
+            status, phi, delta = _search_child(
+                B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i
+            )
             if status != ST_DONE:
                 return status
             if delta == 0:
@@ -1272,7 +1277,10 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, ou
         row[F_FLAGS] = 0
         _table_pairing(B, Z, tt, ctl, row)
         kind, phi, delta = expand(B, Z, ctl, row, covered, used)
-        if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) == 0:
+        if (
+            kind == _INNER
+            and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) == 0
+        ):
             for c in range(B[H_CELLS]):  # every move loses: any of them
                 if is_playable(B, c):
                     row[NF] = c
@@ -1299,7 +1307,9 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, ou
         status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
         if status != ST_DONE:
             break
-        status = _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, proven, not proven)
+        status = _proof_children(
+            B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, proven, not proven
+        )
         if status != ST_DONE:
             break
         out[length] = row[NF]
@@ -1360,9 +1370,23 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
                     break
                 _table_pairing(B, Z, tt, ctl, row)
                 kind, phi, delta = expand(B, Z, ctl, row, covered, used)
-                if kind == _INNER and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) > 0:
+                if (
+                    kind == _INNER
+                    and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) > 0
+                ):
                     status = _proof_children(
-                        B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, row[F_WANT] == 1, False
+                        B,
+                        Z,
+                        tt,
+                        ctl,
+                        stop,
+                        stk,
+                        covered,
+                        used,
+                        zone_cache,
+                        row,
+                        row[F_WANT] == 1,
+                        False,
                     )
                     if status != ST_DONE:
                         break

@@ -197,7 +197,18 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, zone_cache, prove
                     row[F_WANT] = MODE_FULL
                     _expand_in(B, Z, ctl, row, covered, used, MODE_FULL, 0)
                     status = _proof_children(
-                        B, Z, tt, ctl, stop, stk[d + 1 :], covered, used, zone_cache, row, True, False
+                        B,
+                        Z,
+                        tt,
+                        ctl,
+                        stop,
+                        stk[d + 1 :],
+                        covered,
+                        used,
+                        zone_cache,
+                        row,
+                        True,
+                        False,
                     )
                     if status == ST_STOPPED:
                         outcome = Z_STOPPED

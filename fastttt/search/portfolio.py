@@ -64,6 +64,7 @@ from fastttt.errors import (
     SearchBudgetError,
     require_int,
 )
+from fastttt.memory import require_memory
 from fastttt.search.dfpn import ProofSearch
 from fastttt.values import RESULT_WORDS, relative, value_name
 
@@ -285,6 +286,13 @@ def prove(
     if not state.known() and any(m in chosen for m in ("threats", *DFPN_STEPS)):
         if dfpn_tt_bits is None:
             dfpn_tt_bits = min(23, max(16, spec.cells // 2 + 10))
+        dfpn_tt_bits = require_int(dfpn_tt_bits, "dfpn_tt_bits", 4, 32)
+        tables = 2 if "dfpn-narrowed" in chosen and free else 1
+        require_memory(
+            tables * (32 << dfpn_tt_bits),
+            f"{'a pair of df-pn tables' if tables > 1 else 'a df-pn table'} of "
+            f"2**{dfpn_tt_bits} rows (32 bytes each)",
+        )
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
         if "dfpn-narrowed" in chosen and free:
             narrowed = _Narrowed(spec, dfpn_tt_bits)

@@ -37,6 +37,7 @@ from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dense
 from fastttt.memory import available_memory as available_memory  # re-exported
+from fastttt.memory import format_bytes as format_bytes  # re-exported
 from fastttt.tables.layout import Layout, build_layout, hi_layers, lo_cell_count, slot_count
 from fastttt.tables.queries import PositionQueries
 from fastttt.values import table_counts, values_of_bytes
@@ -71,16 +72,6 @@ def fits_in_memory(spec: GameSpec | str, max_bytes: int | None = None) -> bool:
     """Whether a dense solve of ``spec`` fits ``max_bytes`` (default: 90% of available memory)."""
     limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
     return estimate_memory(spec) <= limit
-
-
-def format_bytes(n: float) -> str:
-    """``n`` bytes for people: ``512 B``, ``1.5 GiB``; beyond 1024 PiB in powers of ten."""
-    size = n
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if size < 1024:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n:.1e} bytes"
 
 
 class Solution(PositionQueries):
