@@ -4,7 +4,6 @@ the tables and alpha-beta, each value with the method that proved it, budgets th
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import threading
@@ -489,7 +488,8 @@ def test_a_line_cut_by_its_bound_gives_its_first_moves(monkeypatch):
     assert result.value == 1 and result.line is None
     assert result.line_note.startswith("no line within 20 nodes")
     check_line_start(pos, result.line_start, pos.to_move, Searcher(pos.spec))
-    monkeypatch.setattr(prover, "prove", functools.partial(prover.prove, dfpn_tt_bits=6))
+    real = prover.prove
+    monkeypatch.setattr(prover, "prove", lambda *a, **kw: real(*a, **{**kw, "dfpn_tt_bits": 6}))
     command = ["solve", "5x5k4", "--search", "--method", "dfpn-narrowed"]
     command += ["--moves", "5,4 1,3"]  # the position above
     data = json.loads(CliRunner().invoke(main, [*command, "--json"]).stdout)
