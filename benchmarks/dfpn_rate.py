@@ -5,7 +5,8 @@ the kernel can be compared on the same search (issue 19)::
         --zone-nodes 64 --threat-nodes 16 --reach 2
 
 Prints the answer, the CPU seconds (compiling excluded), the nodes (the probes' among them),
-the rate, the root's numbers and the load average. The same node count and root numbers from
+the rate, the root's numbers, the defender's nodes restricted to a relevance zone (those
+whose zone came from the zone cache among them) and the load average. The same node count and root numbers from
 two versions say that they searched the same tree.
 """
 
@@ -51,7 +52,8 @@ def main() -> None:
         f"{args.game} [{args.moves}]: proven={r.proven} cpu={cpu:.2f}s nodes={r.nodes:,} "
         f"(probes {search.threat_probe_nodes:,}; pairing searches "
         f"{search.pairing_search_nodes:,} more) {r.nodes / cpu / 1e3:.0f} k nodes/s "
-        f"phi/delta={r.phi}/{r.delta} load={os.getloadavg()[0]:.1f}"
+        f"phi/delta={r.phi}/{r.delta} zones={search.zone_cuts:,} "
+        f"(from the cache {search.zone_cache_hits:,}) load={os.getloadavg()[0]:.1f}"
     )
 
 

@@ -16,7 +16,7 @@ import argparse
 import time
 from dataclasses import replace
 
-from fastttt.tables.dense import format_bytes
+from fastttt.memory import format_bytes
 from fastttt.tables.drain import drain_profile
 from fastttt.tables.layer_store import BIG_CHUNK
 from fastttt.tables.layered import plan

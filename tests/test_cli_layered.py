@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from fastttt.cli import main
-from fastttt.tables.dense import format_bytes
+from fastttt.memory import format_bytes
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layered import plan
 from fastttt.tables.probe import open_table

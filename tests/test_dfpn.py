@@ -300,17 +300,36 @@ def test_the_zone_cache_keys_the_board_as_it_lies():
 
 @pytest.mark.parametrize("game, count", [("5x5k4", 60), ("5x6k4", 25)])
 def test_a_cached_zone_keeps_the_values(game, count):
-    """Zones are kept between visits (``zone_cache_hits``): each position and its symmetric
-    images, searched one after the other by one searcher, keep alpha-beta's values."""
+    """Zones are kept between visits and questions (``zone_cache_hits``), also when the table
+    has lost everything: each position and its symmetric images, searched one after the other
+    by one searcher with the table emptied before each, keep alpha-beta's values."""
     spec = as_spec(game)
     reference = Searcher(spec)
     search = ProofSearch(spec, tt_bits=18, zone_nodes=32)
     maps = symmetry_maps(spec.rows, spec.cols, spec.gravity)[1:]
+    hits = []
     for pos in random_positions(spec, count, seed=5, min_ply=4):
         value = reference.solve(pos, weak=True).score
-        for image in [pos] + [_image(pos, m) for m in maps]:
+        for image in [pos] + [_image(pos, m) for m in maps] + [pos]:
+            search.tt[:] = 0
             assert dfpn_value(search, image) == value, (pos, image)
-    assert search.zone_cache_hits > 0
+            hits.append(search.zone_cache_hits)
+    assert hits[-1] > 0 and search.zone_cache.any()
+    search.reset()
+    assert not search.zone_cache.any()
+
+
+def test_a_zone_is_kept_a_bit_a_cell_beyond_64_cells():
+    cells = 225
+    cache = np.zeros((4, 1 + (cells + 63) // 64), dtype=np.int64)
+    marks = np.zeros(cells, dtype=np.int64)
+    zone = [0, 1, 62, 63, 64, 127, 128, 191, 192, 224]
+    marks[zone] = 7
+    K.keep_zone(cache, 2, 12345, marks, cells)
+    assert cache[2, 0] == 12345 and not cache[[0, 1, 3]].any()
+    back = np.full(cells, 9, dtype=np.int64)
+    K.read_zone(cache, 2, back, cells)
+    assert list(np.flatnonzero(back)) == zone and set(back) == {0, 1}
 
 
 @pytest.mark.parametrize(

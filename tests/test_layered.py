@@ -33,8 +33,9 @@ from fastttt.errors import (
 )
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec, mnk
+from fastttt.memory import format_bytes
 from fastttt.tables.cache import choose_engine
-from fastttt.tables.dense import format_bytes, solve
+from fastttt.tables.dense import solve
 from fastttt.tables.index import LayerIndex
 from fastttt.tables.layer_store import DEFAULT_CHUNK, LayerStore
 from fastttt.tables.layered import SPARE_BYTES, check_fits, fit_plan, plan, solve_layered

@@ -378,20 +378,23 @@ def test_search_tt_bits_option(monkeypatch):
     monkeypatch.setattr(portfolio, "ProofSearch", recording)
     result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--tt-bits", "17", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["value"] == "win" and set(sizes) == {17}
+    assert json.loads(result.stdout)["value"] == "win" and sizes == [17, 17]
     monkeypatch.setattr(memory, "available_memory", lambda: 256 << 20)
     command = ["solve", "4x4k3", "--search", "--tt-bits", "22"]
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 2
     assert (
-        "a pair of df-pn tables of 2**22 rows (32 bytes each) needs 256.0 MiB; 230.4 MiB is "
-        "available" in result.stderr
+        "df-pn's memory (2 tables of 2**22 rows of 32 bytes and a zone cache) needs 258.0 MiB; "
+        "230.4 MiB is available" in result.stderr
     )
     result = CliRunner().invoke(main, [*command, "--method", "dfpn", "--json"])
     assert result.exit_code == 0, result.output  # one table of 128 MiB fits
     assert json.loads(result.stdout)["value"] == "win"
     result = CliRunner().invoke(main, ["solve", "4x4k3", "--tt-bits", "20"])
     assert result.exit_code == 2 and "--tt-bits goes with --search" in result.stderr
+    result = CliRunner().invoke(main, [*command, "--method", "alphabeta"])
+    assert result.exit_code == 2
+    assert "--tt-bits sizes df-pn's tables: --method alphabeta has none" in result.stderr
 
 
 def test_search_method_option():

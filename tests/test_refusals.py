@@ -121,7 +121,7 @@ def test_search_tables_are_estimated_before_they_are_allocated(one_gib_free):
         Searcher(connect4, tt_bits=28)
     with pytest.raises(MemoryBudgetError, match=r"needs 6.2 GiB; 921.6 MiB is available"):
         Prover(28)
-    with pytest.raises(MemoryBudgetError, match="df-pn table"):
+    with pytest.raises(MemoryBudgetError, match=r"df-pn's memory \(a table of 2\*\*28 rows"):
         ProofSearch(tictactoe, tt_bits=28)
     assert Searcher(connect4, tt_bits=20).tt.nbytes == 8 << 20  # what fits is allocated
 

@@ -183,7 +183,7 @@ def test_solved_keeps_one_solution_per_game():
 
 
 def test_format_bytes_names_every_size():
-    from fastttt.tables.dense import format_bytes
+    from fastttt.memory import format_bytes
 
     assert format_bytes(512) == "512 B"
     assert format_bytes(1.5 * 2**30) == "1.5 GiB"

@@ -140,7 +140,8 @@ def bench(weak: bool, tt_bits: int | None, as_json: bool, plot_path: str | None)
         except MissingDependencyError as err:
             raise click.ClickException(str(err)) from None
     if tt_bits is not None:
-        from fastttt.tables.dense import available_memory, format_bytes
+        from fastttt.memory import format_bytes
+        from fastttt.tables.dense import available_memory
 
         need, free = table_bytes(tt_bits), available_memory()
         if need > 0.9 * free:

@@ -69,8 +69,8 @@ def count(game, plies, symmetry, max_memory, as_json) -> None:
     from fastttt.cli.memory import memory_limit, peak_rss_bytes
     from fastttt.errors import FastTTTError, GameSpecError
     from fastttt.games.mnk.spec import as_spec
+    from fastttt.memory import format_bytes
     from fastttt.tables.count import count_positions
-    from fastttt.tables.dense import format_bytes
 
     try:
         spec = as_spec(game)

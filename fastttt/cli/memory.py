@@ -29,7 +29,8 @@ def memory_limit(max_memory) -> tuple[int | None, str]:
     max_bytes = int(max_memory * 2**30)
     physical = physical_memory()
     if physical is not None and max_bytes > physical:
-        from fastttt.tables.dense import available_memory, format_bytes
+        from fastttt.memory import format_bytes
+        from fastttt.tables.dense import available_memory
 
         cap = min(physical, int(0.9 * available_memory()))
         return cap, (

@@ -278,7 +278,8 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
     "--tt-bits",
     type=click.IntRange(16, 32),
     help="With --search: df-pn's table of 2**N rows of 32 bytes (a free board's narrowed "
-    "step has a second one).  [default: by board size, at most 23: 256 MiB]",
+    "step has a second one; alpha-beta and the Connect Four engine keep their own).  "
+    "[default: by board size, at most 23: 256 MiB]",
 )
 @click.option(
     "--engine",

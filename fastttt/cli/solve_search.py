@@ -112,6 +112,8 @@ def solve_by_search(
     if pos.is_over():
         raise click.UsageError(f"the game is already over in {pos}: nothing to search")
     methods = None
+    if tt_bits is not None and method in ("alphabeta", "pairing"):
+        raise click.UsageError(f"--tt-bits sizes df-pn's tables: --method {method} has none")
     if method != "auto":
         if spec.gravity and method in ("pairing", "threats", "dfpn-narrowed"):
             raise click.UsageError(f"--method {method} needs a free board (no gravity)")

@@ -24,7 +24,8 @@ SIDES = ("first", "second")
 
 
 def _run_solve(spec, max_bytes, show_progress: bool):
-    from fastttt.tables.dense import estimate_memory, fits_in_memory, format_bytes, solve
+    from fastttt.memory import format_bytes
+    from fastttt.tables.dense import estimate_memory, fits_in_memory, solve
     from fastttt.tables.layout import slot_count
 
     memory = estimate_memory(spec)
@@ -88,7 +89,7 @@ def _run_layered(
     chunk=None,
 ):
     """Layered solve with its plan announced, progress by layer, and Dask when asked."""
-    from fastttt.tables.dense import format_bytes
+    from fastttt.memory import format_bytes
     from fastttt.tables.layered import solve_layered
 
     shown = _layer_progress(show_progress)
@@ -217,7 +218,7 @@ class _layer_progress:
 
 
 def _print_summary(solution, summary: dict, saved) -> None:
-    from fastttt.tables.dense import format_bytes
+    from fastttt.memory import format_bytes
 
     term, vals = summary["terminal"], summary["values"]
     verdict = {

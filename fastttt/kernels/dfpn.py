@@ -197,7 +197,6 @@ PAIR_LEVELS = 6  # searches of one node at most
 # xor'd into the threat mode's tag for the positions after the defender's pass: there the
 # attacker is to move with the stones of a position where the defender is
 ZONE_TAG = np.uint64(0x6A09E667F3BCC908)
-ZONE_CACHE_TAG = np.uint64(0xBB67AE8584CAA73B)
 ZONE_WALK_NODES = 1 << 12  # positions a zone's proof walk may visit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -899,10 +898,28 @@ def _zone_slot(Z, ctl, zone_cache):
     """``(row, key)`` of the position on the board in the zone cache ``zone_cache`` (the module
     docstring): the key is the hash of the board as it lies, not under a symmetry, since the
     zone's cells are read in place."""
-    key = Z[0] ^ np.uint64(ctl[C_TAG]) ^ ZONE_CACHE_TAG
+    key = Z[0] ^ np.uint64(ctl[C_TAG])
     if key == 0:
         key = np.uint64(1)
     return np.int64(key & np.uint64(zone_cache.shape[0] - 1)), np.int64(key)
+
+
+@njit(**JIT)
+def keep_zone(zone_cache, slot, key, marks, n):
+    """Write the zone ``marks`` (non-zero: in the zone; cells 0..n-1) to row ``slot`` of the
+    zone cache under ``key``: cell c is bit ``c % 64`` of word ``1 + c // 64``."""
+    zone_cache[slot, 0] = key
+    zone_cache[slot, 1:] = 0
+    for c in range(n):
+        if marks[c] != 0:
+            zone_cache[slot, 1 + (c >> 6)] |= np.int64(1) << (c & 63)
+
+
+@njit(**JIT)
+def read_zone(zone_cache, slot, marks, n):
+    """The zone kept in row ``slot`` of the zone cache into ``marks`` (1: in the zone)."""
+    for c in range(n):
+        marks[c] = (zone_cache[slot, 1 + (c >> 6)] >> (c & 63)) & 1
 
 
 @njit(**JIT)
@@ -910,7 +927,8 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk):
     """Keep in ``row`` only the moves in the node's zone: at a defender's node in full mode
     on a free board the relevance zone (:func:`relevance_zone`), at an attacker's node the
     pairing zone (:func:`_restrict_to_pairing_zone`); none when ``row[F_FLAGS]`` says no zone
-    was found here before. Returns the moves kept."""
+    was found here before. A relevance zone comes from the zone cache where it holds the
+    position, else from a probe, and is then kept there. Returns the moves kept."""
     count = row[F_N]
     if B[H_PLY] & 1 == ctl[C_ATTACKER]:
         return _restrict_to_pairing_zone(B, Z, ctl, row, covered, used)
@@ -926,15 +944,10 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk):
     marks = B[H_SCRATCH] + 3 * n
     slot, key = _zone_slot(Z, ctl, zone_cache)
     if zone_cache[slot, 0] == key:
-        for c in range(n):
-            B[marks + c] = (zone_cache[slot, 1 + (c >> 6)] >> (c & 63)) & 1
+        read_zone(zone_cache, slot, B[marks : marks + n], n)
         ctl[C_ZONE_HITS] += 1
     elif relevance_zone(B, Z, tt, ctl, stk, covered, used):
-        zone_cache[slot, 0] = key
-        zone_cache[slot, 1:] = 0
-        for c in range(n):
-            if B[marks + c] != 0:
-                zone_cache[slot, 1 + (c >> 6)] |= np.int64(1) << (c & 63)
+        keep_zone(zone_cache, slot, key, B[marks : marks + n], n)
     else:
         row[F_FLAGS] |= FLAG_NO_ZONE
         return count

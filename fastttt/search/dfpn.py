@@ -47,6 +47,7 @@ from fastttt.search.lineboard import LineBoard, geometry_of
 
 MODES = {"full": K.MODE_FULL, "threats": K.MODE_THREATS}
 DEFAULT_TT_BITS = 22  # 4 Mi rows of 32 bytes: 128 MiB
+TT_ROW_BYTES = 32
 DEFAULT_EPSILON = 0.25
 # The first pairing search's nodes at an attacker's node, after the greedy pass. Measured
 # (2-core Xeon, load 1-2): 7x7 k=5 "X cannot win" 12.8 CPU-s with 200, 5.9 with 32, 8.6
@@ -164,6 +165,28 @@ def _attackers_answer(phi: int, delta: int, to_move: int, attacker: int) -> bool
     return True if won == 0 else False if lost == 0 else None
 
 
+def zone_cache_shape(cells: int, tt_bits: int, zone_nodes: int) -> tuple[int, int]:
+    """Rows and int64 words of the zone cache beside a table of 2**``tt_bits`` rows: a row for
+    each 2**ZONE_CACHE_SHIFT of the table, at most 2**ZONE_CACHE_MAX_BITS (one with zones off);
+    a word for the key, then a bit a cell (:func:`fastttt.kernels.dfpn.keep_zone`)."""
+    bits = min(max(tt_bits - ZONE_CACHE_SHIFT, 0), ZONE_CACHE_MAX_BITS) if zone_nodes else 0
+    return 1 << bits, 1 + (cells + 63) // 64
+
+
+def memory_needed(cells: int, tt_bits: int, zone_nodes: int) -> int:
+    """Bytes of a :class:`ProofSearch`'s table and zone cache (its stacks are a few MiB)."""
+    rows, words = zone_cache_shape(cells, tt_bits, zone_nodes)
+    return (TT_ROW_BYTES << tt_bits) + 8 * rows * words
+
+
+def tables_words(tt_bits: int, tables: int, zone_cache: bool) -> str:
+    """What :func:`memory_needed` counts, for a refusal: ``"df-pn's memory (a table of 2**22
+    rows of 32 bytes)"``, with ``tables`` of them, and a zone cache when ``zone_cache``."""
+    what = "a table" if tables == 1 else f"{tables} tables"
+    cache = " and a zone cache" if zone_cache else ""
+    return f"df-pn's memory ({what} of 2**{tt_bits} rows of {TT_ROW_BYTES} bytes{cache})"
+
+
 class ProofSearch:
     """df-pn over one board geometry, with a transposition table kept between questions.
 
@@ -222,15 +245,9 @@ class ProofSearch:
         self.tt_bits = bits
         n = self.geometry.cells
         zone_nodes = require_int(zone_nodes, "zone_nodes", 0, 1 << 30)
-        cache_bits = min(max(bits - ZONE_CACHE_SHIFT, 0), ZONE_CACHE_MAX_BITS) if zone_nodes else 0
-        cache_shape = (1 << cache_bits, 1 + (n + 63) // 64)
-        require_memory(
-            (32 << bits) + 8 * cache_shape[0] * cache_shape[1],
-            f"a df-pn table of 2**{bits} rows (32 bytes each) and a zone cache of "
-            f"2**{cache_bits} rows ({8 * cache_shape[1]} bytes each)",
-        )
+        require_memory(memory_needed(n, bits, zone_nodes), tables_words(bits, 1, zone_nodes > 0))
         self.tt = np.zeros((1 << bits, 4), dtype=np.int64)
-        self.zone_cache = np.zeros(cache_shape, dtype=np.int64)
+        self.zone_cache = np.zeros(zone_cache_shape(n, bits, zone_nodes), dtype=np.int64)
         self.stk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)
         self.wstk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)
         self.covered = np.zeros(self.board.lines, dtype=np.int8)

@@ -65,7 +65,7 @@ from fastttt.errors import (
     require_int,
 )
 from fastttt.memory import require_memory
-from fastttt.search.dfpn import ProofSearch
+from fastttt.search.dfpn import ProofSearch, memory_needed, tables_words
 from fastttt.values import RESULT_WORDS, relative, value_name
 
 METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "dfpn-narrowed", "alphabeta")
@@ -287,14 +287,13 @@ def prove(
         if dfpn_tt_bits is None:
             dfpn_tt_bits = min(23, max(16, spec.cells // 2 + 10))
         dfpn_tt_bits = require_int(dfpn_tt_bits, "dfpn_tt_bits", 4, 32)
-        tables = 2 if "dfpn-narrowed" in chosen and free else 1
-        require_memory(
-            tables * (32 << dfpn_tt_bits),
-            f"{'a pair of df-pn tables' if tables > 1 else 'a df-pn table'} of "
-            f"2**{dfpn_tt_bits} rows (32 bytes each)",
-        )
+        narrowing = "dfpn-narrowed" in chosen and free
+        need = memory_needed(spec.cells, dfpn_tt_bits, 0)
+        if narrowing:
+            need += memory_needed(spec.cells, dfpn_tt_bits, NARROWED_ZONE_NODES)
+        require_memory(need, tables_words(dfpn_tt_bits, 2 if narrowing else 1, narrowing))
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
-        if "dfpn-narrowed" in chosen and free:
+        if narrowing:
             narrowed = _Narrowed(spec, dfpn_tt_bits)
     if dfpn is not None and "threats" in chosen and free and not budget.spent_all():
         _threat_step(state, dfpn, proof_size)

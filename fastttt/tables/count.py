@@ -142,7 +142,8 @@ def plan_count(
 def check_count_fits(p: CountPlan, max_bytes: int | None = None) -> None:
     """Raise MemoryBudgetError (with the estimate and the most plies that fit) when counting
     ``p`` needs more than ``max_bytes`` (default 90% of available memory)."""
-    from fastttt.tables.dense import available_memory, format_bytes
+    from fastttt.memory import format_bytes
+    from fastttt.tables.dense import available_memory
 
     limit = int(0.9 * available_memory()) if max_bytes is None else max_bytes
     if p.memory_bytes <= limit:

@@ -37,7 +37,7 @@ from fastttt.games.mnk.spec import GameSpec, as_spec
 from fastttt.interrupt import new_stop, run
 from fastttt.kernels import dense
 from fastttt.memory import available_memory as available_memory  # re-exported
-from fastttt.memory import format_bytes as format_bytes  # re-exported
+from fastttt.memory import format_bytes
 from fastttt.tables.layout import Layout, build_layout, hi_layers, lo_cell_count, slot_count
 from fastttt.tables.queries import PositionQueries
 from fastttt.values import table_counts, values_of_bytes

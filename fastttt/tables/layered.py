@@ -167,7 +167,7 @@ class ChunkWork:
         if self.disk_reserve is not None and self.store.path is not None:
             free = free_disk_for(self.store.path)
             if free < self.disk_reserve:
-                from fastttt.tables.dense import format_bytes
+                from fastttt.memory import format_bytes
 
                 raise DiskBudgetError(
                     f"{self.store.path}: stopped before the disk fills: "
@@ -678,7 +678,7 @@ def check_fits(
     ``max_bytes`` (default 90% of available memory; not checked without ``memory``),
     DiskBudgetError when its disk estimate (:attr:`Plan.disk_bytes`; ``least``: of
     :meth:`Plan.drain_floor`, every drain holding its least) exceeds ``free_disk``."""
-    from fastttt.tables.dense import format_bytes
+    from fastttt.memory import format_bytes
 
     limit = memory_limit(max_bytes)
     if memory and p.memory_bytes > limit:
