@@ -6,8 +6,8 @@ the kernel can be compared on the same search (issue 19)::
 
 Prints the answer, the CPU seconds (compiling excluded), the nodes (the probes' among them),
 the rate, the root's numbers, the defender's nodes restricted to a relevance zone (those
-whose zone came from the zone cache among them) and the load average. The same node count and root numbers from
-two versions say that they searched the same tree.
+whose zone came from the zone cache among them) and the load average. The same node count
+and root numbers from two versions say that they searched the same tree.
 """
 
 from __future__ import annotations
