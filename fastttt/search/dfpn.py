@@ -179,7 +179,7 @@ def memory_needed(cells: int, tt_bits: int, zone_nodes: int) -> int:
     return (TT_ROW_BYTES << tt_bits) + 8 * rows * words
 
 
-def tables_words(tt_bits: int, tables: int, zone_cache: bool) -> str:
+def memory_words(tt_bits: int, tables: int, zone_cache: bool) -> str:
     """What :func:`memory_needed` counts, for a refusal: ``"df-pn's memory (a table of 2**22
     rows of 32 bytes)"``, with ``tables`` of them, and a zone cache when ``zone_cache``."""
     what = "a table" if tables == 1 else f"{tables} tables"
@@ -245,7 +245,7 @@ class ProofSearch:
         self.tt_bits = bits
         n = self.geometry.cells
         zone_nodes = require_int(zone_nodes, "zone_nodes", 0, 1 << 30)
-        require_memory(memory_needed(n, bits, zone_nodes), tables_words(bits, 1, zone_nodes > 0))
+        require_memory(memory_needed(n, bits, zone_nodes), memory_words(bits, 1, zone_nodes > 0))
         self.tt = np.zeros((1 << bits, 4), dtype=np.int64)
         self.zone_cache = np.zeros(zone_cache_shape(n, bits, zone_nodes), dtype=np.int64)
         self.stk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)

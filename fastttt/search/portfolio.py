@@ -65,7 +65,7 @@ from fastttt.errors import (
     require_int,
 )
 from fastttt.memory import require_memory
-from fastttt.search.dfpn import ProofSearch, memory_needed, tables_words
+from fastttt.search.dfpn import ProofSearch, memory_needed, memory_words
 from fastttt.values import RESULT_WORDS, relative, value_name
 
 METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "dfpn-narrowed", "alphabeta")
@@ -291,7 +291,7 @@ def prove(
         need = memory_needed(spec.cells, dfpn_tt_bits, 0)
         if narrowing:
             need += memory_needed(spec.cells, dfpn_tt_bits, NARROWED_ZONE_NODES)
-        require_memory(need, tables_words(dfpn_tt_bits, 2 if narrowing else 1, narrowing))
+        require_memory(need, memory_words(dfpn_tt_bits, 2 if narrowing else 1, narrowing))
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
         if narrowing:
             narrowed = _Narrowed(spec, dfpn_tt_bits)
