@@ -53,6 +53,7 @@ OPTION_ARGS = {
     "budget": ["--budget", "1s"],
     "method": ["--method", "dfpn"],
     "threads": ["--threads", "1"],
+    "tt_bits": ["--tt-bits", "18"],
     "checkpoint": ["--checkpoint", "{tmp}/split.json"],
 }
 
