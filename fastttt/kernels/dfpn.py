@@ -55,9 +55,9 @@ an attacker's stone now that holds k-3 or more defender's stones in all of the p
 (:func:`_mark_zone`: there m could give the defender a new four or threat). Such moves lose
 and are not searched (:func:`_restrict_to_zone`); the zone is the other cells. The proof must
 leave two empty cells at every node (no board filled by m). df-pn enters a node many times,
-so a zone found is kept in the zone cache (int64 rows: the key, then the zone's cells as
-bits, 64 a word; the row is the key's low bits, and a new zone replaces the row's), and a
-node visited again reads it there instead of probing and walking again
+so a zone found is kept in the zone cache (:func:`keep_zone`; the row is the key's low
+bits, and a new zone replaces the row's), and a node visited again reads it there instead of
+probing and walking again
 (``ctl[C_ZONE_HITS]``). The key is the hash of the board as it lies (the cells are read in
 place, so not the canonical key) with the question's tag. A zone is a fact of the game, so a
 kept one stays right whatever the table has lost since.

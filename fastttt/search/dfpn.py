@@ -65,7 +65,7 @@ CERTIFICATE_PAIRING_NODES = 20_000
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
 DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
-# the zone cache has a row for each 2**ZONE_CACHE_SHIFT rows of the table, at most 2**20 rows
+# the zone cache's size beside the table (zone_cache_shape)
 ZONE_CACHE_SHIFT = 5
 ZONE_CACHE_MAX_BITS = 20
 # Weak sums, measured (nodes, `prove(empty, 0)`, a 2**24 table): 7x7 k=5 "X cannot win"
@@ -206,8 +206,8 @@ class ProofSearch:
     in that many nodes, whether it would win by threats if the defender passed; if so only
     the defender's moves in the proof's relevance zone are searched, the others losing by the
     same proof (:func:`fastttt.kernels.dfpn.relevance_zone`; 0: never); a zone found is kept
-    in a cache of a row for each 32 of the table (at most 2**20 rows), and a node visited
-    again reads it there (``zone_cache_hits``). ``zone_cuts`` and
+    in a cache (:func:`zone_cache_shape`), and a node visited again reads it there
+    (``zone_cache_hits``). ``zone_cuts`` and
     ``zone_moves_pruned`` count the nodes restricted and the moves left out; the probes'
     nodes, and the positions of the walks that read a zone off a probe's proof, count in
     ``threat_probe_nodes``. ``weak_sums``: a node's number that sums its
