@@ -97,6 +97,30 @@ def test_solve_search_with_workers():
     assert out.exit_code == 2 and "--checkpoint keeps a root split's answers" in out.output
 
 
+def test_the_workers_tables_are_counted_before_any_starts(monkeypatch, tmp_path):
+    """Each worker process builds a df-pn table: the split refuses up front, with the
+    estimate, when the tables of the tasks that run at once do not fit; so does ``solve
+    --search --workers``, which counts them beside its own."""
+    import fastttt.memory as memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 256 << 20)  # 230.4 MiB usable
+    pos = Position.empty(as_spec("4x4k3"))  # 3 root moves
+    notes = tmp_path / "answers.json"
+    with pytest.raises(MemoryError, match=r"\(3 tables of 2\*\*22 rows .*\) needs 384\.0 MiB"):
+        S.ask_split(pos, 0, workers=4, tt_bits=22, checkpoint=notes)
+    assert not notes.exists()  # refused before anything ran
+    with pytest.raises(MemoryError, match=r"\(2 tables .* and 2 zone caches\) needs 260\.0 MiB"):
+        S.ask_split(pos, 0, workers=2, tt_bits=22, zone_nodes=16)
+    assert S.ask_split(pos, 0, workers=1, tt_bits=22).proven is True  # one table fits
+    with pytest.raises(InvalidArgumentError, match="tt_bits"):
+        S.ask_split(pos, 0, workers=2, tt_bits=40)
+    command = ["solve", "4x4k3", "--search", "--tt-bits", "21"]
+    out = CliRunner().invoke(main, [*command, "--workers", "3"])
+    assert out.exit_code == 2  # this process's 2 tables, and 3 workers'
+    assert "(5 tables of 2**21 rows of 32 bytes and a zone cache) needs 321.0 MiB" in out.stderr
+    assert CliRunner().invoke(main, [*command, "--json"]).exit_code == 0  # 2 tables fit
+
+
 def test_narrowed_splits_keep_the_tables_values(tmp_path):
     spec = as_spec("4x5k4")
     table = solve(spec)

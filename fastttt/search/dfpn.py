@@ -179,11 +179,11 @@ def memory_needed(cells: int, tt_bits: int, zone_nodes: int) -> int:
     return (TT_ROW_BYTES << tt_bits) + 8 * rows * words
 
 
-def memory_words(tt_bits: int, tables: int, zone_cache: bool) -> str:
+def memory_words(tt_bits: int, tables: int, zone_caches: int) -> str:
     """What :func:`memory_needed` counts, for a refusal: ``"df-pn's memory (a table of 2**22
-    rows of 32 bytes)"``, with ``tables`` of them, and a zone cache when ``zone_cache``."""
+    rows of 32 bytes)"``, with ``tables`` of them and ``zone_caches`` zone caches."""
     what = "a table" if tables == 1 else f"{tables} tables"
-    cache = " and a zone cache" if zone_cache else ""
+    cache = {0: "", 1: " and a zone cache"}.get(zone_caches, f" and {zone_caches} zone caches")
     return f"df-pn's memory ({what} of 2**{tt_bits} rows of {TT_ROW_BYTES} bytes{cache})"
 
 
@@ -245,7 +245,9 @@ class ProofSearch:
         self.tt_bits = bits
         n = self.geometry.cells
         zone_nodes = require_int(zone_nodes, "zone_nodes", 0, 1 << 30)
-        require_memory(memory_needed(n, bits, zone_nodes), memory_words(bits, 1, zone_nodes > 0))
+        require_memory(
+            memory_needed(n, bits, zone_nodes), memory_words(bits, 1, int(zone_nodes > 0))
+        )
         self.tt = np.zeros((1 << bits, 4), dtype=np.int64)
         self.zone_cache = np.zeros(zone_cache_shape(n, bits, zone_nodes), dtype=np.int64)
         self.stk = np.zeros((n + 2, K.NF + 3 * n), dtype=np.int64)

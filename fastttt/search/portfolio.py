@@ -254,7 +254,8 @@ def prove(
     board size, at most 2**23: 256 MiB; free boards have a second one of that size for the
     narrowed step). ``workers`` above 1, or a Dask ``scheduler``: df-pn's
     questions are split at the root, one task a root move (:mod:`fastttt.search.split`, method
-    ``dfpn-split``), with their answers kept in ``checkpoint`` (a JSON file) when given.
+    ``dfpn-split``), with their answers kept in ``checkpoint`` (a JSON file) when given; each
+    worker process has a table of that size too, counted with the others before any is made.
     ``threads``: 1, the methods take turns; 2, they run side by side (each on a thread of its
     own) when the budget has no node bound (module docstring)."""
     spec = getattr(pos, "spec", None)
@@ -288,10 +289,13 @@ def prove(
             dfpn_tt_bits = min(23, max(16, spec.cells // 2 + 10))
         dfpn_tt_bits = require_int(dfpn_tt_bits, "dfpn_tt_bits", 4, 32)
         narrowing = "dfpn-narrowed" in chosen and free
-        need = memory_needed(spec.cells, dfpn_tt_bits, 0)
+        # the root split's processes each build a table beside this process's
+        tasks = workers if workers != 1 and scheduler is None and "dfpn" in chosen else 0
+        need = (1 + tasks) * memory_needed(spec.cells, dfpn_tt_bits, 0)
         if narrowing:
             need += memory_needed(spec.cells, dfpn_tt_bits, NARROWED_ZONE_NODES)
-        require_memory(need, memory_words(dfpn_tt_bits, 2 if narrowing else 1, narrowing))
+        tables = 1 + tasks + narrowing
+        require_memory(need, memory_words(dfpn_tt_bits, tables, int(narrowing)))
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
         if narrowing:
             narrowed = _Narrowed(spec, dfpn_tt_bits)

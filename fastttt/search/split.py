@@ -30,6 +30,7 @@ from fastttt.errors import InvalidArgumentError, TableFileError, require_int
 from fastttt.files import write_atomic
 from fastttt.games.mnk.board import Position, symmetry_maps
 from fastttt.games.mnk.spec import GameSpec, game_fields
+from fastttt.memory import require_memory
 from fastttt.processes import process_pool
 
 _QUESTION_KEYS = ("game", "position", "narrowing")  # a checkpoint's answers are to these
@@ -156,6 +157,8 @@ def ask_split(
             answers[move] = False  # a draw: nobody wins
         else:
             todo.append(move)
+    if todo and scheduler is None:
+        _require_task_memory(pos.spec.cells, tt_bits, narrowing["zone_nodes"], workers, len(todo))
     zone = None
     if pass_nodes and todo:
         zone, spent = _pass_zone(pos, attacker, pass_nodes, tt_bits, narrowing, seconds)
@@ -184,6 +187,17 @@ def ask_split(
     decided = _decided(answers, every, any_move)
     ordered = {m: answers.get(m) for m in moves}
     return SplitAnswer(decided, ordered, nodes, time.perf_counter() - t0, zone)
+
+
+def _require_task_memory(cells: int, tt_bits, zone_nodes: int, workers: int, tasks: int) -> None:
+    """Refuse with the estimate when the tables of the tasks that run at once, each in a
+    process of its own (one in this process with a single worker), do not fit in memory."""
+    from fastttt.search.dfpn import DEFAULT_TT_BITS, memory_needed, memory_words
+
+    bits = DEFAULT_TT_BITS if tt_bits is None else require_int(tt_bits, "tt_bits", 4, 32)
+    tables = min(workers, tasks)
+    words = memory_words(bits, tables, tables if zone_nodes else 0)
+    require_memory(tables * memory_needed(cells, bits, zone_nodes), words)
 
 
 def _pass_zone(
