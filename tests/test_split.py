@@ -119,6 +119,8 @@ def test_the_workers_tables_are_counted_before_any_starts(monkeypatch, tmp_path)
     assert out.exit_code == 2  # this process's 2 tables, and 3 workers'
     assert "(5 tables of 2**21 rows of 32 bytes and a zone cache) needs 321.0 MiB" in out.stderr
     assert CliRunner().invoke(main, [*command, "--json"]).exit_code == 0  # 2 tables fit
+    out = CliRunner().invoke(main, [*command, "--workers", "64"])  # as many tasks as root moves
+    assert "(5 tables of 2**21 rows of 32 bytes and a zone cache) needs 321.0 MiB" in out.stderr
 
 
 def test_narrowed_splits_keep_the_tables_values(tmp_path):

@@ -289,8 +289,11 @@ def prove(
             dfpn_tt_bits = min(23, max(16, spec.cells // 2 + 10))
         dfpn_tt_bits = require_int(dfpn_tt_bits, "dfpn_tt_bits", 4, 32)
         narrowing = "dfpn-narrowed" in chosen and free
-        # the root split's processes each build a table beside this process's
-        tasks = workers if workers != 1 and scheduler is None and "dfpn" in chosen else 0
+        tasks = 0  # the root split's processes, each building a table beside this process's
+        if workers != 1 and scheduler is None and "dfpn" in chosen:
+            from fastttt.search.split import root_moves
+
+            tasks = min(workers, len(root_moves(pos)))
         need = (1 + tasks) * memory_needed(spec.cells, dfpn_tt_bits, 0)
         if narrowing:
             need += memory_needed(spec.cells, dfpn_tt_bits, NARROWED_ZONE_NODES)
