@@ -887,6 +887,28 @@ def dask_client():
         cluster.close()
 
 
+def test_a_local_cluster_leaves_the_dashboard_port_alone():
+    """The scheduler's HTTP routes take a free port, so that two local clusters on one
+    machine (the suite's two workers) do not both ask for Dask's default 8787."""
+    pytest.importorskip("distributed")
+    import socket
+    import warnings
+
+    from fastttt.tables.distributed import local_cluster
+
+    with socket.socket() as taken, warnings.catch_warnings(record=True) as caught:
+        try:
+            taken.bind(("", 8787))
+            taken.listen()
+        except OSError:
+            pass  # in use already, which is the case to check
+        warnings.simplefilter("always")
+        cluster, client = local_cluster(1)
+        client.close()
+        cluster.close()
+    assert not [w for w in caught if "8787" in str(w.message)]
+
+
 def dask_factory(client):
     from fastttt.tables.distributed import DaskRunner
 

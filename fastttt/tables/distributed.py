@@ -145,7 +145,12 @@ def local_cluster(workers: int):
     """A LocalCluster of ``workers`` single-threaded processes and its client."""
     distributed = require_distributed()
     cluster = distributed.LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        # the scheduler's HTTP routes on a free port: two clusters on one machine do not clash
+        scheduler_kwargs={"dashboard_address": ":0"},
     )
     return cluster, distributed.Client(cluster)
 
