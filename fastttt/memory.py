@@ -30,12 +30,13 @@ def format_bytes(n: float) -> str:
     return f"{n:.1e} bytes"
 
 
-def require_memory(nbytes: int, what: str) -> None:
-    """Raise :class:`~fastttt.errors.MemoryBudgetError` with the estimate when ``nbytes`` for
-    ``what`` (``"a 2**32-entry search table"``) exceed :data:`SHARE` of the memory available."""
+def require_memory(nbytes: int, what: str, advice: str = "ask for fewer bits") -> None:
+    """Raise :class:`~fastttt.errors.MemoryBudgetError` with the estimate and ``advice`` when
+    ``nbytes`` for ``what`` (``"a 2**32-entry search table"``) exceed :data:`SHARE` of the
+    memory available."""
     limit = int(SHARE * available_memory())
     if nbytes > limit:
         raise MemoryBudgetError(
             f"{what} needs {format_bytes(nbytes)}; {format_bytes(limit)} is available (90% of "
-            "the free memory): ask for fewer bits"
+            f"the free memory): {advice}"
         )

@@ -120,7 +120,12 @@ def test_the_workers_tables_are_counted_before_any_starts(monkeypatch, tmp_path)
     assert "(5 tables of 2**21 rows of 32 bytes and a zone cache) needs 321.0 MiB" in out.stderr
     assert CliRunner().invoke(main, [*command, "--json"]).exit_code == 0  # 2 tables fit
     out = CliRunner().invoke(main, [*command, "--workers", "64"])  # as many tasks as root moves
+    assert out.exit_code == 2 and "ask for fewer bits or fewer workers" in out.stderr
     assert "(5 tables of 2**21 rows of 32 bytes and a zone cache) needs 321.0 MiB" in out.stderr
+    S.ask_split(pos, 0, workers=1, tt_bits=22, checkpoint=notes)
+    assert S.ask_split(pos, 0, workers=4, tt_bits=22, checkpoint=notes).proven is True  # answered
+    with pytest.raises(InvalidArgumentError, match="workers"):
+        prove(pos, workers=0)
 
 
 def test_narrowed_splits_keep_the_tables_values(tmp_path):

@@ -265,6 +265,7 @@ def prove(
         raise InvalidPositionError(f"the game is already over in {pos!r}")
     budget_nodes, budget_seconds = _check_budget(budget_nodes, budget_seconds)
     threads = require_int(threads, "threads", 1, 2)
+    workers = require_int(workers, "workers", 1, 1024)
     chosen = METHODS if methods is None else tuple(methods)
     unknown = [m for m in chosen if m not in METHODS]
     if unknown:
@@ -289,7 +290,7 @@ def prove(
             dfpn_tt_bits = min(23, max(16, spec.cells // 2 + 10))
         dfpn_tt_bits = require_int(dfpn_tt_bits, "dfpn_tt_bits", 4, 32)
         narrowing = "dfpn-narrowed" in chosen and free
-        tasks = 0  # the root split's processes, each building a table beside this process's
+        tasks = 0  # the root split's processes (at most), each with a table beside this one's
         if workers != 1 and scheduler is None and "dfpn" in chosen:
             from fastttt.search.split import root_moves
 
@@ -298,7 +299,8 @@ def prove(
         if narrowing:
             need += memory_needed(spec.cells, dfpn_tt_bits, NARROWED_ZONE_NODES)
         tables = 1 + tasks + narrowing
-        require_memory(need, memory_words(dfpn_tt_bits, tables, int(narrowing)))
+        advice = "ask for fewer bits or fewer workers" if tasks else "ask for fewer bits"
+        require_memory(need, memory_words(dfpn_tt_bits, tables, int(narrowing)), advice)
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
         if narrowing:
             narrowed = _Narrowed(spec, dfpn_tt_bits)

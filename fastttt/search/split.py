@@ -157,7 +157,7 @@ def ask_split(
             answers[move] = False  # a draw: nobody wins
         else:
             todo.append(move)
-    if todo and scheduler is None:
+    if todo and scheduler is None and _decided(answers, every, any_move) is None:
         _require_task_memory(pos.spec.cells, tt_bits, narrowing["zone_nodes"], workers, len(todo))
     zone = None
     if pass_nodes and todo:
@@ -190,14 +190,16 @@ def ask_split(
 
 
 def _require_task_memory(cells: int, tt_bits, zone_nodes: int, workers: int, tasks: int) -> None:
-    """Refuse with the estimate when the tables of the tasks that run at once, each in a
-    process of its own (one in this process with a single worker), do not fit in memory."""
+    """Refuse with the estimate when the tables of the tasks that may run at once, each in a
+    process of its own (one in this process with a single worker), do not fit in memory
+    (counted before a pass zone may answer some moves without a task)."""
     from fastttt.search.dfpn import DEFAULT_TT_BITS, memory_needed, memory_words
 
     bits = DEFAULT_TT_BITS if tt_bits is None else require_int(tt_bits, "tt_bits", 4, 32)
     tables = min(workers, tasks)
     words = memory_words(bits, tables, tables if zone_nodes else 0)
-    require_memory(tables * memory_needed(cells, bits, zone_nodes), words)
+    advice = "ask for fewer bits" if tables == 1 else "ask for fewer bits or fewer workers"
+    require_memory(tables * memory_needed(cells, bits, zone_nodes), words, advice)
 
 
 def _pass_zone(
