@@ -187,6 +187,11 @@ def memory_words(tt_bits: int, tables: int, zone_caches: int) -> str:
     return f"df-pn's memory ({what} of 2**{tt_bits} rows of {TT_ROW_BYTES} bytes{cache})"
 
 
+def memory_advice(workers: bool) -> str:
+    """A refusal's advice: fewer bits, and fewer workers where their tables were counted."""
+    return "ask for fewer bits or fewer workers" if workers else "ask for fewer bits"
+
+
 class ProofSearch:
     """df-pn over one board geometry, with a transposition table kept between questions.
 

@@ -65,7 +65,7 @@ from fastttt.errors import (
     require_int,
 )
 from fastttt.memory import require_memory
-from fastttt.search.dfpn import ProofSearch, memory_needed, memory_words
+from fastttt.search.dfpn import ProofSearch, memory_advice, memory_needed, memory_words
 from fastttt.values import RESULT_WORDS, relative, value_name
 
 METHODS = ("strategy-stealing", "pairing", "threats", "dfpn", "dfpn-narrowed", "alphabeta")
@@ -299,8 +299,8 @@ def prove(
         if narrowing:
             need += memory_needed(spec.cells, dfpn_tt_bits, NARROWED_ZONE_NODES)
         tables = 1 + tasks + narrowing
-        advice = "ask for fewer bits or fewer workers" if tasks else "ask for fewer bits"
-        require_memory(need, memory_words(dfpn_tt_bits, tables, int(narrowing)), advice)
+        words = memory_words(dfpn_tt_bits, tables, int(narrowing))
+        require_memory(need, words, memory_advice(tasks > 0))
         dfpn = ProofSearch(spec, tt_bits=dfpn_tt_bits)
         if narrowing:
             narrowed = _Narrowed(spec, dfpn_tt_bits)

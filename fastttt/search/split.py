@@ -193,13 +193,14 @@ def _require_task_memory(cells: int, tt_bits, zone_nodes: int, workers: int, tas
     """Refuse with the estimate when the tables of the tasks that may run at once, each in a
     process of its own (one in this process with a single worker), do not fit in memory
     (counted before a pass zone may answer some moves without a task)."""
-    from fastttt.search.dfpn import DEFAULT_TT_BITS, memory_needed, memory_words
+    from fastttt.search.dfpn import DEFAULT_TT_BITS, memory_advice, memory_needed, memory_words
 
     bits = DEFAULT_TT_BITS if tt_bits is None else require_int(tt_bits, "tt_bits", 4, 32)
     tables = min(workers, tasks)
     words = memory_words(bits, tables, tables if zone_nodes else 0)
-    advice = "ask for fewer bits" if tables == 1 else "ask for fewer bits or fewer workers"
-    require_memory(tables * memory_needed(cells, bits, zone_nodes), words, advice)
+    require_memory(
+        tables * memory_needed(cells, bits, zone_nodes), words, memory_advice(tables > 1)
+    )
 
 
 def _pass_zone(
