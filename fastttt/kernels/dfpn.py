@@ -895,9 +895,8 @@ def _restrict_to_pairing_zone(B, Z, ctl, row, covered, used):
 
 @njit(**INLINE_JIT)
 def _zone_slot(Z, ctl, zone_cache):
-    """``(row, key)`` of the position on the board in the zone cache ``zone_cache`` (the module
-    docstring): the key is the hash of the board as it lies, not under a symmetry, since the
-    zone's cells are read in place."""
+    """``(row, key)`` of the position on the board in the zone cache ``zone_cache`` (the key
+    and why it is not the canonical one: the module docstring)."""
     key = Z[0] ^ np.uint64(ctl[C_TAG])
     if key == 0:
         key = np.uint64(1)
