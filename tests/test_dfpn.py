@@ -171,6 +171,25 @@ def test_threat_probes_at_attacker_nodes_keep_the_values(game, count):
     assert search.threat_probe_wins > 0 and search.threat_probe_nodes > 0
 
 
+def test_the_walks_read_the_threat_probes_proofs():
+    """Go-Moku's Huayue opening, O's reply 127 and two moves more: most of X's nodes are
+    proven by threat probes, whose proofs sit under the threat mode's tag. The proof-size walk
+    and the principal line read them there (a line of legal moves to X's five) instead of
+    searching those nodes again in full mode, which ran out of budget: no size, no line."""
+    spec = as_spec("15x15k5")
+    pos = Position.from_moves(spec, [112, 97, 98, 127, 126, 84])
+    narrowed = {"tt_bits": 20, "zone_nodes": 64, "threat_nodes": 16}
+    budget = {"max_nodes": 2_000_000, "attacker_reach": 2}
+    bare = ProofSearch(spec, **narrowed).prove(pos, 0, line=False, **budget)
+    search = ProofSearch(spec, **narrowed)
+    walked = search.prove(pos, 0, proof_size=True, **budget)
+    assert bare.proven is True and walked.proven is True
+    assert search.threat_probe_wins > 1000
+    assert walked.proof_size is not None and 100 < walked.proof_size < bare.nodes // 10
+    assert walked.nodes - bare.nodes < 100  # the walks searched nothing again
+    check_line(pos, walked.line, 0)
+
+
 @pytest.mark.parametrize(
     "game, count", [("3x4k3", 200), ("4x4k3g", 150), ("4x5k4", 100), ("5x5k4", 60)]
 )

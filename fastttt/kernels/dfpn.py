@@ -36,7 +36,9 @@ search first asks :func:`threat_probe` whether the attacker wins by threats, wit
 nodes (deepening 8, 16, 32 plies, then no limit), and again, with 4 times the budget, each
 time the node's work passes 8 times the last probe's budget (at most :data:`TSS_LEVELS`
 probes, counted in the row's flags). A threat win proves the node at once. The probes' nodes
-count in ``ctl[C_NODES]``; their solved positions go to the table under the threat mode's tag.
+count in ``ctl[C_NODES]``; their solved positions go to the table under the threat mode's tag,
+and the walks over a proof (:func:`walk`, :func:`principal_line`) read such a node, and all
+below it, in threat mode: the probe's proof (:func:`_by_threats`).
 
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
@@ -179,7 +181,8 @@ MODE_FULL, MODE_THREATS = 0, 1
 ST_DONE, ST_BUDGET, ST_STOPPED, ST_CAP = 0, 1, 2, 3
 # stack frame fields
 F_N, F_THPHI, F_THDELTA, F_SEL, F_NODES0, F_KEY, F_I, F_WANT, F_FLAGS, F_PAIR = range(10)
-NF = 10
+F_MODE = 10  # walks over a proof: the mode the row's position is read in
+NF = 11
 # table flags, above the work count in a row's last column
 WORK_MASK = (1 << 48) - 1
 FLAG_NO_PAIRING = 1 << 48  # expanded before and no pairing was found
@@ -1277,6 +1280,32 @@ def _node_proven(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
 
 
 @njit(**JIT)
+def _read_in(ctl, mode, full_tag, tss_tag):
+    """Read the positions that follow in ``mode``: its moves and its table entries."""
+    ctl[C_MODE] = mode
+    ctl[C_TAG] = np.int64(tss_tag if mode == MODE_THREATS else full_tag)
+
+
+@njit(**JIT)
+def _by_threats(B, Z, tt, ctl, row, covered, used, expanded, tss_tag):
+    """At a node of a walk over a proof, read in full mode and ``expanded`` so (``(kind,
+    phi, delta)`` of :func:`expand`): where the attacker is to move and a threat probe proved
+    the node (the threat mode's entry says so), read it and what follows in threat mode, the
+    probe's proof, ``row`` expanded again so. Returns the node's ``(kind, phi, delta)``."""
+    kind = expanded[0]
+    if kind != _INNER or ctl[C_MODE] != MODE_FULL or B[H_PLY] & 1 != ctl[C_ATTACKER]:
+        return expanded
+    found, phi, delta, work, flags = tt_get(tt, canonical_key(B, Z, tss_tag), ctl[C_TTBITS])
+    if not found or phi != 0:
+        return expanded
+    _read_in(ctl, MODE_THREATS, np.uint64(0), tss_tag)
+    row[F_MODE] = MODE_THREATS
+    row[F_FLAGS] = 0
+    row[F_PAIR] = 0
+    return expand(B, Z, ctl, row, covered, used)
+
+
+@njit(**JIT)
 def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, out):
     """The moves of a proven position's principal line into ``out`` (``ctl[C_LINE_LEN]`` of
     them): the winner's first proving move (least work below it), the loser's reply of most
@@ -1284,11 +1313,17 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, ou
     row = wstk[0]
     length = 0
     status = ST_DONE
+    full_tag = np.uint64(ctl[C_TAG])
+    tss_tag = np.uint64(ctl[C_TSS_TAG])
+    mode0 = ctl[C_MODE]
+    row[F_MODE] = mode0
     while True:
         s = B[H_PLY] & 1
         row[F_FLAGS] = 0
         _table_pairing(B, Z, tt, ctl, row)
-        kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+        kind, phi, delta = _by_threats(
+            B, Z, tt, ctl, row, covered, used, expand(B, Z, ctl, row, covered, used), tss_tag
+        )
         if (
             kind == _INNER
             and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) == 0
@@ -1330,6 +1365,7 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, ou
     for i in range(length - 1, -1, -1):
         if B[B[H_BOARD] + out[i]] != 0:
             take_back(B, Z, out[i], B[B[H_BOARD] + out[i]] - 1)
+    _read_in(ctl, mode0, full_tag, tss_tag)
     ctl[C_LINE_LEN] = length
     return status
 
@@ -1359,7 +1395,9 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
     at least twice ``ctl[C_SIZE_CAP]``). Children the table lost are searched again. Returns
     ST_DONE, ST_CAP (over ``ctl[C_SIZE_CAP]`` positions) or the status of a stopped search;
     the board is restored."""
-    tag = np.uint64(ctl[C_TAG])
+    full_tag = np.uint64(ctl[C_TAG])
+    tss_tag = np.uint64(ctl[C_TSS_TAG])
+    mode0 = ctl[C_MODE]
     cap = ctl[C_SIZE_CAP]
     count = 0
     d = 0
@@ -1367,6 +1405,7 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
     if status != ST_DONE:
         return status
     wstk[0, F_WANT] = 1 if proven else 0
+    wstk[0, F_MODE] = mode0
     state = _ENTER
     while True:
         if state == _ENTER:
@@ -1375,13 +1414,15 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
             row[F_I] = 0
             row[F_N] = 0
             row[F_FLAGS] = 0
-            if _seen_add(seen, canonical_key(B, Z, tag)):
+            _read_in(ctl, row[F_MODE], full_tag, tss_tag)
+            if _seen_add(seen, canonical_key(B, Z, np.uint64(ctl[C_TAG]))):
                 count += 1
                 if count > cap:
                     status = ST_CAP
                     break
                 _table_pairing(B, Z, tt, ctl, row)
-                kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+                expanded = expand(B, Z, ctl, row, covered, used)
+                kind, phi, delta = _by_threats(B, Z, tt, ctl, row, covered, used, expanded, tss_tag)
                 if (
                     kind == _INNER
                     and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) > 0
@@ -1419,9 +1460,11 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
             _play_next(B, Z, row)
             d += 1
             wstk[d, F_WANT] = 1 - row[F_WANT]
+            wstk[d, F_MODE] = row[F_MODE]
             state = _ENTER
     while d > 0:
         d -= 1
         _take_back_last(B, Z, wstk[d])
+    _read_in(ctl, mode0, full_tag, tss_tag)
     ctl[C_SIZE] = count
     return status

@@ -117,8 +117,11 @@ class DfpnResult:
     ``attacker``: 0 first player, 1 second. ``nodes``: positions expanded by this call,
     ``seconds``: wall time. ``proof_size``: positions in the proof graph of a proven or
     disproven answer (None when not asked, or when over :data:`SIZE_CAP`: then
-    ``proof_size_at_least`` holds the count reached). ``line``: for a proven win, moves (cells,
-    or columns with gravity, 0-based) from the position to the attacker's completed line,
+    ``proof_size_at_least`` holds the count reached); below a node that a threat probe proved,
+    the probe's proof, whose left-out defender's replies lose in three plies and are not
+    counted, and the moves a relevance zone leaves out are not either. ``line``: for a proven
+    win, moves (cells, or columns with gravity, 0-based) from the position to the attacker's
+    completed line,
     the defender resisting longest by the search's measure. ``phi``, ``delta``: the root's
     proof and disproof numbers from the side to move (``INF`` of
     :mod:`fastttt.kernels.dfpn` for infinite). ``deepest``: the deepest ply reached below the
