@@ -106,6 +106,7 @@ def test_narrowed_df_pn_proves_only_the_tables_wins(game):
             assert expected != 1 or result.steps[-1].answer == "unknown", pos
             continue
         assert result.value == expected == 1 and result.method == "dfpn-narrowed", pos
+        assert 0 < result.proof_size <= result.nodes, pos  # the narrowed proof is counted
         check_line(pos, result.line, pos.to_move)
         proven += 1
     assert proven >= 5

@@ -555,10 +555,10 @@ class _Narrowed:
         """No question left to ask: the opponent's (the last one) is beyond the reach."""
         return state.high < 1 and not self.open(state)
 
-    def step(self, state: _State, nodes, seconds) -> None:
-        """One slice of ``nodes`` and ``seconds``. Its proof is not counted (``size`` None):
-        walking it again re-runs the probes, which can take longer than the search; its
-        line comes after, within the line's bound (:func:`_principal_line`)."""
+    def step(self, state: _State, nodes, seconds, proof_size: bool) -> None:
+        """One slice of ``nodes`` and ``seconds``; ``proof_size``: count a proof found (the
+        walk reads the threat probes' proofs from the table). Its line comes after, within
+        the line's bound (:func:`_principal_line`)."""
         if not self.open(state):
             return
         attacker, question = _question(state)
@@ -569,10 +569,12 @@ class _Narrowed:
             max_nodes=nodes,
             seconds=seconds,
             line=False,
+            proof_size=proof_size,
             attacker_reach=NARROWED_REACH,
         )
         if r.proven:
-            _answered(state, "dfpn-narrowed", question, attacker, True, r.nodes, r.seconds, None)
+            size = r.proof_size
+            _answered(state, "dfpn-narrowed", question, attacker, True, r.nodes, r.seconds, size)
             return
         if r.beyond_reach:
             self.beyond_reach.add(attacker)
@@ -592,7 +594,7 @@ class _Turns:
         if method == "dfpn":
             _dfpn_step(self.state, self.dfpn, nodes, seconds, self.proof_size)
         elif method == "dfpn-narrowed":
-            self.narrowed.step(self.state, nodes, seconds)
+            self.narrowed.step(self.state, nodes, seconds, self.proof_size)
         else:
             _alphabeta_step(self.state, self.ab, nodes, seconds)
 
