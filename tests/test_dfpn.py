@@ -186,6 +186,7 @@ def test_the_walks_read_the_threat_probes_proofs():
     assert bare.proven is True and walked.proven is True
     assert search.threat_probe_wins > 1000
     assert walked.proof_size is not None and 100 < walked.proof_size < bare.nodes // 10
+    assert 0 < walked.proof_size_threats < walked.proof_size  # the probes' proofs, inside
     assert walked.nodes - bare.nodes < 100  # the walks searched nothing again
     check_line(pos, walked.line, 0)
 
@@ -535,6 +536,7 @@ def test_empty_board_values_and_proof_sizes():
         )
         assert result.proven is proven, game
         assert 0 < result.proof_size <= result.nodes
+        assert result.proof_size_threats == 0  # no threat probes
         if proven:
             check_line(Position.empty(spec), result.line, attacker)
 

@@ -172,7 +172,8 @@ C_PZONE_TRIES, C_PZONE_CUTS, C_PZONE_PRUNED = 33, 34, 35
 # a child absent from the table starts at delta 1 + rank * ctl[C_ORDER] // ORDER_SCALE
 C_ORDER = 36
 C_ZONE_HITS = 37  # defender's nodes whose zone came from the zone cache
-CTL_SIZE = 38
+C_SIZE_THREATS = 38  # positions of the proof walked (C_SIZE) read in threat mode
+CTL_SIZE = 39
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -1389,7 +1390,8 @@ def _seen_add(seen, key):
 
 @njit(**JIT)
 def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
-    """Count the positions of the proof graph of a solved position (``ctl[C_SIZE]``): at a
+    """Count the positions of the proof graph of a solved position (``ctl[C_SIZE]``; those
+    inside threat probes' proofs, :func:`_by_threats`, also in ``ctl[C_SIZE_THREATS]``): at a
     node whose mover succeeds one child where the opponent fails, at a node whose mover fails
     every child; transpositions once (``seen``, a zeroed uint64 set of a power-of-two size
     at least twice ``ctl[C_SIZE_CAP]``). Children the table lost are searched again. Returns
@@ -1400,6 +1402,7 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
     mode0 = ctl[C_MODE]
     cap = ctl[C_SIZE_CAP]
     count = 0
+    in_threats = 0
     d = 0
     status, proven = _node_proven(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
     if status != ST_DONE:
@@ -1417,6 +1420,7 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
             _read_in(ctl, row[F_MODE], full_tag, tss_tag)
             if _seen_add(seen, canonical_key(B, Z, np.uint64(ctl[C_TAG]))):
                 count += 1
+                in_threats += row[F_MODE] == MODE_THREATS
                 if count > cap:
                     status = ST_CAP
                     break
@@ -1467,4 +1471,5 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
         _take_back_last(B, Z, wstk[d])
     _read_in(ctl, mode0, full_tag, tss_tag)
     ctl[C_SIZE] = count
+    ctl[C_SIZE_THREATS] = in_threats
     return status

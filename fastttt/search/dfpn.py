@@ -119,7 +119,10 @@ class DfpnResult:
     disproven answer (None when not asked, or when over :data:`SIZE_CAP`: then
     ``proof_size_at_least`` holds the count reached); below a node that a threat probe proved,
     the probe's proof, whose left-out defender's replies lose in three plies and are not
-    counted, and the moves a relevance zone leaves out are not either. ``line``: for a proven
+    counted, and the moves a relevance zone leaves out are not either;
+    ``proof_size_threats``: how many of the ``proof_size`` positions lie inside threat
+    probes' proofs (the others form df-pn's own tree, whose leaves include the nodes the
+    probes proved). ``line``: for a proven
     win, moves (cells, or columns with gravity, 0-based) from the position to the attacker's
     completed line,
     the defender resisting longest by the search's measure. ``phi``, ``delta``: the root's
@@ -148,6 +151,7 @@ class DfpnResult:
     root_solved: int = 0
     beyond_reach: bool = False
     line_start: tuple[int, ...] | None = None
+    proof_size_threats: int | None = None
 
 
 def _tag(attacker: int, mode: int, reach: int = 0, passed: bool = False) -> np.uint64:
@@ -523,7 +527,7 @@ class ProofSearch:
                 proven = _attackers_answer(phi, delta, pos.to_move, attacker)
                 if attacker_reach and proven is False:
                     proven, beyond_reach = None, True  # lost within the reach only
-            size = at_least = None
+            size = at_least = in_threats = None
             moves = line_start = None
             if proven is not None and (proof_size or proven and line):
                 self._disarm(timer)
@@ -531,6 +535,7 @@ class ProofSearch:
                 ctl[K.C_MAXNODES] = min(int(ctl[K.C_NODES]) + limit, 1 << 62)
             if proven is not None and proof_size:
                 size, at_least = self._proof_size()
+                in_threats = int(ctl[K.C_SIZE_THREATS]) if size is not None else None
             if proven and line:
                 out = np.zeros(self.geometry.cells + 1, dtype=np.int64)
                 got = self._kernel(
@@ -570,6 +575,7 @@ class ProofSearch:
             *reach,
             beyond_reach=beyond_reach,
             line_start=line_start,
+            proof_size_threats=in_threats,
         )
 
     def _set_question(self, attacker: int, mode: int, reach: int, limit: int, passed=False) -> int:
