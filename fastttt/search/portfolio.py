@@ -556,9 +556,11 @@ class _Narrowed:
         return state.high < 1 and not self.open(state)
 
     def step(self, state: _State, nodes, seconds, proof_size: bool) -> None:
-        """One slice of ``nodes`` and ``seconds``; ``proof_size``: count a proof found (the
-        walk reads the threat probes' proofs from the table). Its line comes after, within
-        the line's bound (:func:`_principal_line`)."""
+        """One slice of ``nodes`` and ``seconds``; ``proof_size``: count a proof found
+        (the walk reads the threat probes' proofs from the table and searches again what it
+        lost, within the slice's nodes more and the budget's time left: on 4x30 k=4 it runs
+        out, and the size is None). Its line comes after, within the line's bound
+        (:func:`_principal_line`)."""
         if not self.open(state):
             return
         attacker, question = _question(state)
@@ -570,6 +572,7 @@ class _Narrowed:
             seconds=seconds,
             line=False,
             proof_size=proof_size,
+            after_seconds=state.budget.left()[1],
             attacker_reach=NARROWED_REACH,
         )
         if r.proven:
