@@ -200,9 +200,9 @@ def test_side_by_side_values_match_alphabeta(game):
 
 
 def test_side_by_side_every_method_works_until_the_time_is_spent():
-    # 7 x 7 k = 5: the narrowed step needs about 1.4 M nodes (5 CPU-s) to find no win of X
-    # within its reach, so all three run for the whole budget, each on a thread of its own
-    result = prove(Position.empty("7x7k5"), budget_seconds=3, threads=2)
+    # 8 x 8 k = 5: no method settles it in the budget (on 7 x 7 k = 5 an idle machine proves
+    # the draw within it), so all three run for the whole budget, each on a thread of its own
+    result = prove(Position.empty("8x8k5"), budget_seconds=3, threads=2)
     assert result.value is None and result.bounds == (0, 1) and result.threads == 3
     searched = {"dfpn": 0.0, "dfpn-narrowed": 0.0, "alphabeta": 0.0}
     for step in result.steps:
