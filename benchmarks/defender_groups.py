@@ -28,9 +28,7 @@ import json
 import os
 import time
 
-from dfpn_args import add_narrowing, add_position, position
-
-from fastttt.search.dfpn import ProofSearch
+from dfpn_args import add_narrowing, add_position, narrowed_search, position
 
 
 def main() -> None:
@@ -52,12 +50,7 @@ def main() -> None:
     groups += [[int(c)] for c in args.each.split(",") if c]
     totals = {"questions": 0, "cells": 0, "cells_refuted": 0, "nodes": 0, "cpu": 0.0}
     for cells in groups:
-        search = ProofSearch(
-            pos.spec,
-            tt_bits=args.tt_bits,
-            zone_nodes=args.zone_nodes,
-            threat_nodes=args.threat_nodes,
-        )
+        search = narrowed_search(pos.spec, args)
         t0 = time.process_time()
         answer = search.refute_group(
             pos,

@@ -8,7 +8,7 @@ import argparse
 
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
-from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT
+from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, ProofSearch
 
 
 def add_position(parser: argparse.ArgumentParser) -> None:
@@ -38,3 +38,15 @@ def add_order_weight(parser: argparse.ArgumentParser) -> None:
 def position(args: argparse.Namespace) -> Position:
     """The position of ``args.game`` after ``args.moves``."""
     return Position.from_moves(as_spec(args.game), [int(m) for m in args.moves.split(",") if m])
+
+
+def narrowed_search(spec, args: argparse.Namespace) -> ProofSearch:
+    """A fresh searcher of ``args.tt_bits`` with ``args``' narrowing (and order weight, where the
+    script takes one)."""
+    return ProofSearch(
+        spec,
+        tt_bits=args.tt_bits,
+        zone_nodes=args.zone_nodes,
+        threat_nodes=args.threat_nodes,
+        order_weight=getattr(args, "order_weight", DEFAULT_ORDER_WEIGHT),
+    )

@@ -16,9 +16,9 @@ import argparse
 import os
 import time
 
-from dfpn_args import add_narrowing, add_order_weight, add_position, position
+from dfpn_args import add_narrowing, add_order_weight, add_position, narrowed_search, position
 
-from fastttt.search.dfpn import ProofSearch, warmup
+from fastttt.search.dfpn import warmup
 
 
 def main() -> None:
@@ -31,13 +31,7 @@ def main() -> None:
     args = parser.parse_args()
     pos = position(args)
     warmup()
-    search = ProofSearch(
-        pos.spec,
-        tt_bits=args.tt_bits,
-        zone_nodes=args.zone_nodes,
-        threat_nodes=args.threat_nodes,
-        order_weight=args.order_weight,
-    )
+    search = narrowed_search(pos.spec, args)
     cpu = time.process_time()
     r = search.prove(
         pos,

@@ -21,7 +21,7 @@ import os
 import time
 from concurrent.futures import as_completed
 
-from dfpn_args import add_narrowing, add_position, position
+from dfpn_args import add_narrowing, add_position, narrowed_search, position
 
 from fastttt.processes import process_pool
 from fastttt.search.split import root_moves
@@ -69,15 +69,8 @@ def main() -> None:
 
 def _one(args: argparse.Namespace, move: int) -> dict:
     """Prove the attacker's win after ``move``, counting the proof."""
-    from fastttt.search.dfpn import ProofSearch
-
     child = position(args).play(move)
-    search = ProofSearch(
-        child.spec,
-        tt_bits=args.tt_bits,
-        zone_nodes=args.zone_nodes,
-        threat_nodes=args.threat_nodes,
-    )
+    search = narrowed_search(child.spec, args)
     cpu = time.process_time()
     r = search.prove(
         child,
