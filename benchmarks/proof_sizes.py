@@ -1,16 +1,21 @@
 """How big are df-pn's proofs? One question a root move of a position, each with a fresh table,
 the proof counted and its principal line walked, one JSON line a move appended to ``--log``
-(a killed run goes on with the moves the log lacks). Issue 19: the proofs of Go-Moku's Huayue
-opening (X 7,7, O 6,7, X 6,8) beside Allis' 138,790 positions, on both cores::
+(given the same log, a run asks only the moves it has no answer for: a killed run goes on, and
+the moves unknown within the last budget are asked again). Issue 19: the proofs of Go-Moku's
+Huayue opening (X 7,7, O 6,7, X 6,8) beside Allis' 138,790 positions, on both cores; then the
+four of the moves left unknown, with more nodes and a bigger table::
 
     .venv/bin/python benchmarks/proof_sizes.py 15x15k5 --moves 112,97,98 --max-nodes 2e7 \\
         --tt-bits 24 --zone-nodes 64 --threat-nodes 16 --reach 2 --workers 2 --log sizes.jsonl
+    .venv/bin/python benchmarks/proof_sizes.py 15x15k5 --moves 112,97,98 --max-nodes 5e7 \\
+        --tt-bits 26 --zone-nodes 64 --threat-nodes 16 --reach 2 --workers 2 --log sizes.jsonl \\
+        --only 69,114,128,141
 
 Each line: the move (a cell), the answer ("does the attacker win after it?": true, false, or
 null when unknown within the budget), the nodes, the proof's positions (``size``; those inside
 threat probes' proofs, ``in_threats``; the rest are df-pn's own tree, whose leaves include the
 nodes the probes proved), the principal line's length, the CPU seconds of its process and the
-load average. The last line sums up the proven moves.
+load average. The last line sums up the moves this run proved.
 """
 
 from __future__ import annotations
@@ -39,10 +44,11 @@ def main() -> None:
     args = parser.parse_args()
     pos = position(args)
     moves = [int(m) for m in args.only.split(",") if m] or root_moves(pos)
-    done = set()
+    logged = []
     if os.path.exists(args.log):
         with open(args.log) as log:
-            done = {json.loads(line).get("move") for line in log}
+            logged = [json.loads(line) for line in log]
+    done = {line["move"] for line in logged if line.get("answer") is not None}
     todo = [m for m in moves if m not in done]
     lines = []
     with process_pool(max(1, min(args.workers, len(todo)))) as pool:

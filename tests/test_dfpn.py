@@ -180,7 +180,8 @@ def test_the_walks_read_the_threat_probes_proofs():
     pos = Position.from_moves(spec, [112, 97, 98, 127, 126, 84])
     narrowed = {"tt_bits": 20, "zone_nodes": 64, "threat_nodes": 16}
     budget = {"max_nodes": 2_000_000, "attacker_reach": 2}
-    bare = ProofSearch(spec, **narrowed).prove(pos, 0, line=False, **budget)
+    bare_search = ProofSearch(spec, **narrowed)
+    bare = bare_search.prove(pos, 0, line=False, **budget)
     search = ProofSearch(spec, **narrowed)
     walked = search.prove(pos, 0, proof_size=True, **budget)
     assert bare.proven is True and walked.proven is True
@@ -189,6 +190,8 @@ def test_the_walks_read_the_threat_probes_proofs():
     assert 0 < walked.proof_size_threats < walked.proof_size  # the probes' proofs, inside
     assert walked.nodes - bare.nodes < 100  # the walks searched nothing again
     check_line(pos, walked.line, 0)
+    assert search.ctl[K.C_MODE] == K.MODE_FULL  # the walks gave back the question's mode
+    assert search.ctl[K.C_TAG] == bare_search.ctl[K.C_TAG]  # and its tag
 
 
 @pytest.mark.parametrize(
@@ -425,16 +428,17 @@ def test_a_zones_walk_counts_its_positions():
 
 
 def test_a_line_cut_by_its_bound_keeps_the_moves_it_walked():
-    """A small table loses the proof; a line walk of 20 nodes stops on the way and returns
-    the moves it got through: legal, and the winner still wins after them (alpha-beta)."""
+    """A tiny table loses the proof; a line walk of 5 nodes stops on the way and returns the
+    moves it got through: legal, and the winner still wins after them (alpha-beta). (The
+    line searches again only the winner's lost moves, so most lines still finish.)"""
     spec = as_spec("5x5k4")
     reference = Searcher(spec)
     cut = 0
     for pos in random_positions(spec, 60, seed=3, min_ply=2):
-        search = ProofSearch(spec, tt_bits=6)
+        search = ProofSearch(spec, tt_bits=4)
         if not search.prove(pos, pos.to_move, line=False).proven:
             continue
-        result = search.prove(pos, pos.to_move, max_nodes=20)
+        result = search.prove(pos, pos.to_move, max_nodes=5)
         assert result.proven
         if result.line is not None:
             assert result.line_start is None

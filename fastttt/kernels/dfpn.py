@@ -38,7 +38,7 @@ time the node's work passes 8 times the last probe's budget (at most :data:`TSS_
 probes, counted in the row's flags). A threat win proves the node at once. The probes' nodes
 count in ``ctl[C_NODES]``; their solved positions go to the table under the threat mode's tag,
 and the walks over a proof (:func:`walk`, :func:`principal_line`) read such a node, and all
-below it, in threat mode: the probe's proof (:func:`_by_threats`).
+below it, in threat mode: the probe's proof (:func:`_enter_threat_proof`).
 
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
@@ -1214,25 +1214,43 @@ def _search_child(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i):
 @njit(**JIT)
 def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, want_proven, longest):
     """Keep in ``row`` the children a proof needs: when ``want_proven`` one child whose mover
-    fails (of those the table holds, the least work, or the most with ``longest``; else the
-    first that a new search solves so), otherwise every child (each won by its mover, searched
-    again when the table lost it), the one of most work first when ``longest``. Returns a
-    status; ST_CAP when no child fits (the table and a new search disagree: should not
-    happen)."""
+    fails (of those the table holds, the least work; else the first that a new search solves
+    so); with ``longest`` one child won by its mover (of those the table holds, the most work;
+    else the first that a new search solves so: a principal line's loser resisting longest by
+    the search's measure); otherwise every child (each won by its mover, searched again when
+    the table lost it). Returns a status; ST_CAP when no child fits (the table and a new search
+    disagree: should not happen)."""
     count = row[F_N]
-    pick = -1
-    pick_work = np.int64(0)
-    for i in range(count):
-        found, phi, delta, work, flags = _child_entry(B, Z, tt, ctl, row, i)
-        if want_proven:
+    if want_proven or longest:
+        pick = -1
+        pick_work = np.int64(0)
+        for i in range(count):
+            found, phi, delta, work, flags = _child_entry(B, Z, tt, ctl, row, i)
+            settled = delta == 0 if want_proven else phi == 0
             if (
                 found
-                and delta == 0
+                and settled
                 and (pick < 0 or (work > pick_work if longest else work < pick_work))
             ):
                 pick = i
                 pick_work = work
-            continue
+        if pick < 0:
+            for i in range(count):
+                status, phi, delta = _search_child(
+                    B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i
+                )
+                if status != ST_DONE:
+                    return status
+                if (delta if want_proven else phi) == 0:
+                    pick = i
+                    break
+            if pick < 0:
+                return ST_CAP
+        row[NF] = row[NF + pick]
+        row[F_N] = 1
+        return ST_DONE
+    for i in range(count):
+        found, phi, delta, work, flags = _child_entry(B, Z, tt, ctl, row, i)
         if not found or phi != 0:
             status, phi, delta = _search_child(
                 B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i
@@ -1241,29 +1259,6 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, wa
                 return status
             if phi != 0:
                 return ST_CAP
-            work = np.int64(1)
-        if longest and (pick < 0 or work > pick_work):
-            pick = i
-            pick_work = work
-    if want_proven and pick < 0:
-        for i in range(count):
-            status, phi, delta = _search_child(
-                B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i
-            )
-            if status != ST_DONE:
-                return status
-            if delta == 0:
-                pick = i
-                break
-        if pick < 0:
-            return ST_CAP
-    if pick < 0:
-        return ST_DONE
-    c = row[NF + pick]
-    row[NF + pick] = row[NF]
-    row[NF] = c
-    if want_proven:
-        row[F_N] = 1
     return ST_DONE
 
 
@@ -1281,50 +1276,45 @@ def _node_proven(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
 
 
 @njit(**JIT)
-def _read_in(ctl, mode, full_tag, tss_tag):
-    """Read the positions that follow in ``mode``: its moves and its table entries."""
+def _read_in(ctl, mode, question_tag, tss_tag):
+    """Read the positions that follow in ``mode``: its moves, and its table entries (the
+    question's tag in full mode, the threat mode's in threat mode)."""
     ctl[C_MODE] = mode
-    ctl[C_TAG] = np.int64(tss_tag if mode == MODE_THREATS else full_tag)
+    ctl[C_TAG] = np.int64(tss_tag if mode == MODE_THREATS else question_tag)
 
 
 @njit(**JIT)
-def _by_threats(B, Z, tt, ctl, row, covered, used, expanded, tss_tag):
-    """At a node of a walk over a proof, read in full mode and ``expanded`` so (``(kind,
-    phi, delta)`` of :func:`expand`): where the attacker is to move and a threat probe proved
-    the node (the threat mode's entry says so), read it and what follows in threat mode, the
-    probe's proof, ``row`` expanded again so. Returns the node's ``(kind, phi, delta)``."""
-    kind = expanded[0]
-    if kind != _INNER or ctl[C_MODE] != MODE_FULL or B[H_PLY] & 1 != ctl[C_ATTACKER]:
-        return expanded
+def _enter_threat_proof(B, Z, tt, ctl, row, question_tag, tss_tag):
+    """At a node of a proof of the attacker's win read in full mode, the attacker to move:
+    when threat-space search proved it (the threat mode's entry: a threat probe's, or a
+    threat-mode question's on the same table), read it and all below it in threat mode, that
+    proof (``row[F_MODE]`` and ``ctl``)."""
+    if ctl[C_MODE] != MODE_FULL or B[H_PLY] & 1 != ctl[C_ATTACKER]:
+        return
     found, phi, delta, work, flags = tt_get(tt, canonical_key(B, Z, tss_tag), ctl[C_TTBITS])
-    if not found or phi != 0:
-        return expanded
-    _read_in(ctl, MODE_THREATS, np.uint64(0), tss_tag)
-    row[F_MODE] = MODE_THREATS
-    row[F_FLAGS] = 0
-    row[F_PAIR] = 0
-    return expand(B, Z, ctl, row, covered, used)
+    if found and phi == 0:
+        row[F_MODE] = MODE_THREATS
+        _read_in(ctl, MODE_THREATS, question_tag, tss_tag)
 
 
 @njit(**JIT)
 def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, out):
     """The moves of a proven position's principal line into ``out`` (``ctl[C_LINE_LEN]`` of
     them): the winner's first proving move (least work below it), the loser's reply of most
-    work, down to the move that completes the winner's line. Returns a status."""
+    work (of those the table holds: the loser's other replies are not searched again), down
+    to the move that completes the winner's line. Returns a status."""
     row = wstk[0]
     length = 0
     status = ST_DONE
-    full_tag = np.uint64(ctl[C_TAG])
+    question_tag = np.uint64(ctl[C_TAG])
     tss_tag = np.uint64(ctl[C_TSS_TAG])
-    mode0 = ctl[C_MODE]
-    row[F_MODE] = mode0
+    tag0, mode0 = ctl[C_TAG], ctl[C_MODE]
     while True:
         s = B[H_PLY] & 1
         row[F_FLAGS] = 0
+        _enter_threat_proof(B, Z, tt, ctl, row, question_tag, tss_tag)
         _table_pairing(B, Z, tt, ctl, row)
-        kind, phi, delta = _by_threats(
-            B, Z, tt, ctl, row, covered, used, expand(B, Z, ctl, row, covered, used), tss_tag
-        )
+        kind, phi, delta = expand(B, Z, ctl, row, covered, used)
         if (
             kind == _INNER
             and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) == 0
@@ -1366,7 +1356,7 @@ def principal_line(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, ou
     for i in range(length - 1, -1, -1):
         if B[B[H_BOARD] + out[i]] != 0:
             take_back(B, Z, out[i], B[B[H_BOARD] + out[i]] - 1)
-    _read_in(ctl, mode0, full_tag, tss_tag)
+    ctl[C_TAG], ctl[C_MODE] = tag0, mode0
     ctl[C_LINE_LEN] = length
     return status
 
@@ -1391,15 +1381,16 @@ def _seen_add(seen, key):
 @njit(**JIT)
 def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
     """Count the positions of the proof graph of a solved position (``ctl[C_SIZE]``; those
-    inside threat probes' proofs, :func:`_by_threats`, also in ``ctl[C_SIZE_THREATS]``): at a
-    node whose mover succeeds one child where the opponent fails, at a node whose mover fails
-    every child; transpositions once (``seen``, a zeroed uint64 set of a power-of-two size
+    inside threat-space proofs, :func:`_enter_threat_proof`, also in ``ctl[C_SIZE_THREATS]``):
+    at a node whose mover succeeds one child where the opponent fails, at a node whose mover
+    fails every child; transpositions once in each mode (a position read in both counts
+    twice; ``seen``, a zeroed uint64 set of a power-of-two size
     at least twice ``ctl[C_SIZE_CAP]``). Children the table lost are searched again. Returns
     ST_DONE, ST_CAP (over ``ctl[C_SIZE_CAP]`` positions) or the status of a stopped search;
     the board is restored."""
-    full_tag = np.uint64(ctl[C_TAG])
+    question_tag = np.uint64(ctl[C_TAG])
     tss_tag = np.uint64(ctl[C_TSS_TAG])
-    mode0 = ctl[C_MODE]
+    tag0, mode0 = ctl[C_TAG], ctl[C_MODE]
     cap = ctl[C_SIZE_CAP]
     count = 0
     in_threats = 0
@@ -1417,7 +1408,9 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
             row[F_I] = 0
             row[F_N] = 0
             row[F_FLAGS] = 0
-            _read_in(ctl, row[F_MODE], full_tag, tss_tag)
+            _read_in(ctl, row[F_MODE], question_tag, tss_tag)
+            if row[F_WANT] == 1:
+                _enter_threat_proof(B, Z, tt, ctl, row, question_tag, tss_tag)
             if _seen_add(seen, canonical_key(B, Z, np.uint64(ctl[C_TAG]))):
                 count += 1
                 in_threats += row[F_MODE] == MODE_THREATS
@@ -1425,8 +1418,7 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
                     status = ST_CAP
                     break
                 _table_pairing(B, Z, tt, ctl, row)
-                expanded = expand(B, Z, ctl, row, covered, used)
-                kind, phi, delta = _by_threats(B, Z, tt, ctl, row, covered, used, expanded, tss_tag)
+                kind, phi, delta = expand(B, Z, ctl, row, covered, used)
                 if (
                     kind == _INNER
                     and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk) > 0
@@ -1469,7 +1461,7 @@ def walk(B, Z, tt, ctl, stop, stk, wstk, covered, used, zone_cache, seen):
     while d > 0:
         d -= 1
         _take_back_last(B, Z, wstk[d])
-    _read_in(ctl, mode0, full_tag, tss_tag)
+    ctl[C_TAG], ctl[C_MODE] = tag0, mode0
     ctl[C_SIZE] = count
     ctl[C_SIZE_THREATS] = in_threats
     return status

@@ -117,16 +117,15 @@ class DfpnResult:
     ``attacker``: 0 first player, 1 second. ``nodes``: positions expanded by this call,
     ``seconds``: wall time. ``proof_size``: positions in the proof graph of a proven or
     disproven answer (None when not asked, or when over :data:`SIZE_CAP`: then
-    ``proof_size_at_least`` holds the count reached); below a node that a threat probe proved,
-    the probe's proof, whose left-out defender's replies lose in three plies and are not
-    counted, and the moves a relevance zone leaves out are not either;
-    ``proof_size_threats``: how many of the ``proof_size`` positions lie inside threat
-    probes' proofs (the others form df-pn's own tree, whose leaves include the nodes the
-    probes proved). ``line``: for a proven
-    win, moves (cells, or columns with gravity, 0-based) from the position to the attacker's
-    completed line,
-    the defender resisting longest by the search's measure. ``phi``, ``delta``: the root's
-    proof and disproof numbers from the side to move (``INF`` of
+    ``proof_size_at_least`` holds the count reached); below a node that threat-space search
+    proved (a threat probe, or a threat-mode question on this table), its proof, whose
+    left-out defender's replies lose in three plies and are not counted, nor are the moves a
+    relevance zone leaves out; ``proof_size_threats``: how many of those positions lie inside
+    such threat-space proofs (the others form df-pn's own tree, whose leaves include the
+    nodes they proved). ``line``: for a proven win, moves (cells, or columns with gravity,
+    0-based) from the position to the attacker's completed line, the defender resisting
+    longest by the search's measure (of its replies the table holds). ``phi``, ``delta``:
+    the root's proof and disproof numbers from the side to move (``INF`` of
     :mod:`fastttt.kernels.dfpn` for infinite). ``deepest``: the deepest ply reached below the
     root; ``root_moves``, ``root_solved``: the root's moves searched and how many of them are
     solved (how far an unfinished search got; transposed moves count separately).

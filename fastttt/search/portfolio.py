@@ -558,7 +558,7 @@ class _Narrowed:
     def step(self, state: _State, nodes, seconds, proof_size: bool) -> None:
         """One slice of ``nodes`` and ``seconds``; ``proof_size``: count a proof found
         (the walk reads the threat probes' proofs from the table and searches again what it
-        lost, within the slice's nodes more and the budget's time left: on 4x30 k=4 it runs
+        lost, within the slice's nodes more and :func:`_walk_seconds`: on 4x30 k=4 it runs
         out, and the size is None). Its line comes after, within the line's bound
         (:func:`_principal_line`)."""
         if not self.open(state):
@@ -572,7 +572,7 @@ class _Narrowed:
             seconds=seconds,
             line=False,
             proof_size=proof_size,
-            after_seconds=state.budget.left()[1],
+            after_seconds=_walk_seconds(state.budget),
             attacker_reach=NARROWED_REACH,
         )
         if r.proven:
@@ -583,6 +583,18 @@ class _Narrowed:
             self.beyond_reach.add(attacker)
         answer = "no win within reach" if r.beyond_reach else "unknown"
         state.note(Step("dfpn-narrowed", question, answer, r.nodes, r.seconds))
+
+
+def _walk_seconds(budget: _Budget) -> float | None:
+    """Seconds for walking the narrowed step's proof once found: under a time budget, or
+    none, the line's share of the time spent so far (:data:`LINE_SHARE`, at least
+    :data:`LINE_MIN_SECONDS`) within what is left; under a node budget only the time left
+    (the slice's nodes bound the walk, so that the answer does not depend on timing)."""
+    if budget.nodes is not None:
+        return budget.left()[1]
+    share = max(LINE_MIN_SECONDS, LINE_SHARE * budget.elapsed())
+    left = budget.left()[1]
+    return share if left is None else min(share, left)
 
 
 class _Turns:
