@@ -1212,28 +1212,43 @@ def _search_child(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, i):
 
 
 @njit(**JIT)
+def _table_child(B, Z, tt, ctl, row, want_proven):
+    """The index in ``row`` of the child the table holds settled, of least work whose mover
+    fails (``want_proven``), else of most work won by its mover; -1 when none."""
+    pick = -1
+    pick_work = np.int64(0)
+    for i in range(row[F_N]):
+        found, phi, delta, work, flags = _child_entry(B, Z, tt, ctl, row, i)
+        if (
+            found
+            and (delta if want_proven else phi) == 0
+            and (pick < 0 or (work < pick_work if want_proven else work > pick_work))
+        ):
+            pick = i
+            pick_work = work
+    return pick
+
+
+@njit(**JIT)
 def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, want_proven, longest):
     """Keep in ``row`` the children a proof needs: when ``want_proven`` one child whose mover
-    fails (of those the table holds, the least work; else the first that a new search solves
-    so); with ``longest`` one child won by its mover (of those the table holds, the most work;
-    else the first that a new search solves so: a principal line's loser resisting longest by
-    the search's measure); otherwise every child (each won by its mover, searched again when
-    the table lost it). Returns a status; ST_CAP when no child fits (the table and a new search
-    disagree: should not happen)."""
+    fails (of those the table holds, the least work; else the node is searched again, its
+    entry forgotten, and df-pn's new proof gives the move; else the first child that a new
+    search solves so); with ``longest`` one child won by its mover (of those the table holds,
+    the most work; else the first that a new search solves so: a principal line's loser
+    resisting longest by the search's measure); otherwise every child (each won by its mover,
+    searched again when the table lost it). Returns a status; ST_CAP when no child fits (the
+    table and a new search disagree: should not happen)."""
     count = row[F_N]
     if want_proven or longest:
-        pick = -1
-        pick_work = np.int64(0)
-        for i in range(count):
-            found, phi, delta, work, flags = _child_entry(B, Z, tt, ctl, row, i)
-            settled = delta == 0 if want_proven else phi == 0
-            if (
-                found
-                and settled
-                and (pick < 0 or (work > pick_work if longest else work < pick_work))
-            ):
-                pick = i
-                pick_work = work
+        pick = _table_child(B, Z, tt, ctl, row, want_proven)
+        if pick < 0 and want_proven:  # the node searched again: df-pn finds the move
+            key = canonical_key(B, Z, np.uint64(ctl[C_TAG]))
+            tt_put(tt, key, ctl[C_TTBITS], np.int64(1), np.int64(1), np.int64(0), np.int64(0))
+            status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
+            if status != ST_DONE:
+                return status
+            pick = _table_child(B, Z, tt, ctl, row, want_proven)
         if pick < 0:
             for i in range(count):
                 status, phi, delta = _search_child(
