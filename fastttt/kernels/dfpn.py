@@ -1243,10 +1243,14 @@ def _proof_children(B, Z, tt, ctl, stop, stk, covered, used, zone_cache, row, wa
     if want_proven or longest:
         pick = _table_child(B, Z, tt, ctl, row, want_proven)
         if pick < 0 and want_proven:  # the node searched again: df-pn finds the move
+            bits = ctl[C_TTBITS]
             key = canonical_key(B, Z, np.uint64(ctl[C_TAG]))
-            tt_put(tt, key, ctl[C_TTBITS], np.int64(1), np.int64(1), np.int64(0), np.int64(0))
-            status, phi, delta = _solve_here(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)
+            found, phi, delta, work, flags = tt_get(tt, key, bits)
+            tt_put(tt, key, bits, np.int64(1), np.int64(1), np.int64(0), np.int64(0))
+            status = _solve_here(B, Z, tt, ctl, stop, stk, covered, used, zone_cache)[0]
             if status != ST_DONE:
+                if found:  # the proof stays known
+                    tt_put(tt, key, bits, phi, delta, work, flags)
                 return status
             pick = _table_child(B, Z, tt, ctl, row, want_proven)
         if pick < 0:
