@@ -586,10 +586,11 @@ class _Narrowed:
 
 
 def _walk_seconds(budget: _Budget) -> float | None:
-    """Seconds for walking the narrowed step's proof once found: under a time budget, or
-    none, the line's share of the time spent so far (:data:`LINE_SHARE`, at least
-    :data:`LINE_MIN_SECONDS`) within what is left; under a node budget only the time left
-    (the slice's nodes bound the walk, so that the answer does not depend on timing)."""
+    """Seconds for walking a proof once found (the narrowed step's count, a principal line):
+    under a time budget, or none, the line's share of the time spent so far
+    (:data:`LINE_SHARE`, at least :data:`LINE_MIN_SECONDS`) within what is left; under a node
+    budget only the time left (the nodes bound the walk, so that the answer does not depend on
+    timing)."""
     if budget.nodes is not None:
         return budget.left()[1]
     share = max(LINE_MIN_SECONDS, LINE_SHARE * budget.elapsed())
@@ -793,12 +794,8 @@ def _principal_line(
     ``state.line_note``."""
     budget = state.budget
     cap = max(LINE_MIN_NODES, int(LINE_SHARE * sum(st.nodes for st in state.steps)))
-    # and in time (not under a node budget, whose answers do not depend on timing): a walk
-    # also does work that no node counts (the pairing searches)
-    cap_seconds = None
-    if budget.nodes is None:
-        cap_seconds = max(LINE_MIN_SECONDS, LINE_SHARE * budget.elapsed())
-    nodes, seconds = budget.slice(cap, cap_seconds)
+    # and in time: a walk also does work that no node counts (the pairing searches)
+    nodes, seconds = budget.slice(cap, None)[0], _walk_seconds(budget)
     if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
         state.line_note = "the budget ran out before a line could be searched"
         return
