@@ -107,6 +107,7 @@ def test_narrowed_df_pn_proves_only_the_tables_wins(game):
             continue
         assert result.value == expected == 1 and result.method == "dfpn-narrowed", pos
         assert 0 < result.proof_size <= result.nodes, pos  # the narrowed proof is counted
+        assert 0 <= result.proof_size_threats <= result.proof_size, pos
         check_line(pos, result.line, pos.to_move)
         proven += 1
     assert proven >= 5
@@ -321,8 +322,18 @@ def test_search_json_fields():
     assert out["to_move"] == "first" and out["bounds"]["low"] == out["bounds"]["high"] == "win"
     assert isinstance(out["nodes"], int) and isinstance(out["seconds"], float)
     assert out["proof_size"] >= 1 and out["steps"][-1]["method"] == "threats"
+    assert out["proof_size_threats"] == out["proof_size"]  # a threat sequence throughout
     cells = [(int(r) - 1) * 4 + int(c) - 1 for r, c in (m.split(",") for m in out["line"])]
     check_line(Position.empty("4x4k3"), cells, 0)  # the line is written row,col from 1
+
+
+def test_search_prints_the_proof_positions_in_threat_sequences():
+    args = ["solve", "5x6k4", "--search", "--method", "dfpn-narrowed"]
+    out = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    size, in_threats = out["proof_size"], out["proof_size_threats"]
+    assert out["method"] == "dfpn-narrowed" and 0 < in_threats < size  # probes' proofs inside
+    text = CliRunner().invoke(main, args).stdout
+    assert f"proof size  {size:,} positions ({in_threats:,} of them in threat sequences)" in text
 
 
 def test_search_text_gravity_line_in_columns():

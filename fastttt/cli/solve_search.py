@@ -169,6 +169,7 @@ def solve_by_search(
         "seconds": round(result.seconds, 6),
         "threads": result.threads,
         "proof_size": result.proof_size,
+        "proof_size_threats": result.proof_size_threats,
         "line": format_line(spec, pos, result.line) if result.line is not None else None,
         "line_note": result.line_note,
         "line_start": (
@@ -221,7 +222,10 @@ def solve_by_search(
     if result.threads > 1:
         rows.append(("threads", f"{result.threads} (the methods side by side)"))
     if result.proof_size:  # 0: arguments only (pairing, strategy stealing), no search graph
-        rows.append(("proof size", f"{result.proof_size:,} positions"))
+        size = f"{result.proof_size:,} positions"
+        if result.proof_size_threats:
+            size += f" ({result.proof_size_threats:,} of them in threat sequences)"
+        rows.append(("proof size", size))
     if out["line"] is not None:
         rows.append(("line", " ".join(out["line"])))
     elif result.line_note is not None:

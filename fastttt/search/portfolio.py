@@ -121,7 +121,9 @@ class ProofResult:
     ``method``: the method that proved the value (two, joined by " + ", when the bounds came
     from two); ``nodes`` and ``seconds`` of all the work; ``proof_size``: positions in the
     df-pn or threat-space proof graphs that closed the bounds (0 for arguments: pairing,
-    strategy stealing; None when alpha-beta closed one, or when not counted); ``line``: for a
+    strategy stealing; None when alpha-beta closed one, or when not counted);
+    ``proof_size_threats``: how many of those positions lie inside threat-space proofs (a
+    threat probe's, or the threat search's; None when ``proof_size`` is); ``line``: for a
     win (or a loss), the principal line, moves in API form (cells, or 0-based columns with
     gravity), ending on the winner's completed line; ``line_note``: why a win or loss has no
     line (its bounded search ran out, or the budget had); ``line_start``: then the moves its
@@ -149,6 +151,7 @@ class ProofResult:
     threads: int = 1
     out_of_budget: bool = False
     line_start: tuple[int, ...] | None = None
+    proof_size_threats: int | None = None
 
     @property
     def winner(self) -> str | None:
@@ -355,6 +358,8 @@ class _State:
         self.steps: list[Step] = []
         self.low_size: int | None = None
         self.high_size: int | None = None
+        self.low_size_threats: int | None = None
+        self.high_size_threats: int | None = None
         self.line: tuple[int, ...] | None = None
         self.line_note: str | None = None
         self.line_start: tuple[int, ...] | None = None
@@ -378,15 +383,19 @@ class _State:
         seconds: float,
         answer: str = "proven",
         size: int | None = 0,
+        size_threats: int | None = 0,
     ) -> None:
         """Record a step; raise the lower bound to ``low`` and lower the upper one to
         ``high`` (None: unchanged) when they narrow the value. ``size``: the positions of the
-        proof graph behind it (0 for an argument, None when unknown)."""
+        proof graph behind it (0 for an argument, None when unknown), ``size_threats`` those
+        of them inside threat-space proofs."""
         with self.lock:
             if low is not None and low > self.low:
-                self.low, self.lower_by, self.low_size = low, method, size
+                self.low, self.lower_by = low, method
+                self.low_size, self.low_size_threats = size, size_threats
             if high is not None and high < self.high:
-                self.high, self.upper_by, self.high_size = high, method, size
+                self.high, self.upper_by = high, method
+                self.high_size, self.high_size_threats = size, size_threats
             if self.low > self.high:  # two methods disagree: a bug, never a silent answer
                 raise AssertionError(f"{method} contradicts the bounds proven before: {self.steps}")
             self.note(Step(method, question, answer, nodes, seconds))
@@ -415,14 +424,8 @@ class _State:
                 else [self.upper_by, self.lower_by]
             )
             method = " + ".join(dict.fromkeys(m for m in by if m))
-        by_value: dict[int | None, list[int | None]] = {
-            1: [self.low_size],
-            -1: [self.high_size],
-            0: [self.low_size, self.high_size],
-            None: [None],
-        }
-        sizes = by_value[value]
-        size = None if None in sizes else sum(s for s in sizes if s is not None)
+        size = self._size(value, self.low_size, self.high_size)
+        size_threats = self._size(value, self.low_size_threats, self.high_size_threats)
         return ProofResult(
             value,
             (self.low, self.high),
@@ -440,7 +443,16 @@ class _State:
             self.threads,
             value is None and self.out_of_budget(),
             self.line_start if value in (1, -1) else None,
+            size_threats if size is not None else None,
         )
+
+    @staticmethod
+    def _size(value: int | None, low: int | None, high: int | None) -> int | None:
+        """The size behind ``value``: the lower bound's for a win, the upper's for a loss,
+        both summed for a draw; None when one of those is unknown or the value is."""
+        sizes: dict[int | None, list[int | None]] = {1: [low], -1: [high], 0: [low, high]}
+        behind = sizes.get(value, [None])
+        return None if None in behind else sum(s for s in behind if s is not None)
 
     def out_of_budget(self) -> bool:
         """True when the budget is spent, or a method's last slice ended unknown."""
@@ -508,7 +520,16 @@ def _threat_step(state: _State, dfpn: ProofSearch, proof_size: bool) -> None:
     question = "mover wins by threats"
     if r.proven:
         state.line = r.line
-        state.bound(1, None, "threats", question, r.nodes, r.seconds, size=r.proof_size)
+        state.bound(
+            1,
+            None,
+            "threats",
+            question,
+            r.nodes,
+            r.seconds,
+            size=r.proof_size,
+            size_threats=r.proof_size_threats,
+        )
     else:
         state.note(Step("threats", question, answer, r.nodes, r.seconds))
 
@@ -529,7 +550,7 @@ def _dfpn_step(state: _State, dfpn: ProofSearch, nodes, seconds, proof_size: boo
         return
     if r.proven:
         state.line = r.line
-    _answered(state, "dfpn", question, attacker, r.proven, r.nodes, r.seconds, r.proof_size)
+    _answered(state, "dfpn", question, attacker, r, r.proof_size, r.proof_size_threats)
 
 
 class _Narrowed:
@@ -576,8 +597,8 @@ class _Narrowed:
             attacker_reach=NARROWED_REACH,
         )
         if r.proven:
-            size = r.proof_size
-            _answered(state, "dfpn-narrowed", question, attacker, True, r.nodes, r.seconds, size)
+            size, size_threats = r.proof_size, r.proof_size_threats
+            _answered(state, "dfpn-narrowed", question, attacker, r, size, size_threats)
             return
         if r.beyond_reach:
             self.beyond_reach.add(attacker)
@@ -707,16 +728,18 @@ def _question(state: _State) -> tuple[int, str]:
     return 1 - state.pos.to_move, "opponent wins"
 
 
-def _answered(state, method, question, attacker, proven, nodes, seconds, size) -> None:
-    """Record the answer to "does ``attacker`` win?" as the bound it proves."""
+def _answered(state, method, question, attacker, r, size=None, size_threats=None) -> None:
+    """Record the answer ``r`` (its ``proven``, ``nodes`` and ``seconds``) to "does
+    ``attacker`` win?" as the bound it proves, with its proof's ``size`` and ``size_threats``
+    (:meth:`_State.bound`)."""
     low, high = {
         (True, True): (1, None),
         (True, False): (None, -1),
         (False, True): (None, 0),
         (False, False): (0, None),
-    }[(proven, attacker == state.pos.to_move)]
-    answer = "proven" if proven else "disproven"
-    state.bound(low, high, method, question, nodes, seconds, answer, size)
+    }[(r.proven, attacker == state.pos.to_move)]
+    answer = "proven" if r.proven else "disproven"
+    state.bound(low, high, method, question, r.nodes, r.seconds, answer, size, size_threats)
 
 
 def _split_step(state: _State, workers, scheduler, checkpoint, tt_bits) -> bool:
@@ -739,7 +762,7 @@ def _split_step(state: _State, workers, scheduler, checkpoint, tt_bits) -> bool:
     if r.proven is None:
         state.note(Step("dfpn-split", question, "unknown", r.nodes, r.seconds))
         return False
-    _answered(state, "dfpn-split", question, attacker, r.proven, r.nodes, r.seconds, None)
+    _answered(state, "dfpn-split", question, attacker, r)
     return True
 
 
