@@ -71,6 +71,7 @@ def main() -> None:
         pairing_nodes=args.pairing_nodes,
         zone_nodes=args.zone_nodes,
         threat_nodes=args.threat_nodes,
+        dependent_threats=args.dependent_threats,
         order_weight=args.order_weight,
     )
     wall0, cpu0 = time.perf_counter(), time.process_time()

@@ -64,6 +64,7 @@ def main() -> None:
         tt_bits=args.tt_bits,
         zone_nodes=args.zone_nodes,
         threat_nodes=args.threat_nodes,
+        dependent_threats=args.dependent_threats,
         attacker_reach=args.reach,
         only=[int(m) for m in args.only.split(",") if m] or None,
         pass_nodes=int(args.pass_nodes),

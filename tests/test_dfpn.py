@@ -171,15 +171,60 @@ def test_threat_probes_at_attacker_nodes_keep_the_values(game, count):
     assert search.threat_probe_wins > 0 and search.threat_probe_nodes > 0
 
 
-def test_the_walks_read_the_threat_probes_proofs():
+def _threat_moves(last_own: int) -> list[int]:
+    """The attacker's (X's) moves in threat mode on a 15 x 15 board: twos at 112-113 (row 7)
+    and 32-33 (row 2, col 2), a three at 152-154 (row 10), 112 and 154 on one anti-diagonal;
+    O in the corners and on the top row. ``last_own``: X's previous stone in a dependent
+    probe (-1: none)."""
+    search = ProofSearch("15x15k5", tt_bits=8)
+    xs, os_ = (112, 113, 32, 33, 152, 153, 154), (0, 14, 210, 224, 4, 10, 220)
+    search.board.load(sum(1 << c for c in xs), sum(1 << c for c in os_))
+    ctl = search.ctl
+    ctl[K.C_MODE], ctl[K.C_ATTACKER], ctl[K.C_LAST_OWN] = K.MODE_THREATS, 0, last_own
+    row = search.stk[0]
+    kind, _, _ = K.expand(search.board.B, search.board.Z, ctl, row, search.covered, search.used)
+    assert kind == 1  # an inner node
+    return sorted(int(c) for c in row[K.NF : K.NF + row[K.F_N]])
+
+
+def test_dependent_threats_keep_the_threes_through_the_last_stone_and_every_four():
+    fours = [150, 151, 155, 156]  # the three of row 10 made four
+    threes_by_112 = [110, 111, 114, 115, 126, 140]  # row 7; 126 and 140 with 154
+    others = [31, 34, 35, 157]  # the two of row 2 (30 has one winning cell), 157 by row 10
+    assert _threat_moves(-1) == sorted(fours + threes_by_112 + others)
+    assert _threat_moves(112) == sorted(fours + threes_by_112)
+
+
+@pytest.mark.parametrize(
+    "game, count, zone_nodes", [("4x4k3", 150, 0), ("5x5k4", 80, 0), ("4x5k4", 60, 16)]
+)
+def test_dependent_threat_probes_keep_the_values(game, count, zone_nodes):
+    """Dependent probes keep only their wins: the values, lines and proof walks stay those of
+    alpha-beta, with zones too."""
+    spec = as_spec(game)
+    reference = Searcher(spec)
+    search = ProofSearch(
+        spec, tt_bits=18, threat_nodes=8, zone_nodes=zone_nodes, dependent_threats=True
+    )
+    for pos in random_positions(spec, count, seed=6):
+        assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+    assert search.threat_probe_wins > 0
+    with pytest.raises(InvalidArgumentError, match="dependent_threats"):
+        ProofSearch(spec, dependent_threats=1)
+
+
+@pytest.mark.parametrize("dependent", [False, True])
+def test_the_walks_read_the_threat_probes_proofs(dependent):
     """Go-Moku's Huayue opening, O's reply 127 and two moves more: most of X's nodes are
     proven by threat probes, whose proofs sit under the threat mode's tag. The proof-size walk
     and the principal line read them there (a line of legal moves to X's five) instead of
-    searching those nodes again in full mode, which ran out of budget: no size, no line."""
+    searching those nodes again in full mode, which ran out of budget: no size, no line. With
+    dependent threats the walks list every three, the probes' moves among them."""
     spec = as_spec("15x15k5")
     pos = Position.from_moves(spec, [112, 97, 98, 127, 126, 84])
     narrowed = {"tt_bits": 20, "zone_nodes": 64, "threat_nodes": 16}
-    budget = {"max_nodes": 2_000_000, "attacker_reach": 2}
+    narrowed["dependent_threats"] = dependent
+    budget = {"max_nodes": 3_000_000, "attacker_reach": 2}  # 1.9 M nodes; 2.4 M dependent
     bare_search = ProofSearch(spec, **narrowed)
     bare = bare_search.prove(pos, 0, line=False, **budget)
     search = ProofSearch(spec, **narrowed)
@@ -188,7 +233,7 @@ def test_the_walks_read_the_threat_probes_proofs():
     assert search.threat_probe_wins > 1000
     assert walked.proof_size is not None and 100 < walked.proof_size < bare.nodes // 10
     assert 0 < walked.proof_size_threats < walked.proof_size  # the probes' proofs, inside
-    assert walked.nodes - bare.nodes < 100  # the walks searched nothing again
+    assert walked.nodes - bare.nodes < 1_000  # the walks searched (almost) nothing again
     check_line(pos, walked.line, 0)
     assert search.ctl[K.C_MODE] == K.MODE_FULL  # the walks gave back the question's mode
     assert search.ctl[K.C_TAG] == bare_search.ctl[K.C_TAG]  # and its tag

@@ -40,6 +40,14 @@ count in ``ctl[C_NODES]``; their solved positions go to the table under the thre
 and the walks over a proof (:func:`walk`, :func:`principal_line`) read such a node, and all
 below it, in threat mode: the probe's proof (:func:`_enter_threat_proof`).
 
+Dependent threats (``ctl[C_DEPENDENT]``, the threat probes; Allis' dependency-based search):
+after its first threat, a probe's attacker makes threes only on lines through its previous
+stone (each three uses the cell the threat before gained), fours anywhere. The probes then
+cover a narrower tree, deeper for the same nodes; a win they find is a threat win all the
+same (the defender's moves are not restricted), but a failure depends on the path, so the
+probes keep only wins in the table. The walks read a probe's proof with every three listed,
+its moves among them.
+
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
 the defender passed, whether it wins by threats (:func:`threat_probe`, that many nodes, under
@@ -173,7 +181,9 @@ C_PZONE_TRIES, C_PZONE_CUTS, C_PZONE_PRUNED = 33, 34, 35
 C_ORDER = 36
 C_ZONE_HITS = 37  # defender's nodes whose zone came from the zone cache
 C_SIZE_THREATS = 38  # positions of the proof walked (C_SIZE) read in threat mode
-CTL_SIZE = 39
+C_DEPENDENT = 39  # 1: dependent threats in the threat probes
+C_LAST_OWN = 40  # a dependent probe's attacker's previous stone (-1: every three)
+CTL_SIZE = 41
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -445,7 +455,14 @@ def expand(B, Z, ctl, row, covered, used):
     elif threats_only:
         if s != a:
             return _LEAF, np.int64(0), np.int64(INF)  # the attacker threatens nothing
-        mark_line_cells(B, s, B[H_K] - 3, used)
+        if ctl[C_LAST_OWN] >= 0:  # dependent threats: threes by the last stone, fours anywhere
+            _mark_lines_through(B, s, B[H_K] - 3, ctl[C_LAST_OWN], used)
+            tc_s = B[H_TC] + s * n
+            for c in range(n):
+                if B[tc_s + c] >= 1 and B[board + c] == 0:
+                    used[c] = 1
+        else:
+            mark_line_cells(B, s, B[H_K] - 3, used)
         for c in range(n):
             if used[c]:
                 used[c] = 0
@@ -486,6 +503,25 @@ def mark_line_cells(B, p, at_least, marks):
                 c = B[first + line * k + t]
                 if B[board + c] == 0:
                     marks[c] = 1
+
+
+@njit(**INLINE_JIT)
+def _mark_lines_through(B, p, at_least, c, marks):
+    """:func:`mark_line_cells` on the lines through cell ``c`` only."""
+    nl = B[H_LINES]
+    k = B[H_K]
+    mine = B[H_CNT] + p * nl
+    theirs = B[H_CNT] + (1 - p) * nl
+    board = B[H_BOARD]
+    first = B[H_LCELLS]
+    cl = B[H_CLINES]
+    for i in range(B[B[H_CLSTART] + c], B[B[H_CLSTART] + c + 1]):
+        line = B[cl + i]
+        if B[mine + line] >= at_least and B[theirs + line] == 0:
+            for t in range(k):
+                x = B[first + line * k + t]
+                if B[board + x] == 0:
+                    marks[x] = 1
 
 
 @njit(**JIT)
@@ -557,10 +593,13 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
             row[F_FLAGS] = 0
             row[F_PAIR] = 0
             ctl[C_LAST] = _last_move(stk, d)
+            ctl[C_LAST_OWN] = _last_move(stk, d - 1) if ctl[C_DEPENDENT] and d >= 2 else -1
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+            ctl[C_LAST_OWN] = -1
             if kind == _LEAF:
-                tt_put(tt, key, bits, phi, delta, 1, 0)
                 res = _T_WIN if (phi == 0) == (s == a) else _T_LOSS
+                if res == _T_WIN or ctl[C_DEPENDENT] == 0:
+                    tt_put(tt, key, bits, phi, delta, 1, 0)
                 state = _RETURN
                 continue
             if d >= depth:
@@ -579,9 +618,10 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
             s = B[H_PLY] & 1
             mover_succeeds = (res == _T_WIN) if s == a else (res == _T_LOSS)
             if mover_succeeds:
-                phi, delta = _attacker_numbers(s, a, res == _T_WIN)
-                work = nodes - row[F_NODES0] + 1
-                tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
+                if res == _T_WIN or ctl[C_DEPENDENT] == 0:
+                    phi, delta = _attacker_numbers(s, a, res == _T_WIN)
+                    work = nodes - row[F_NODES0] + 1
+                    tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
                 state = _RETURN
                 continue
             if res == _T_CUT:
@@ -595,9 +635,10 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
                     res = _T_CUT
                 else:  # every move tried: the mover failed
                     res = _T_LOSS if s == a else _T_WIN
-                    phi, delta = _attacker_numbers(s, a, res == _T_WIN)
-                    work = nodes - row[F_NODES0] + 1
-                    tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
+                    if res == _T_WIN or ctl[C_DEPENDENT] == 0:
+                        phi, delta = _attacker_numbers(s, a, res == _T_WIN)
+                        work = nodes - row[F_NODES0] + 1
+                        tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
                 state = _RETURN
                 continue
             _play_next(B, Z, row)

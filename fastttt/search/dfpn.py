@@ -65,6 +65,7 @@ CERTIFICATE_PAIRING_NODES = 20_000
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
 DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
+DEFAULT_DEPENDENT_THREATS = False  # the threat probes' threes: any (False) or dependent
 # the zone cache's size beside the table (zone_cache_shape)
 ZONE_CACHE_SHIFT = 5
 ZONE_CACHE_MAX_BITS = 20
@@ -234,6 +235,10 @@ class ProofSearch:
     starts with a disproof number of 1 plus its rank in the node's move order times this
     weight, kept to an eighth (df-pn+ with the move order as the estimate; 0, or under 1/16:
     every child starts at 1, so a node expands all its children before it deepens any).
+    ``dependent_threats`` (with ``threat_nodes``): after its first threat, a probe's attacker
+    makes threes only on lines through its previous stone, fours anywhere (Allis'
+    dependency-based search; the module docstring of :mod:`fastttt.kernels.dfpn`): a
+    narrower, deeper probe for the same nodes.
     """
 
     def __init__(
@@ -249,6 +254,7 @@ class ProofSearch:
         weak_sums: bool = DEFAULT_WEAK_SUMS,
         pairing_zones: int = DEFAULT_PAIRING_ZONES,
         order_weight: float = DEFAULT_ORDER_WEIGHT,
+        dependent_threats: bool = DEFAULT_DEPENDENT_THREATS,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -279,6 +285,9 @@ class ProofSearch:
         )
         weight = require_number(order_weight, "order_weight", 0, ORDER_WEIGHT_MAX)
         self.ctl[K.C_ORDER] = round(weight * K.ORDER_SCALE)
+        dependent = require_type(dependent_threats, bool, "dependent_threats")
+        self.ctl[K.C_DEPENDENT] = int(dependent)
+        self.ctl[K.C_LAST_OWN] = -1
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False

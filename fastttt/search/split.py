@@ -26,7 +26,7 @@ from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from fastttt.errors import InvalidArgumentError, TableFileError, require_int
+from fastttt.errors import InvalidArgumentError, TableFileError, require_int, require_type
 from fastttt.files import write_atomic
 from fastttt.games.mnk.board import Position, symmetry_maps
 from fastttt.games.mnk.spec import GameSpec, game_fields
@@ -95,6 +95,7 @@ def ask_split(
     zone_nodes: int = 0,
     threat_nodes: int = 0,
     attacker_reach: int = 0,
+    dependent_threats: bool = False,
     only: list[int] | None = None,
     pass_nodes: int = 0,
     progress: Callable[[int, Answer, int], None] | None = None,
@@ -105,10 +106,11 @@ def ask_split(
     limit); ``checkpoint``: a
     JSON file of the answers so far (read, then rewritten after each answer); ``tt_bits``: each
     task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
-    ``zone_nodes``, ``threat_nodes``, ``attacker_reach``: df-pn's narrowing, as in
-    :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a reach a task's
-    disproof is unknown; free boards only); ``only``: ask these root moves alone (``answers``
-    holds them; the root's answer counts the checkpoint's answers for the others too);
+    ``zone_nodes``, ``threat_nodes``, ``dependent_threats``, ``attacker_reach``: df-pn's
+    narrowing, as in :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a
+    reach a task's disproof is unknown; free boards only); ``only``: ask these root moves
+    alone (``answers`` holds them; the root's answer counts the checkpoint's answers for the
+    others too);
     ``pass_nodes`` (free boards; 0: off): first, in this process, prove within that many
     nodes the goal of the mover's opponent if the mover passed (the attacker wins, or when
     the attacker moves, it does not), and answer the moves off that proof's zone
@@ -124,6 +126,8 @@ def ask_split(
         "threat_nodes": require_int(threat_nodes, "threat_nodes", 0, 1 << 30),
         "attacker_reach": require_int(attacker_reach, "attacker_reach", 0, 64),
     }
+    if require_type(dependent_threats, bool, "dependent_threats"):
+        narrowing["dependent_threats"] = 1  # absent when off: earlier checkpoints still match
     if pos.spec.gravity and any(narrowing.values()):
         raise InvalidArgumentError("zones, threat probes and a reach are for free boards")
     question = {"game": game_fields(pos.spec), "position": str(pos)}
@@ -210,7 +214,12 @@ def _pass_zone(
     the reach narrows only a proof of the attacker's win."""
     from fastttt.search.dfpn import ProofSearch
 
-    search = ProofSearch(pos.spec, tt_bits=tt_bits, threat_nodes=narrowing["threat_nodes"])
+    search = ProofSearch(
+        pos.spec,
+        tt_bits=tt_bits,
+        threat_nodes=narrowing["threat_nodes"],
+        dependent_threats="dependent_threats" in narrowing,
+    )
     r = search.pass_zone(
         pos,
         attacker,
@@ -242,6 +251,7 @@ def _ask(
         tt_bits=tt_bits,
         zone_nodes=narrowing["zone_nodes"],
         threat_nodes=narrowing["threat_nodes"],
+        dependent_threats="dependent_threats" in narrowing,
     )
     r = search.prove(
         child,
