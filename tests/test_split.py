@@ -145,6 +145,10 @@ def test_narrowed_splits_keep_the_tables_values(tmp_path):
     assert S.ask_split(pos, 0, workers=1, checkpoint=path, **narrowed).proven is False
     with pytest.raises(TableFileError, match="another split .*where this one is by nothing"):
         S.ask_split(pos, 0, workers=1, checkpoint=path)  # answers of another search
+    with pytest.raises(TableFileError, match="where this one is by .*'dependent_threats': 1"):
+        S.ask_split(pos, 0, workers=1, checkpoint=path, dependent_threats=True, **narrowed)
+    dependent = S.ask_split(Position.empty(spec), 0, workers=1, dependent_threats=True, **narrowed)
+    assert dependent.proven is (table.value(Position.empty(spec)) == 1)
     with pytest.raises(InvalidArgumentError, match="free boards"):
         S.ask_split(Position.empty(as_spec("4x4k3g")), 0, workers=1, attacker_reach=2)
 
