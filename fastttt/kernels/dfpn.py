@@ -487,41 +487,36 @@ def expand(B, Z, ctl, row, covered, used):
 
 
 @njit(**INLINE_JIT)
+def _mark_open_line(B, p, at_least, line, marks):
+    """Set ``marks[c]`` on the empty cells of ``line`` when it holds ``at_least`` or more
+    stones of ``p`` and none of the opponent's."""
+    k = B[H_K]
+    nl = B[H_LINES]
+    if B[B[H_CNT] + p * nl + line] < at_least or B[B[H_CNT] + (1 - p) * nl + line] != 0:
+        return
+    board = B[H_BOARD]
+    first = B[H_LCELLS] + line * k
+    for t in range(k):
+        c = B[first + t]
+        if B[board + c] == 0:
+            marks[c] = 1
+
+
+@njit(**INLINE_JIT)
 def mark_line_cells(B, p, at_least, marks):
     """Set ``marks[c]`` on the empty cells of the lines holding ``at_least`` or more stones
     of ``p`` and none of the opponent's (with k-3: the cells where a stone of ``p`` could be
     a four or a three, which make such a line hold k-2 or more)."""
-    nl = B[H_LINES]
-    k = B[H_K]
-    mine = B[H_CNT] + p * nl
-    theirs = B[H_CNT] + (1 - p) * nl
-    board = B[H_BOARD]
-    first = B[H_LCELLS]
-    for line in range(nl):
-        if B[mine + line] >= at_least and B[theirs + line] == 0:
-            for t in range(k):
-                c = B[first + line * k + t]
-                if B[board + c] == 0:
-                    marks[c] = 1
+    for line in range(B[H_LINES]):
+        _mark_open_line(B, p, at_least, line, marks)
 
 
 @njit(**INLINE_JIT)
 def _mark_lines_through(B, p, at_least, c, marks):
     """:func:`mark_line_cells` on the lines through cell ``c`` only."""
-    nl = B[H_LINES]
-    k = B[H_K]
-    mine = B[H_CNT] + p * nl
-    theirs = B[H_CNT] + (1 - p) * nl
-    board = B[H_BOARD]
-    first = B[H_LCELLS]
     cl = B[H_CLINES]
     for i in range(B[B[H_CLSTART] + c], B[B[H_CLSTART] + c + 1]):
-        line = B[cl + i]
-        if B[mine + line] >= at_least and B[theirs + line] == 0:
-            for t in range(k):
-                x = B[first + line * k + t]
-                if B[board + x] == 0:
-                    marks[x] = 1
+        _mark_open_line(B, p, at_least, B[cl + i], marks)
 
 
 @njit(**JIT)
