@@ -545,6 +545,16 @@ def _attacker_numbers(s, a, won):
 
 
 @njit(**INLINE_JIT)
+def _keep_probe_result(tt, key, ctl, s, res, work):
+    """Store a threat probe's solved position (``s`` to move, ``res`` the attacker's
+    ``_T_WIN`` or ``_T_LOSS``); with dependent threats only a win, a loss depending on the
+    moves that led to it."""
+    if res == _T_WIN or ctl[C_DEPENDENT] == 0:
+        phi, delta = _attacker_numbers(s, ctl[C_ATTACKER], res == _T_WIN)
+        tt_put(tt, key, ctl[C_TTBITS], phi, delta, work, 0)
+
+
+@njit(**INLINE_JIT)
 def _last_move(stk, d):
     """The move that led from stack row ``d - 1`` to row ``d`` (-1 at the root)."""
     if d == 0:
@@ -593,8 +603,7 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
             ctl[C_LAST_OWN] = -1
             if kind == _LEAF:
                 res = _T_WIN if (phi == 0) == (s == a) else _T_LOSS
-                if res == _T_WIN or ctl[C_DEPENDENT] == 0:
-                    tt_put(tt, key, bits, phi, delta, 1, 0)
+                _keep_probe_result(tt, key, ctl, s, res, 1)
                 state = _RETURN
                 continue
             if d >= depth:
@@ -613,10 +622,9 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
             s = B[H_PLY] & 1
             mover_succeeds = (res == _T_WIN) if s == a else (res == _T_LOSS)
             if mover_succeeds:
-                if res == _T_WIN or ctl[C_DEPENDENT] == 0:
-                    phi, delta = _attacker_numbers(s, a, res == _T_WIN)
-                    work = nodes - row[F_NODES0] + 1
-                    tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
+                _keep_probe_result(
+                    tt, np.uint64(row[F_KEY]), ctl, s, res, nodes - row[F_NODES0] + 1
+                )
                 state = _RETURN
                 continue
             if res == _T_CUT:
@@ -630,10 +638,8 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
                     res = _T_CUT
                 else:  # every move tried: the mover failed
                     res = _T_LOSS if s == a else _T_WIN
-                    if res == _T_WIN or ctl[C_DEPENDENT] == 0:
-                        phi, delta = _attacker_numbers(s, a, res == _T_WIN)
-                        work = nodes - row[F_NODES0] + 1
-                        tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
+                    work = nodes - row[F_NODES0] + 1
+                    _keep_probe_result(tt, np.uint64(row[F_KEY]), ctl, s, res, work)
                 state = _RETURN
                 continue
             _play_next(B, Z, row)
