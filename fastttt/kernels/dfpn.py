@@ -25,8 +25,9 @@ first search each one has at most half the df-pn work the node has had. Up to
 ``DEDUP_PLY`` stones, children that are one position under a symmetry are searched once.
 
 Threat-space mode (``ctl[C_MODE] == MODE_THREATS``, free boards): the attacker plays only
-fours and threes (and the defences that the defender's threats force), and a defender's node
-where the attacker threatens nothing is a leaf that the attacker fails. The proof is still a
+fours and threes (and the defences that the defender's threats force), those on its fullest
+lines first (:data:`THREAT_OFFENCE`), and a defender's node where the attacker threatens
+nothing is a leaf that the attacker fails. The proof is still a
 proof of the real game (every defender reply that is not searched loses in three plies); a
 disproof only says that no threat sequence wins. Each mode and attacker has its own key tag,
 so one table serves every question.
@@ -205,6 +206,9 @@ WORK_RATIO = 8
 TSS_SHIFT = 49  # 4 bits: how many threat probes the node has had
 TSS_LEVELS = 6  # probes of one node at most
 TSS_DEPTHS = (8, 16, 32)  # iterative deepening of a probe (plies), then no limit
+# In threat mode the attacker orders its fours and threes by its own lines 2**THREAT_OFFENCE
+# times more than by the defender's lines they block (docs/search.md, "Threat order").
+THREAT_OFFENCE = 3
 FLAG_NO_ZONE = 1 << 53  # no zone here: the null-move probe won nothing, or no pairing zone
 PAIR_SHIFT = 54  # 3 bits: how many pairing searches the attacker's node has had
 PAIR_LEVELS = 6  # searches of one node at most
@@ -257,9 +261,10 @@ def tt_put(tt, key, bits, phi, delta, work, flags):
 
 
 @njit(**INLINE_JIT)
-def move_score(B, s, c):
+def move_score(B, s, c, offence=0):
     """Static order of a move of ``s`` on ``c``: its own fours first, then blocks of the
-    opponent's, then the open lines through ``c`` (fuller lines weigh more)."""
+    opponent's, then the open lines through ``c`` (fuller lines weigh more; ``s``'s own
+    ``2**offence`` times more than the opponent's)."""
     n = B[H_CELLS]
     nl = B[H_LINES]
     mine = B[H_CNT] + s * nl
@@ -271,7 +276,7 @@ def move_score(B, s, c):
         a = B[mine + line]
         b = B[theirs + line]
         if b == 0:
-            score += np.int64(1) << min(2 * a, 40)
+            score += np.int64(1) << min(2 * a + offence, 40)
         if a == 0:
             score += np.int64(1) << min(2 * b, 40)
     if B[B[H_TC] + s * n + c] >= 1:
@@ -479,8 +484,9 @@ def expand(B, Z, ctl, row, covered, used):
                 count += 1
         if count == 0:
             return _LEAF, np.int64(INF), np.int64(0)
+    offence = THREAT_OFFENCE if s == a and threats_only else 0
     for i in range(count):
-        row[NF + n + i] = move_score(B, s, cells[i])
+        row[NF + n + i] = move_score(B, s, cells[i], offence)
     _sort_children(row, n, count)
     row[F_N] = count
     return _INNER, np.int64(0), np.int64(0)
