@@ -19,13 +19,20 @@ def add_position(parser: argparse.ArgumentParser) -> None:
 
 
 def add_narrowing(parser: argparse.ArgumentParser) -> None:
-    """``--zone-nodes``, ``--threat-nodes``, ``--dependent-threats`` and ``--reach`` (0: off)."""
+    """``--zone-nodes``, ``--threat-nodes``, ``--dependent-threats``, ``--threat-offence`` and
+    ``--reach`` (0: off)."""
     parser.add_argument("--zone-nodes", type=int, default=0, help="relevance zones' probes")
     parser.add_argument("--threat-nodes", type=int, default=0, help="threat probes")
     parser.add_argument(
         "--dependent-threats",
         action="store_true",
         help="the probes' threes after the first only through the attacker's last stone",
+    )
+    parser.add_argument(
+        "--threat-offence",
+        type=int,
+        default=0,
+        help="in threat mode the attacker's own lines weigh 2**N times more than those it blocks",
     )
     parser.add_argument("--reach", type=int, default=0, help="the attacker's reach (0: none)")
 
@@ -54,5 +61,6 @@ def narrowed_search(spec, args: argparse.Namespace) -> ProofSearch:
         zone_nodes=args.zone_nodes,
         threat_nodes=args.threat_nodes,
         dependent_threats=args.dependent_threats,
+        threat_offence=args.threat_offence,
         order_weight=getattr(args, "order_weight", DEFAULT_ORDER_WEIGHT),
     )

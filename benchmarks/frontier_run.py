@@ -72,6 +72,7 @@ def main() -> None:
         zone_nodes=args.zone_nodes,
         threat_nodes=args.threat_nodes,
         dependent_threats=args.dependent_threats,
+        threat_offence=args.threat_offence,
         order_weight=args.order_weight,
     )
     wall0, cpu0 = time.perf_counter(), time.process_time()

@@ -65,6 +65,7 @@ def main() -> None:
         zone_nodes=args.zone_nodes,
         threat_nodes=args.threat_nodes,
         dependent_threats=args.dependent_threats,
+        threat_offence=args.threat_offence,
         attacker_reach=args.reach,
         only=[int(m) for m in args.only.split(",") if m] or None,
         pass_nodes=int(args.pass_nodes),

@@ -171,20 +171,36 @@ def test_threat_probes_at_attacker_nodes_keep_the_values(game, count):
     assert search.threat_probe_wins > 0 and search.threat_probe_nodes > 0
 
 
-def _threat_moves(last_own: int) -> list[int]:
-    """The attacker's (X's) moves in threat mode on a 15 x 15 board: twos at 112-113 (row 7)
-    and 32-33 (row 2, col 2), a three at 152-154 (row 10), 112 and 154 on one anti-diagonal;
-    O in the corners and on the top row. ``last_own``: X's previous stone in a dependent
-    probe (-1: none)."""
-    search = ProofSearch("15x15k5", tt_bits=8)
-    xs, os_ = (112, 113, 32, 33, 152, 153, 154), (0, 14, 210, 224, 4, 10, 220)
+def _threat_order(xs, os_, last_own: int = -1, offence: int = 0) -> list[int]:
+    """The attacker's (X's) moves in threat mode on a 15 x 15 board with X's stones ``xs`` and
+    O's ``os_``, in the order searched. ``last_own``: X's previous stone in a dependent probe
+    (-1: none); ``offence``: the searcher's ``threat_offence``."""
+    search = ProofSearch("15x15k5", tt_bits=8, threat_offence=offence)
     search.board.load(sum(1 << c for c in xs), sum(1 << c for c in os_))
     ctl = search.ctl
     ctl[K.C_MODE], ctl[K.C_ATTACKER], ctl[K.C_LAST_OWN] = K.MODE_THREATS, 0, last_own
     row = search.stk[0]
     kind, _, _ = K.expand(search.board.B, search.board.Z, ctl, row, search.covered, search.used)
     assert kind == 1  # an inner node
-    return sorted(int(c) for c in row[K.NF : K.NF + row[K.F_N]])
+    return [int(c) for c in row[K.NF : K.NF + row[K.F_N]]]
+
+
+def _threat_moves(last_own: int) -> list[int]:
+    """X's threat moves, sorted: twos at 112-113 (row 7) and 32-33 (row 2, col 2), a three at
+    152-154 (row 10), 112 and 154 on one anti-diagonal; O in the corners and on the top row."""
+    xs, os_ = (112, 113, 32, 33, 152, 153, 154), (0, 14, 210, 224, 4, 10, 220)
+    return sorted(_threat_order(xs, os_, last_own))
+
+
+def test_threat_offence_puts_the_attackers_own_lines_before_blocks():
+    """X's two at 112-113 (row 7) makes a three at 110, 111, 114 or 115; 115 also blocks O's
+    two at 130-145 (column 10), which puts it first in the plain order. With the offence, X's
+    own lines outweigh the block: 111 and 114 lie on more of them."""
+    plain = _threat_order((112, 113), (130, 145))
+    assert sorted(plain) == [110, 111, 114, 115] and plain[0] == 115
+    offence = _threat_order((112, 113), (130, 145), offence=3)
+    assert sorted(offence) == [110, 111, 114, 115]
+    assert offence.index(115) > offence.index(111) and offence.index(115) > offence.index(114)
 
 
 def test_dependent_threats_keep_the_threes_through_the_last_stone_and_every_four():
@@ -211,6 +227,27 @@ def test_dependent_threat_probes_keep_the_values(game, count, zone_nodes):
     assert search.threat_probe_wins > 0
     with pytest.raises(InvalidArgumentError, match="dependent_threats"):
         ProofSearch(spec, dependent_threats=1)
+
+
+@pytest.mark.parametrize("dependent", [False, True])
+def test_the_threat_offence_keeps_the_values(dependent):
+    """The threat order changes which threats the probes try first, never a value."""
+    spec = as_spec("5x5k4")
+    reference = Searcher(spec)
+    search = ProofSearch(
+        spec,
+        tt_bits=18,
+        threat_nodes=8,
+        zone_nodes=16,
+        dependent_threats=dependent,
+        threat_offence=3,
+    )
+    for pos in random_positions(spec, 60, seed=8):
+        assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+    assert search.threat_probe_wins > 0
+    for bad in (-1, 9, 1.5):
+        with pytest.raises(InvalidArgumentError, match="threat_offence"):
+            ProofSearch(spec, threat_offence=bad)
 
 
 @pytest.mark.parametrize("dependent", [False, True])

@@ -147,6 +147,8 @@ def test_narrowed_splits_keep_the_tables_values(tmp_path):
         S.ask_split(pos, 0, workers=1, checkpoint=path)  # answers of another search
     with pytest.raises(TableFileError, match="where this one is by .*'dependent_threats': 1"):
         S.ask_split(pos, 0, workers=1, checkpoint=path, dependent_threats=True, **narrowed)
+    with pytest.raises(TableFileError, match="where this one is by .*'threat_offence': 3"):
+        S.ask_split(pos, 0, workers=1, checkpoint=path, threat_offence=3, **narrowed)
     dependent = S.ask_split(Position.empty(spec), 0, workers=1, dependent_threats=True, **narrowed)
     assert dependent.proven is (table.value(Position.empty(spec)) == 1)
     with pytest.raises(InvalidArgumentError, match="free boards"):

@@ -25,9 +25,10 @@ first search each one has at most half the df-pn work the node has had. Up to
 ``DEDUP_PLY`` stones, children that are one position under a symmetry are searched once.
 
 Threat-space mode (``ctl[C_MODE] == MODE_THREATS``, free boards): the attacker plays only
-fours and threes (and the defences that the defender's threats force), those on its fullest
-lines first (:data:`THREAT_OFFENCE`), and a defender's node where the attacker threatens
-nothing is a leaf that the attacker fails. The proof is still a
+fours and threes (and the defences that the defender's threats force), in the move order
+with its own lines weighing ``2**ctl[C_OFFENCE]`` times more than the lines they block,
+and a defender's node where the attacker threatens nothing is a leaf that the attacker
+fails. The proof is still a
 proof of the real game (every defender reply that is not searched loses in three plies); a
 disproof only says that no threat sequence wins. Each mode and attacker has its own key tag,
 so one table serves every question.
@@ -184,7 +185,8 @@ C_ZONE_HITS = 37  # defender's nodes whose zone came from the zone cache
 C_SIZE_THREATS = 38  # positions of the proof walked (C_SIZE) read in threat mode
 C_DEPENDENT = 39  # 1: dependent threats in the threat probes
 C_LAST_OWN = 40  # a dependent probe's attacker's previous stone (-1: every three)
-CTL_SIZE = 41
+C_OFFENCE = 41  # threat mode: the attacker's own lines weigh 2**this times more
+CTL_SIZE = 42
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -206,9 +208,6 @@ WORK_RATIO = 8
 TSS_SHIFT = 49  # 4 bits: how many threat probes the node has had
 TSS_LEVELS = 6  # probes of one node at most
 TSS_DEPTHS = (8, 16, 32)  # iterative deepening of a probe (plies), then no limit
-# In threat mode the attacker orders its fours and threes by its own lines 2**THREAT_OFFENCE
-# times more than by the defender's lines they block (docs/search.md, "Threat order").
-THREAT_OFFENCE = 3
 FLAG_NO_ZONE = 1 << 53  # no zone here: the null-move probe won nothing, or no pairing zone
 PAIR_SHIFT = 54  # 3 bits: how many pairing searches the attacker's node has had
 PAIR_LEVELS = 6  # searches of one node at most
@@ -484,7 +483,7 @@ def expand(B, Z, ctl, row, covered, used):
                 count += 1
         if count == 0:
             return _LEAF, np.int64(INF), np.int64(0)
-    offence = THREAT_OFFENCE if s == a and threats_only else 0
+    offence = ctl[C_OFFENCE] if s == a and threats_only else 0
     for i in range(count):
         row[NF + n + i] = move_score(B, s, cells[i], offence)
     _sort_children(row, n, count)

@@ -66,6 +66,12 @@ CERTIFICATE_PAIRING_NODES = 20_000
 DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
 DEFAULT_DEPENDENT_THREATS = False  # the threat probes' threes: any (False) or dependent
+# Threat mode's attacker orders its threats with its own lines 2**offence times heavier than
+# the lines they block. Measured on the Huayue opening's replies (docs/search.md, "Threat
+# order"): 3 halves the median reply's nodes, but more of the replies next to the stones
+# need over 20 M nodes; 0, the plain move order, stays the default.
+DEFAULT_THREAT_OFFENCE = 0
+THREAT_OFFENCE_MAX = 8
 # the zone cache's size beside the table (zone_cache_shape)
 ZONE_CACHE_SHIFT = 5
 ZONE_CACHE_MAX_BITS = 20
@@ -238,7 +244,10 @@ class ProofSearch:
     ``dependent_threats`` (with ``threat_nodes``): after its first threat, a probe's attacker
     makes threes only on lines through its previous stone, fours anywhere (Allis'
     dependency-based search; the module docstring of :mod:`fastttt.kernels.dfpn`): a
-    narrower, deeper probe for the same nodes.
+    narrower, deeper probe for the same nodes. ``threat_offence``: in threat mode (threat
+    probes, zones' probes, ``mode="threats"``) the attacker's fours and threes are ordered
+    with its own lines weighing ``2**threat_offence`` times more than the defender's lines they
+    block (0: the plain move order).
     """
 
     def __init__(
@@ -255,6 +264,7 @@ class ProofSearch:
         pairing_zones: int = DEFAULT_PAIRING_ZONES,
         order_weight: float = DEFAULT_ORDER_WEIGHT,
         dependent_threats: bool = DEFAULT_DEPENDENT_THREATS,
+        threat_offence: int = DEFAULT_THREAT_OFFENCE,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -288,6 +298,7 @@ class ProofSearch:
         dependent = require_type(dependent_threats, bool, "dependent_threats")
         self.ctl[K.C_DEPENDENT] = int(dependent)
         self.ctl[K.C_LAST_OWN] = -1
+        self.ctl[K.C_OFFENCE] = require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX)
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False

@@ -96,6 +96,7 @@ def ask_split(
     threat_nodes: int = 0,
     attacker_reach: int = 0,
     dependent_threats: bool = False,
+    threat_offence: int = 0,
     only: list[int] | None = None,
     pass_nodes: int = 0,
     progress: Callable[[int, Answer, int], None] | None = None,
@@ -106,7 +107,8 @@ def ask_split(
     limit); ``checkpoint``: a
     JSON file of the answers so far (read, then rewritten after each answer); ``tt_bits``: each
     task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
-    ``zone_nodes``, ``threat_nodes``, ``dependent_threats``, ``attacker_reach``: df-pn's
+    ``zone_nodes``, ``threat_nodes``, ``dependent_threats``, ``threat_offence``,
+    ``attacker_reach``: df-pn's
     narrowing, as in :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a
     reach a task's disproof is unknown; free boards only); ``only``: ask these root moves
     alone (``answers`` holds them; the root's answer counts the checkpoint's answers for the
@@ -128,8 +130,14 @@ def ask_split(
     }
     if require_type(dependent_threats, bool, "dependent_threats"):
         narrowing["dependent_threats"] = 1  # absent when off: earlier checkpoints still match
+    from fastttt.search.dfpn import THREAT_OFFENCE_MAX
+
+    if require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX):
+        narrowing["threat_offence"] = threat_offence  # likewise
     if pos.spec.gravity and any(narrowing.values()):
-        raise InvalidArgumentError("zones, threat probes and a reach are for free boards")
+        raise InvalidArgumentError(
+            "zones, threat probes, their threat order and a reach are for free boards"
+        )
     question = {"game": game_fields(pos.spec), "position": str(pos)}
     if any(narrowing.values()):  # answers of another search: a checkpoint of its own
         question["narrowing"] = narrowing
@@ -219,6 +227,7 @@ def _pass_zone(
         tt_bits=tt_bits,
         threat_nodes=narrowing["threat_nodes"],
         dependent_threats="dependent_threats" in narrowing,
+        threat_offence=narrowing.get("threat_offence", 0),
     )
     r = search.pass_zone(
         pos,
@@ -252,6 +261,7 @@ def _ask(
         zone_nodes=narrowing["zone_nodes"],
         threat_nodes=narrowing["threat_nodes"],
         dependent_threats="dependent_threats" in narrowing,
+        threat_offence=narrowing.get("threat_offence", 0),
     )
     r = search.prove(
         child,
