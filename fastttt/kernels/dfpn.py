@@ -26,12 +26,11 @@ first search each one has at most half the df-pn work the node has had. Up to
 
 Threat-space mode (``ctl[C_MODE] == MODE_THREATS``, free boards): the attacker plays only
 fours and threes (and the defences that the defender's threats force), in the move order
-with its own lines weighing ``2**ctl[C_OFFENCE]`` times more than the lines they block,
-and a defender's node where the attacker threatens nothing is a leaf that the attacker
-fails. The proof is still a
-proof of the real game (every defender reply that is not searched loses in three plies); a
-disproof only says that no threat sequence wins. Each mode and attacker has its own key tag,
-so one table serves every question.
+with its own lines weighing ``2**ctl[C_OFFENCE]`` times more than the lines they block, and
+a defender's node where the attacker threatens nothing is a leaf that the attacker fails.
+The proof is still a proof of the real game (every defender reply that is not searched
+loses in three plies); a disproof only says that no threat sequence wins. Each mode and
+attacker has its own key tag, so one table serves every question.
 
 Threat probes (``ctl[C_TSS_BUDGET] > 0``, full mode, free boards): at an attacker's node the
 search first asks :func:`threat_probe` whether the attacker wins by threats, within that many
