@@ -215,20 +215,27 @@ def _require_task_memory(cells: int, tt_bits, zone_nodes: int, workers: int, tas
     )
 
 
+def _searcher(spec: GameSpec, tt_bits, narrowing: dict, zones: bool):
+    """A fresh :class:`~fastttt.search.dfpn.ProofSearch` with a split's ``narrowing`` (its
+    relevance zones only with ``zones``; the reach is ``prove``'s)."""
+    from fastttt.search.dfpn import ProofSearch
+
+    return ProofSearch(
+        spec,
+        tt_bits=tt_bits,
+        zone_nodes=narrowing["zone_nodes"] if zones else 0,
+        threat_nodes=narrowing["threat_nodes"],
+        dependent_threats="dependent_threats" in narrowing,
+        threat_offence=narrowing.get("threat_offence", 0),
+    )
+
+
 def _pass_zone(
     pos: Position, attacker: int, max_nodes: int, tt_bits, narrowing: dict, seconds
 ) -> tuple[frozenset[int] | None, int]:
     """The zone of the proof after the mover's pass (None: none read), and the nodes spent;
     the reach narrows only a proof of the attacker's win."""
-    from fastttt.search.dfpn import ProofSearch
-
-    search = ProofSearch(
-        pos.spec,
-        tt_bits=tt_bits,
-        threat_nodes=narrowing["threat_nodes"],
-        dependent_threats="dependent_threats" in narrowing,
-        threat_offence=narrowing.get("threat_offence", 0),
-    )
+    search = _searcher(pos.spec, tt_bits, narrowing, zones=False)
     r = search.pass_zone(
         pos,
         attacker,
@@ -251,18 +258,9 @@ def _ask(
     game: dict, text: str, move: int, attacker: int, seconds, max_nodes, tt_bits, narrowing
 ) -> tuple:
     """One task: does ``attacker`` win after ``move`` in the position ``text``?"""
-    from fastttt.search.dfpn import ProofSearch
-
     spec = GameSpec(**game)
     child = Position.from_text(spec, text).play(move)
-    search = ProofSearch(
-        spec,
-        tt_bits=tt_bits,
-        zone_nodes=narrowing["zone_nodes"],
-        threat_nodes=narrowing["threat_nodes"],
-        dependent_threats="dependent_threats" in narrowing,
-        threat_offence=narrowing.get("threat_offence", 0),
-    )
+    search = _searcher(spec, tt_bits, narrowing, zones=True)
     r = search.prove(
         child,
         attacker,
