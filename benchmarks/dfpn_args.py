@@ -52,9 +52,9 @@ def position(args: argparse.Namespace) -> Position:
     return Position.from_moves(as_spec(args.game), [int(m) for m in args.moves.split(",") if m])
 
 
-def narrowed_search(spec, args: argparse.Namespace) -> ProofSearch:
+def narrowed_search(spec, args: argparse.Namespace, **more) -> ProofSearch:
     """A fresh searcher of ``args.tt_bits`` with ``args``' narrowing (and order weight, where the
-    script takes one)."""
+    script takes one); ``more``: other :class:`ProofSearch` arguments."""
     return ProofSearch(
         spec,
         tt_bits=args.tt_bits,
@@ -63,4 +63,5 @@ def narrowed_search(spec, args: argparse.Namespace) -> ProofSearch:
         dependent_threats=args.dependent_threats,
         threat_offence=args.threat_offence,
         order_weight=getattr(args, "order_weight", DEFAULT_ORDER_WEIGHT),
+        **more,
     )

@@ -34,9 +34,9 @@ import json
 import os
 import time
 
-from dfpn_args import add_narrowing, add_order_weight, add_position, position
+from dfpn_args import add_narrowing, add_order_weight, add_position, narrowed_search, position
 
-from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, DEFAULT_PAIRING_NODES, ProofSearch, warmup
+from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, DEFAULT_PAIRING_NODES, warmup
 
 
 def main() -> None:
@@ -64,17 +64,7 @@ def main() -> None:
     root = position(args)
     spec = root.spec
     compile_seconds = warmup()
-    search = ProofSearch(
-        spec,
-        tt_bits=args.tt_bits,
-        weak_sums=args.weak_sums,
-        pairing_nodes=args.pairing_nodes,
-        zone_nodes=args.zone_nodes,
-        threat_nodes=args.threat_nodes,
-        dependent_threats=args.dependent_threats,
-        threat_offence=args.threat_offence,
-        order_weight=args.order_weight,
-    )
+    search = narrowed_search(spec, args, weak_sums=args.weak_sums, pairing_nodes=args.pairing_nodes)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     budget = args.hours * 3600
 
