@@ -8,7 +8,7 @@ import argparse
 
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
-from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, ProofSearch
+from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, THREAT_OFFENCE_MAX, ProofSearch
 
 
 def add_position(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +32,10 @@ def add_narrowing(parser: argparse.ArgumentParser) -> None:
         "--threat-offence",
         type=int,
         default=0,
-        help="in threat mode the attacker's own lines weigh 2**N times more than those it blocks",
+        choices=range(THREAT_OFFENCE_MAX + 1),
+        metavar="N",
+        help="in threat mode the attacker's own lines weigh 2**N times more than those it blocks"
+        f" (0 to {THREAT_OFFENCE_MAX})",
     )
     parser.add_argument("--reach", type=int, default=0, help="the attacker's reach (0: none)")
 
