@@ -10,10 +10,15 @@ instead of returning its partial result. Kernels are ``nogil`` (:mod:`fastttt.co
 the watcher runs while they do. Work that splits into bounded kernel calls (the dense solve,
 :mod:`fastttt.tables.dense`) needs none of this: Python delivers Ctrl-C between the calls.
 
-A signal that Python delivers itself (the main thread was running Python code, e.g. loading a
-kernel) must not also stop the next kernel when the watcher reads its byte late: the SIGINT
-handler (wrapped, it still raises ``KeyboardInterrupt``) counts the signals it delivered, and
-the watcher writes stop words only for signals beyond that count.
+One Ctrl-C raises one ``KeyboardInterrupt``, whichever of two paths sees it first: Python's
+SIGINT handler (wrapped, it still raises) or the watcher (through :func:`run`). Both count the
+signals they saw, and a ``KeyboardInterrupt`` raised for them pays for all seen so far: the
+other path then raises nothing more, and the watcher stops no kernel for a signal already
+raised. The watcher's path also covers a handler that runs late (CPython lets another thread
+clear the main thread's pending-signal check until something sets it again): :func:`run`
+raises at its start for a signal the watcher saw and nothing raised yet. A ``KeyboardInterrupt``
+that Python could not raise (it landed in a finalizer or a C callback, and went to
+:data:`sys.unraisablehook`) is delivered again, not lost.
 
 Kernels run unstoppable, as before, outside the main thread, when SIGINT is not handled by
 Python (``SIG_IGN``, ``SIG_DFL``), and while another library listens on the wakeup fd.
@@ -21,9 +26,11 @@ Python (``SIG_IGN``, ``SIG_DFL``), and while another library listens on the wake
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -51,8 +58,10 @@ _lock = threading.RLock()  # re-entered by the SIGINT handler when it interrupts
 _running: list[_StopWord] = []  # stop words of the kernels running now
 _watching = False
 _received = 0  # SIGINTs the watcher has read from the wakeup fd
-_delivered = 0  # SIGINTs the Python handler has delivered (as KeyboardInterrupt)
+_handled = 0  # SIGINTs Python's handler ran for (under sigint_held too)
+_raised = 0  # SIGINTs paid for by a KeyboardInterrupt (the largest count seen when raised)
 _sockets: list[socket.socket] = []  # the wakeup socket pair, open for the process's life
+RESEND_SECONDS = 0.05  # a Ctrl-C Python could not raise is sent again this much later
 
 
 def _watch(reader: socket.socket) -> None:
@@ -66,21 +75,55 @@ def _watch(reader: socket.socket) -> None:
             return
         with _lock:  # the wakeup fd receives one byte per signal: its number
             _received += data.count(signal.SIGINT)
-            if _received > _delivered:  # a signal Python has not delivered yet
+            if _owed():
                 for word in _running:
                     word.fire()
 
 
+def _owed() -> bool:
+    """A SIGINT was seen (by the watcher or the handler) that no KeyboardInterrupt paid for.
+    Call with ``_lock`` held."""
+    return max(_received, _handled) > _raised
+
+
+def _pay() -> None:
+    """Count every SIGINT seen so far as raised; the caller raises KeyboardInterrupt. Call
+    with ``_lock`` held."""
+    global _raised
+    _raised = max(_received, _handled)
+
+
 def _counting(handler: Callable[..., Any]) -> Callable[..., Any]:
-    """``handler`` (Python's SIGINT handler), counting the signals it delivers."""
+    """``handler`` (Python's SIGINT handler), counting the signals it runs for, and run only
+    for a signal that no KeyboardInterrupt paid for yet (:func:`run` may have raised it)."""
 
     def on_sigint(signum: int, frame: Any) -> Any:
-        global _delivered
+        global _handled
         with _lock:
-            _delivered += 1
+            _handled += 1
+            if not _owed():
+                return None
+            _pay()
         return handler(signum, frame)
 
     return on_sigint
+
+
+def _raising_again(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``hook`` (:data:`sys.unraisablehook`), but a KeyboardInterrupt Python could not raise
+    (it landed in a finalizer or a C callback) is not reported: Ctrl-C is sent again a moment
+    later, once this hook has returned (one landing in the hook itself would be lost), to be
+    raised in the main thread's next Python code."""
+
+    def report(unraisable: Any) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            again = threading.Timer(RESEND_SECONDS, _thread.interrupt_main, (signal.SIGINT,))
+            again.daemon = True
+            again.start()
+            return
+        hook(unraisable)
+
+    return report
 
 
 def _start_watching() -> bool:
@@ -107,6 +150,7 @@ def _start_watching() -> bool:
         writer.close()
         return False
     signal.signal(signal.SIGINT, _counting(handler))
+    sys.unraisablehook = _raising_again(sys.unraisablehook)
     threading.Thread(target=_watch, args=(reader,), name="fastttt-interrupt", daemon=True).start()
     _sockets.extend((reader, writer))
     _watching = True
@@ -114,10 +158,10 @@ def _start_watching() -> bool:
 
 
 def _forget_after_fork() -> None:
-    global _watching, _received, _delivered, _lock
+    global _watching, _received, _handled, _raised, _lock
     _watching = False  # the watcher thread did not survive the fork
     _running.clear()
-    _received = _delivered = 0
+    _received = _handled = _raised = 0
     _lock = threading.RLock()
     try:
         signal.set_wakeup_fd(-1)
@@ -138,7 +182,7 @@ def watch() -> bool:
 def sigint_count() -> int:
     """SIGINTs this process received since :func:`watch` (or the first :func:`run`): a caller
     compares two counts to learn whether Ctrl-C came in between."""
-    return max(_received, _delivered)
+    return max(_received, _handled)
 
 
 @contextmanager
@@ -150,21 +194,27 @@ def sigint_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = []
 
     def hold(signum: int, frame: Any) -> None:
-        global _delivered
+        global _handled
         with _lock:
-            _delivered += 1  # delivered, late: the watcher must not count it as undelivered
-        held.append(signum)
+            _handled += 1  # raised at the end of the block
 
     previous = signal.signal(signal.SIGINT, hold)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-    if held:
-        raise KeyboardInterrupt
+    _raise_owed()
+
+
+def _raise_owed() -> None:
+    """Raise KeyboardInterrupt for a SIGINT seen and not yet raised."""
+    with _lock:
+        if not _owed():
+            return
+        _pay()
+    raise KeyboardInterrupt
 
 
 def _compile_holding_sigint(kernel: Any, args: tuple) -> None:
@@ -194,6 +244,9 @@ def run(kernel: Callable[..., T], *args: Any, stop: np.ndarray, slot: int = 0, v
     word = _StopWord(stop, slot, value)
     old = stop[slot]
     with _lock:
+        if _owed():  # Python's handler is late (module docstring): raise for it
+            _pay()
+            raise KeyboardInterrupt
         _running.append(word)
     try:
         result = kernel(*args)
@@ -203,6 +256,7 @@ def run(kernel: Callable[..., T], *args: Any, stop: np.ndarray, slot: int = 0, v
         if word.fired:
             stop[slot] = old
     if word.fired:  # Python's own handler usually raised already, as the kernel returned
+        _raise_owed()
         raise KeyboardInterrupt
     return result
 

@@ -229,6 +229,79 @@ def test_search_interrupted_then_usable():
     assert s.solve(pos).score == fresh
 
 
+def signal_seen_by_the_watcher_only() -> None:
+    """What the watcher reads when SIGINT arrives (its byte on the wakeup fd) without Python's
+    handler running: the handler is late (another thread cleared the main thread's check)."""
+    before = interrupt._received
+    interrupt._sockets[1].send(bytes([signal.SIGINT]))
+    deadline = time.monotonic() + 5
+    while interrupt._received == before and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert interrupt._received == before + 1
+
+
+def late_handler_raises_nothing() -> None:
+    """Python's handler, run at last for a signal already raised, raises nothing more."""
+    signal.getsignal(signal.SIGINT)(signal.SIGINT, None)
+
+
+def no_interrupt_for(seconds: float) -> None:
+    """Python code that a second KeyboardInterrupt for one Ctrl-C would cut."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pass
+
+
+@in_own_process
+def test_one_ctrl_c_raises_one_keyboard_interrupt_whichever_path_sees_it_first():
+    spec = mnk(5, 5, 5)
+    empty = Position.from_moves(spec, [])  # minutes of search
+    s = Searcher(spec)
+    s.solve(Position.from_moves(spec, [12, 6, 7, 13, 11, 17, 16, 8]))  # compiled first
+    interrupt.watch()
+    # the handler is late and no kernel runs: the next kernel does not start
+    signal_seen_by_the_watcher_only()
+    nodes = s.nodes
+    with pytest.raises(KeyboardInterrupt):
+        s.solve(empty)
+    assert s.nodes == nodes and s.work[nk.S_STOP] == 0
+    late_handler_raises_nothing()
+    # the handler is late and a kernel runs: the watcher stops it
+    sender = threading.Thread(
+        target=lambda: (time.sleep(0.3), signal_seen_by_the_watcher_only()), daemon=True
+    )
+    sender.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        s.solve(empty)
+    sender.join()
+    assert time.perf_counter() - t0 < 5 and s.work[nk.S_STOP] == 0
+    late_handler_raises_nothing()
+    no_interrupt_for(0.3)
+    # a real Ctrl-C while a kernel runs: both paths see it, one KeyboardInterrupt
+    assert interrupted(lambda: s.solve(empty)) < 5
+    no_interrupt_for(0.5)
+    assert interrupt.sigint_count() == 3
+
+
+@in_own_process
+def test_a_ctrl_c_python_could_not_raise_is_raised_again():
+    """SIGINT whose KeyboardInterrupt lands in a finalizer (Python only reports it, to
+    sys.unraisablehook) is sent again and raised in the code that runs next."""
+    interrupt.watch()
+
+    class Finalized:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            no_interrupt_for(0.5)  # the KeyboardInterrupt is raised here, and cannot leave
+
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        Finalized()
+        no_interrupt_for(10)
+    assert time.perf_counter() - t0 < 5
+
+
 @in_own_process
 def test_filter_interrupted_writes_no_answer_for_the_stopped_line():
     from fastttt.search.connect4 import run_filter
@@ -477,6 +550,8 @@ def test_an_earlier_ctrl_c_does_not_turn_later_errors_into_interrupts(monkeypatc
 
     from fastttt.cli import main
 
-    monkeypatch.setattr(interrupt, "_delivered", interrupt.sigint_count() + 5)
+    earlier = interrupt.sigint_count() + 5
+    monkeypatch.setattr(interrupt, "_handled", earlier)
+    monkeypatch.setattr(interrupt, "_raised", earlier)
     result = CliRunner().invoke(main, ["bench", "--tt-bits", "3"])
     assert result.exit_code == 2 and "tt-bits" in result.output

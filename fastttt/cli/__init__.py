@@ -54,18 +54,6 @@ class _Interrupted(Exception):
     """Ctrl-C carried past click, which would print a blank line and ``Aborted.``."""
 
 
-def _quiet_interrupts(hook):
-    """``hook`` (Python's report of an exception it cannot raise, printed with a traceback)
-    silent for KeyboardInterrupt: Ctrl-C that lands in a C callback is reported once, by
-    :meth:`LazyGroup.main`, as ``Interrupted.``."""
-
-    def report(unraisable) -> None:
-        if not issubclass(unraisable.exc_type, KeyboardInterrupt):
-            hook(unraisable)
-
-    return report
-
-
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -115,7 +103,6 @@ class LazyGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         interrupt.watch()
-        sys.unraisablehook = _quiet_interrupts(sys.unraisablehook)
         try:
             result = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as err:

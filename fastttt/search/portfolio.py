@@ -689,9 +689,9 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
         threading.Thread(target=helper_rounds, args=(m,), name=f"fastttt-{m}", daemon=True)
         for m in helper_steps
     ]
-    for helper in helpers:
-        helper.start()
     try:
+        for helper in helpers:
+            helper.start()
         for nodes, seconds in _side_slices("alphabeta"):
             if failure or state.known() or budget.spent_all():
                 break
