@@ -14,9 +14,9 @@ One Ctrl-C raises one ``KeyboardInterrupt``, whichever of two paths sees it firs
 SIGINT handler (wrapped, it still raises) or the watcher (through :func:`run`). Both count the
 signals they saw, and a ``KeyboardInterrupt`` raised for them pays for all seen so far: the
 other path then raises nothing more, and the watcher stops no kernel for a signal already
-raised. The watcher's path also covers a handler that runs late (CPython lets another thread
-clear the main thread's pending-signal check until something sets it again): :func:`run`
-raises at its start for a signal the watcher saw and nothing raised yet. A ``KeyboardInterrupt``
+raised. The watcher's path also covers a handler that runs late (the main thread runs it
+only when it next checks for signals): :func:`run` raises at its start for a signal the
+watcher saw and nothing raised yet. A ``KeyboardInterrupt``
 that Python could not raise (it landed in a finalizer or a C callback, and went to
 :data:`sys.unraisablehook`) is delivered again, not lost.
 
