@@ -94,17 +94,19 @@ def _pay() -> None:
 
 
 def _counting(handler: Callable[..., Any]) -> Callable[..., Any]:
-    """``handler`` (Python's SIGINT handler), counting the signals it runs for, and run only
-    for a signal that no KeyboardInterrupt paid for yet (:func:`run` may have raised it)."""
+    """``handler`` (Python's SIGINT handler), counting the signals it runs for. Python's own
+    handler runs only for a signal that no KeyboardInterrupt paid for yet (:func:`run` may
+    have raised it); another program's handler runs for every signal."""
 
     def on_sigint(signum: int, frame: Any) -> Any:
         global _handled
         with _lock:
             _handled += 1
-            if not _owed():
-                return None
+            owed = _owed()
             _pay()
-        return handler(signum, frame)
+        if owed or handler is not signal.default_int_handler:
+            return handler(signum, frame)
+        return None
 
     return on_sigint
 
