@@ -408,8 +408,8 @@ class _State:
 
     def report(self, step: Step) -> None:
         """Tell ``progress`` of ``step`` without recording it (a search still running)."""
-        if self.progress is not None:
-            with self.lock:
+        with self.lock:
+            if self.progress is not None:
                 self.progress(step, (self.low, self.high))
 
     def result(self) -> ProofResult:
@@ -696,6 +696,10 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
             if failure or state.known() or budget.spent_all():
                 break
             step("alphabeta", nodes, seconds)
+    except BaseException:
+        with state.lock:
+            state.progress = None  # Ctrl-C: the slices it cut short are not news
+        raise
     finally:
         this_done.set()
         for helper in helpers:
