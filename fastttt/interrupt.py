@@ -16,9 +16,9 @@ signals they saw, and a ``KeyboardInterrupt`` raised for them pays for all seen 
 other path then raises nothing more, and the watcher stops no kernel for a signal already
 raised. The watcher's path also covers a handler that runs late (the main thread runs it
 only when it next checks for signals): :func:`run` raises at its start for a signal the
-watcher saw and nothing raised yet. A ``KeyboardInterrupt``
-that Python could not raise (it landed in a finalizer or a C callback, and went to
-:data:`sys.unraisablehook`) is delivered again, not lost.
+watcher saw and nothing raised yet. A ``KeyboardInterrupt`` that Python could not raise (it
+landed in a finalizer or a C callback, and went to :data:`sys.unraisablehook`) is sent
+again, not lost.
 
 Kernels run unstoppable, as before, outside the main thread, when SIGINT is not handled by
 Python (``SIG_IGN``, ``SIG_DFL``), and while another library listens on the wakeup fd.

@@ -231,7 +231,7 @@ def test_search_interrupted_then_usable():
 
 def signal_seen_by_the_watcher_only() -> None:
     """What the watcher reads when SIGINT arrives (its byte on the wakeup fd) without Python's
-    handler running: the handler is late (another thread cleared the main thread's check)."""
+    handler running, as when the main thread has not checked for signals yet."""
     before = interrupt._received
     interrupt._sockets[1].send(bytes([signal.SIGINT]))
     deadline = time.monotonic() + 5
