@@ -698,7 +698,7 @@ def _side_by_side(state: _State, turns: _Turns, helper_steps: list[str]) -> None
             step("alphabeta", nodes, seconds)
     except BaseException:
         with state.lock:
-            state.progress = None  # Ctrl-C: the slices it cut short are not news
+            state.progress = None  # Ctrl-C (or an error): the slices it cut short are not news
         raise
     finally:
         this_done.set()
