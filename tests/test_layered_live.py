@@ -29,19 +29,39 @@ BYTE_OF_VALUE = {1: 1, 0: 2, -1: 3}  # value -> v of a table byte (1 first wins,
 
 def every_position(spec):
     """(first, second) of every position with a game's stone counts (X as many as O, or one
-    more) and, on a gravity board, no stone above an empty cell."""
-    for digits in itertools.product(range(3), repeat=spec.cells):
-        first = sum(1 << c for c, d in enumerate(digits) if d == 1)
-        second = sum(1 << c for c, d in enumerate(digits) if d == 2)
-        x, o = first.bit_count(), second.bit_count()
-        if x - o not in (0, 1):
-            continue
-        if spec.gravity:
-            occ = first | second
-            below = occ >> spec.cols | ((1 << spec.cols) - 1) << (spec.rows - 1) * spec.cols
-            if occ & ~below:
-                continue
-        yield first, second
+    more) and, on a gravity board, no stone above an empty cell, in the order of the base-3
+    digits (cell 0 the slowest)."""
+    if spec.gravity:  # a stack of stones a column: far fewer candidates than 3**cells
+        stacked = sorted(
+            tuple(map(sum, zip(*stacks)))[::-1]
+            for stacks in itertools.product(*(_stacks(spec, c) for c in range(spec.cols)))
+        )
+        candidates = ((first, second) for _, second, first in stacked)
+    else:
+        candidates = (
+            (
+                sum(1 << c for c, d in enumerate(digits) if d == 1),
+                sum(1 << c for c, d in enumerate(digits) if d == 2),
+            )
+            for digits in itertools.product(range(3), repeat=spec.cells)
+        )
+    for first, second in candidates:
+        if first.bit_count() - second.bit_count() in (0, 1):
+            yield first, second
+
+
+def _stacks(spec, col):
+    """(first, second, base-3 digits' value) of every stack of stones in column ``col`` of a
+    gravity board; the values of stacks of different columns add up to the position's."""
+    stacks = []
+    for height in range(spec.rows + 1):
+        cells = [(spec.rows - 1 - i) * spec.cols + col for i in range(height)]
+        for owners in itertools.product((1, 2), repeat=height):
+            first = sum(1 << c for c, o in zip(cells, owners) if o == 1)
+            second = sum(1 << c for c, o in zip(cells, owners) if o == 2)
+            value = sum(o * 3 ** (spec.cells - 1 - c) for c, o in zip(cells, owners))
+            stacks.append((first, second, value))
+    return stacks
 
 
 def expected_byte(spec, first: int, second: int, memo: dict, depth: bool) -> int:
