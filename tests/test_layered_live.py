@@ -33,7 +33,7 @@ def every_position(spec):
     digits (cell 0 the slowest)."""
     if spec.gravity:  # a stack of stones a column: far fewer candidates than 3**cells
         stacked = sorted(
-            tuple(map(sum, zip(*stacks)))[::-1]
+            tuple(map(sum, zip(*stacks, strict=True)))[::-1]
             for stacks in itertools.product(*(_stacks(spec, c) for c in range(spec.cols)))
         )
         candidates = ((first, second) for _, second, first in stacked)
@@ -57,9 +57,9 @@ def _stacks(spec, col):
     for height in range(spec.rows + 1):
         cells = [(spec.rows - 1 - i) * spec.cols + col for i in range(height)]
         for owners in itertools.product((1, 2), repeat=height):
-            first = sum(1 << c for c, o in zip(cells, owners) if o == 1)
-            second = sum(1 << c for c, o in zip(cells, owners) if o == 2)
-            value = sum(o * 3 ** (spec.cells - 1 - c) for c, o in zip(cells, owners))
+            first = sum(1 << c for c, o in zip(cells, owners, strict=True) if o == 1)
+            second = sum(1 << c for c, o in zip(cells, owners, strict=True) if o == 2)
+            value = sum(o * 3 ** (spec.cells - 1 - c) for c, o in zip(cells, owners, strict=True))
             stacks.append((first, second, value))
     return stacks
 
