@@ -40,6 +40,8 @@ NOT_RUN = {
     "tests/test_known_boards.py checks the same facts",
     r"5x6k4g --out c4-5x6": "Connect Four 5x6 out of core: 13 minutes, 465 MiB of disk",
     r"--load c4-5x6": "reads the 5x6 table of the line above",
+    r"5x6k4g --wdl --live --out c4-5x6-live": "Connect Four 5x6 live: 140 s at load 2, the "
+    "suite's longest step; tests/test_cli_layered.py solves live tables on smaller boards",
     r"6x6k4g --engine layered --wdl --out c4-6x6-wdl": "Connect Four 6x6: 9-11 CPU-hours",
     r"5x4k4 --out t --workers 2": "5x4 k=4 on two Dask workers: 48 s of both cores",
     r"--scheduler tcp://host:8786": "needs a running Dask cluster",
