@@ -28,7 +28,7 @@ import json
 import os
 import time
 
-from dfpn_args import add_narrowing, add_position, narrowed_search, position
+from dfpn_args import add_narrowing, add_position, narrowed_search, position, run
 
 
 def main() -> None:
@@ -116,4 +116,4 @@ def spread_groups(cells: list[int], size: int, cols: int) -> list[list[int]]:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -17,7 +17,7 @@ import argparse
 import os
 import time
 
-from dfpn_args import add_position, position
+from dfpn_args import add_position, position, run
 
 from fastttt.search.dfpn import ProofSearch, warmup
 
@@ -51,4 +51,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -5,7 +5,11 @@ df-pn's narrowing (:class:`fastttt.search.dfpn.ProofSearch`'s ``zone_nodes`` and
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
 
+from fastttt.errors import FastTTTError, InvalidPositionError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
 from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, THREAT_OFFENCE_MAX, ProofSearch
@@ -52,7 +56,23 @@ def add_order_weight(parser: argparse.ArgumentParser) -> None:
 
 def position(args: argparse.Namespace) -> Position:
     """The position of ``args.game`` after ``args.moves``."""
-    return Position.from_moves(as_spec(args.game), [int(m) for m in args.moves.split(",") if m])
+    try:
+        cells = [int(m) for m in args.moves.split(",") if m]
+    except ValueError:
+        raise InvalidPositionError(
+            f"--moves {args.moves!r}: cells are numbers, comma-separated"
+        ) from None
+    return Position.from_moves(as_spec(args.game), cells)
+
+
+def run(main: Callable[[], None]) -> None:
+    """Call a script's ``main``: a refusal of fastttt's (a flag's value, a move, a board name)
+    ends it with that one line and exit status 2, as argparse ends a bad flag."""
+    try:
+        main()
+    except FastTTTError as err:
+        print(f"{Path(sys.argv[0]).name}: error: {err}", file=sys.stderr)
+        sys.exit(2)
 
 
 def narrowed_search(spec, args: argparse.Namespace, **more) -> ProofSearch:

@@ -16,7 +16,7 @@ import argparse
 import os
 import time
 
-from dfpn_args import add_narrowing, add_order_weight, add_position, narrowed_search, position
+from dfpn_args import add_narrowing, add_order_weight, add_position, narrowed_search, position, run
 
 from fastttt.search.dfpn import warmup
 
@@ -52,4 +52,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -16,7 +16,7 @@ import json
 import os
 import time
 
-from dfpn_args import add_position, position
+from dfpn_args import add_position, position, run
 
 from fastttt.search.draw_zones import DrawZones
 
@@ -59,4 +59,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -34,7 +34,7 @@ import json
 import os
 import time
 
-from dfpn_args import add_narrowing, add_order_weight, add_position, narrowed_search, position
+from dfpn_args import add_narrowing, add_order_weight, add_position, narrowed_search, position, run
 
 from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, DEFAULT_PAIRING_NODES, warmup
 
@@ -164,4 +164,4 @@ def ultimate_run(args) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

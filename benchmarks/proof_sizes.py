@@ -26,7 +26,7 @@ import os
 import time
 from concurrent.futures import as_completed
 
-from dfpn_args import add_narrowing, add_position, narrowed_search, position
+from dfpn_args import add_narrowing, add_position, narrowed_search, position, run
 
 from fastttt.processes import process_pool
 from fastttt.search.split import root_moves
@@ -104,4 +104,4 @@ def _record(path: str, line: dict) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

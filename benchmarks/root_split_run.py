@@ -21,7 +21,7 @@ import json
 import os
 import time
 
-from dfpn_args import add_narrowing, add_position, position
+from dfpn_args import add_narrowing, add_position, position, run
 
 from fastttt.search.split import ask_split
 
@@ -89,4 +89,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)
