@@ -185,10 +185,7 @@ C_SIZE_THREATS = 38  # positions of the proof walked (C_SIZE) read in threat mod
 C_DEPENDENT = 39  # 1: dependent threats in the threat probes
 C_LAST_OWN = 40  # a dependent probe's attacker's previous stone (-1: every three)
 C_OFFENCE = 41  # threat mode: the attacker's own lines weigh 2**this times more
-# the fours-only probe (VCF) that opens each threat probe: its node budget (0: none), and 1
-# while it runs (the attacker's threat-mode moves are then its fours alone)
-C_VCF_BUDGET, C_FOURS_ONLY = 42, 43
-CTL_SIZE = 44
+CTL_SIZE = 42
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -461,12 +458,7 @@ def expand(B, Z, ctl, row, covered, used):
     elif threats_only:
         if s != a:
             return _LEAF, np.int64(0), np.int64(INF)  # the attacker threatens nothing
-        if ctl[C_FOURS_ONLY] != 0:
-            tc_s = B[H_TC] + s * n
-            for c in range(n):
-                if B[tc_s + c] >= 1 and B[board + c] == 0:
-                    used[c] = 1
-        elif ctl[C_LAST_OWN] >= 0:  # dependent threats: threes by the last stone, fours anywhere
+        if ctl[C_LAST_OWN] >= 0:  # dependent threats: threes by the last stone, fours anywhere
             _mark_lines_through(B, s, B[H_K] - 3, ctl[C_LAST_OWN], used)
             tc_s = B[H_TC] + s * n
             for c in range(n):
@@ -561,7 +553,7 @@ def _keep_probe_result(tt, key, ctl, s, res, work):
     """Store a threat probe's solved position (``s`` to move, ``res`` the attacker's
     ``_T_WIN`` or ``_T_LOSS``); with dependent threats only a win, a loss depending on the
     moves that led to it."""
-    if res == _T_WIN or (ctl[C_DEPENDENT] == 0 and ctl[C_FOURS_ONLY] == 0):
+    if res == _T_WIN or ctl[C_DEPENDENT] == 0:
         phi, delta = _attacker_numbers(s, ctl[C_ATTACKER], res == _T_WIN)
         tt_put(tt, key, ctl[C_TTBITS], phi, delta, work, 0)
 
@@ -668,17 +660,7 @@ def _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
     ctl[C_MODE] = MODE_THREATS
     won = False
     left = budget
-    if ctl[C_VCF_BUDGET] > 0:
-        ctl[C_FOURS_ONLY] = 1
-        res, nodes = threat_probe(
-            B, Z, tt, ctl, stk, covered, used, min(ctl[C_VCF_BUDGET], left), B[H_EMPTY]
-        )
-        ctl[C_FOURS_ONLY] = 0
-        left -= nodes
-        ctl[C_NODES] += nodes
-        ctl[C_TSS_NODES] += nodes
-        won = res == _T_WIN
-    for step in range(len(TSS_DEPTHS) + 1 if won else 0, len(TSS_DEPTHS) + 1):
+    for step in range(len(TSS_DEPTHS) + 1):
         depth = TSS_DEPTHS[step] if step < len(TSS_DEPTHS) else B[H_EMPTY]
         res, nodes = threat_probe(B, Z, tt, ctl, stk, covered, used, left, depth)
         left -= nodes
