@@ -33,10 +33,10 @@ def every_position(spec):
     digits (cell 0 the slowest)."""
     if spec.gravity:  # a stack of stones a column: far fewer candidates than 3**cells
         stacked = sorted(
-            tuple(map(sum, zip(*stacks, strict=True)))[::-1]
+            tuple(map(sum, zip(*stacks, strict=True)))
             for stacks in itertools.product(*(_stacks(spec, c) for c in range(spec.cols)))
         )
-        candidates = ((first, second) for _, second, first in stacked)
+        candidates = ((first, second) for _, first, second in stacked)
     else:
         candidates = (
             (
@@ -51,7 +51,7 @@ def every_position(spec):
 
 
 def _stacks(spec, col):
-    """(first, second, base-3 digits' value) of every stack of stones in column ``col`` of a
+    """(base-3 digits' value, first, second) of every stack of stones in column ``col`` of a
     gravity board; the values of stacks of different columns add up to the position's."""
     stacks = []
     for height in range(spec.rows + 1):
@@ -60,7 +60,7 @@ def _stacks(spec, col):
             first = sum(1 << c for c, o in zip(cells, owners, strict=True) if o == 1)
             second = sum(1 << c for c, o in zip(cells, owners, strict=True) if o == 2)
             value = sum(o * 3 ** (spec.cells - 1 - c) for c, o in zip(cells, owners, strict=True))
-            stacks.append((first, second, value))
+            stacks.append((value, first, second))
     return stacks
 
 
