@@ -23,15 +23,9 @@ def add_position(parser: argparse.ArgumentParser) -> None:
 
 
 def add_narrowing(parser: argparse.ArgumentParser) -> None:
-    """``--zone-nodes``, ``--zone-levels``, ``--threat-nodes``, ``--dependent-threats``,
-    ``--threat-offence``, ``--attacker-threatens`` and ``--reach`` (0: off)."""
+    """``--zone-nodes``, ``--threat-nodes``, ``--dependent-threats``, ``--threat-offence`` and
+    ``--reach`` (0: off)."""
     parser.add_argument("--zone-nodes", type=int, default=0, help="relevance zones' probes")
-    parser.add_argument(
-        "--zone-levels",
-        type=int,
-        default=1,
-        help="zones' probes a defender's node may have, each 4 times the last (1: one)",
-    )
     parser.add_argument("--threat-nodes", type=int, default=0, help="threat probes")
     parser.add_argument(
         "--dependent-threats",
@@ -46,12 +40,6 @@ def add_narrowing(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="in threat mode the attacker's own lines weigh 2**N times more than those it blocks"
         f" (0 to {THREAT_OFFENCE_MAX})",
-    )
-    parser.add_argument(
-        "--attacker-threatens",
-        action="store_true",
-        help="the attacker plays only moves after which it would win by threats if the"
-        " defender passed (needs --zone-nodes)",
     )
     parser.add_argument("--reach", type=int, default=0, help="the attacker's reach (0: none)")
 
@@ -97,8 +85,6 @@ def narrowed_search(spec, args: argparse.Namespace, **more) -> ProofSearch:
         threat_nodes=args.threat_nodes,
         dependent_threats=args.dependent_threats,
         threat_offence=args.threat_offence,
-        attacker_threatens=args.attacker_threatens,
-        zone_levels=args.zone_levels,
         order_weight=getattr(args, "order_weight", DEFAULT_ORDER_WEIGHT),
         **more,
     )

@@ -66,8 +66,6 @@ def main() -> None:
         threat_nodes=args.threat_nodes,
         dependent_threats=args.dependent_threats,
         threat_offence=args.threat_offence,
-        attacker_threatens=args.attacker_threatens,
-        zone_levels=args.zone_levels,
         attacker_reach=args.reach,
         only=[int(m) for m in args.only.split(",") if m] or None,
         pass_nodes=int(args.pass_nodes),

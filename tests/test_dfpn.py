@@ -422,24 +422,6 @@ def test_a_cached_zone_keeps_the_values(game, count):
     assert not search.zone_cache.any()
 
 
-def test_zones_probed_again_keep_the_values_and_find_more():
-    """A defender's node whose zone probe found nothing is probed again with 4 times the
-    nodes as its work grows (``zone_levels``): the values stay alpha-beta's, and the bigger
-    probes find zones the first ones missed."""
-    spec = as_spec("5x5k4")
-    reference = Searcher(spec)
-    once = ProofSearch(spec, tt_bits=18, zone_nodes=2)
-    again = ProofSearch(spec, tt_bits=18, zone_nodes=2, zone_levels=4)
-    for pos in random_positions(spec, 40, seed=5, min_ply=2):
-        value = reference.solve(pos, weak=True).score
-        assert dfpn_value(again, pos) == value, pos
-        dfpn_value(once, pos)
-    assert again.zone_cuts > once.zone_cuts > 0, (again.zone_cuts, once.zone_cuts)
-    for levels in (0, 8, 2.0):
-        with pytest.raises(InvalidArgumentError, match="zone_levels"):
-            ProofSearch(spec, tt_bits=8, zone_nodes=2, zone_levels=levels)
-
-
 def test_a_zone_is_kept_a_bit_a_cell_beyond_64_cells():
     cells = 225
     cache = np.zeros((4, 1 + (cells + 63) // 64), dtype=np.int64)
@@ -594,47 +576,6 @@ def test_a_win_within_the_attackers_reach_is_a_win(game, count, reach):
                 assert result.beyond_reach  # no node budget: the search ended
                 missed += wins
     assert found > 20 and missed < found
-
-
-@pytest.mark.parametrize("game, count", [("5x5k4", 80)])
-def test_a_win_by_threatening_moves_is_a_win(game, count):
-    """The attacker playing only moves that threaten (``attacker_threatens``): every win found
-    is one (alpha-beta, the line replayed), a failure comes back unknown, and the restriction
-    leaves out wins that need a quiet move, so that some come back unknown."""
-    spec = as_spec(game)
-    reference = Searcher(spec)
-    search = ProofSearch(spec, tt_bits=18, zone_nodes=16, attacker_threatens=True)
-    plain = ProofSearch(spec, tt_bits=18, zone_nodes=16)
-    found = missed = 0
-    for pos in random_positions(spec, count, seed=3):
-        score = reference.solve(pos, weak=True).score
-        for attacker in (0, 1):
-            wins = (score if pos.to_move == attacker else -score) == 1
-            result = search.prove(pos, attacker, proof_size=True)
-            assert result.proven in (True, None), (pos, attacker)
-            assert plain.prove(pos, attacker, line=False).proven == wins, (pos, attacker)
-            if result.proven:
-                assert wins and not result.beyond_reach, (pos, attacker)
-                check_line(pos, result.line, attacker)
-                found += 1
-            else:
-                assert result.beyond_reach  # no node budget: the search ended
-                missed += wins
-    assert found > 20 and missed > 0, (found, missed)
-
-
-def test_threatening_moves_only_is_another_question():
-    """The restricted question has its own tag: its failures do not turn into disproofs of
-    the real one, and a threat-mode question is not narrowed."""
-    pos = Position.from_moves(as_spec("5x5k4"), [12])
-    search = ProofSearch("5x5k4", tt_bits=16, zone_nodes=16, attacker_threatens=True)
-    narrowed = search.prove(pos, 1)
-    assert narrowed.proven is None and narrowed.beyond_reach
-    assert search.prove(pos, 1, mode="threats").proven is False
-    with pytest.raises(InvalidArgumentError, match="zone_nodes"):
-        ProofSearch("5x5k4", tt_bits=8, attacker_threatens=True)
-    with pytest.raises(InvalidArgumentError, match="attacker_threatens"):
-        ProofSearch("5x5k4", tt_bits=8, zone_nodes=16, attacker_threatens=1)
 
 
 def test_attacker_reach_requests_are_checked():

@@ -71,10 +71,7 @@ bits, and a new zone replaces the row's), and a node visited again reads it ther
 probing and walking again
 (``ctl[C_ZONE_HITS]``). The key is the hash of the board as it lies (the cells are read in
 place, so not the canonical key) with the question's tag. A zone is a fact of the game, so a
-kept one stays right whatever the table has lost since. A node whose probe found no zone is
-flagged in the table; with ``ctl[C_ZONE_LEVELS]`` > 1 it is probed again, with 4 times the
-budget, each time its work passes 8 times the last probe's, at most that many probes
-(:func:`_next_zone_probe`).
+kept one stays right whatever the table has lost since.
 
 Pairing zones (``ctl[C_PZONE_TRIES] > 0``, full mode, free boards, pairings on; the zones
 of Hsu et al. for draws): at an attacker's node, the defender is given a move d as if the
@@ -89,13 +86,6 @@ Reach (``ctl[C_REACH] > 0``, full mode, free boards): the attacker's moves, wher
 forced, are only the cells within that many rows and columns of a stone (any cell on the
 empty board). The question is then another one (its own tag): a proof is a proof of the
 real game, a disproof only says that no win keeps to the reach.
-
-Threatening moves only (``ctl[C_THREATENS]``, with relevance zones): a defender's node
-where the zones' probe finds no zone is a leaf that the attacker fails, so the attacker plays
-only moves after which it would win by threats if the defender passed (its forced blocks and
-its moves where the defender has one move excepted). Another question (its own tag): a proof
-is a proof of the real game, a disproof only says that no such win was found; whether a node
-is such a leaf depends on its probe's budget and the table, as the zones do.
 
 Initial numbers from the move order (``ctl[C_ORDER]``; df-pn+ of Nagai, with the static
 move order of :func:`move_score` as the estimate): a child not yet in the table starts with
@@ -195,9 +185,7 @@ C_SIZE_THREATS = 38  # positions of the proof walked (C_SIZE) read in threat mod
 C_DEPENDENT = 39  # 1: dependent threats in the threat probes
 C_LAST_OWN = 40  # a dependent probe's attacker's previous stone (-1: every three)
 C_OFFENCE = 41  # threat mode: the attacker's own lines weigh 2**this times more
-C_THREATENS = 42  # 1: a defender's node where the zones' probe wins nothing is the attacker's fail
-C_ZONE_LEVELS = 43  # zones' probes of one defender's node at most (0 or 1: one)
-CTL_SIZE = 44
+CTL_SIZE = 42
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -222,8 +210,6 @@ TSS_DEPTHS = (8, 16, 32)  # iterative deepening of a probe (plies), then no limi
 FLAG_NO_ZONE = 1 << 53  # no zone here: the null-move probe won nothing, or no pairing zone
 PAIR_SHIFT = 54  # 3 bits: how many pairing searches the attacker's node has had
 PAIR_LEVELS = 6  # searches of one node at most
-ZONE_SHIFT = 57  # 3 bits: how many zones' probes the defender's node has had
-ZONE_LEVELS_MAX = 7
 # xor'd into the threat mode's tag for the positions after the defender's pass: there the
 # attacker is to move with the stones of a position where the defender is
 ZONE_TAG = np.uint64(0x6A09E667F3BCC908)
@@ -985,27 +971,8 @@ def read_zone(zone_cache, slot, marks, n):
         marks[c] = (zone_cache[slot, 1 + (c >> 6)] >> (c & 63)) & 1
 
 
-@njit(**INLINE_JIT)
-def _next_zone_probe(ctl, row, work):
-    """The zones' probe budget at the defender's node in ``row`` (0: no probe now), from its
-    flags and ``work``: a node not probed before has the first, ``ctl[C_ZONE_BUDGET]``; one
-    whose probes found no zone has the next level's (4 times the budget) once its work passes
-    8 times the last, at most ``ctl[C_ZONE_LEVELS]`` in all. The level goes to ``row[F_FLAGS]``."""
-    flags = row[F_FLAGS]
-    level = np.int64(0)
-    if flags & FLAG_NO_ZONE != 0:
-        level = max((flags >> ZONE_SHIFT) & 7, np.int64(1))
-        if level >= ctl[C_ZONE_LEVELS] or work < WORK_RATIO * _level_budget(
-            ctl[C_ZONE_BUDGET], level
-        ):
-            return np.int64(0)
-    cleared = flags & ~(np.int64(7) << ZONE_SHIFT) & ~np.int64(FLAG_NO_ZONE)
-    row[F_FLAGS] = cleared | (np.int64(level + 1) << ZONE_SHIFT)
-    return _level_budget(ctl[C_ZONE_BUDGET], level + 1)
-
-
 @njit(**JIT)
-def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk, work=0):
+def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk):
     """Keep in ``row`` only the moves in the node's zone: at a defender's node in full mode
     on a free board the relevance zone (:func:`relevance_zone`), at an attacker's node the
     pairing zone (:func:`_restrict_to_pairing_zone`); none when ``row[F_FLAGS]`` says no zone
@@ -1014,7 +981,13 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk, work=0
     count = row[F_N]
     if B[H_PLY] & 1 == ctl[C_ATTACKER]:
         return _restrict_to_pairing_zone(B, Z, ctl, row, covered, used)
-    if ctl[C_ZONE_BUDGET] == 0 or ctl[C_MODE] != MODE_FULL or B[H_GRAV] != 0 or count < 2:
+    if (
+        ctl[C_ZONE_BUDGET] == 0
+        or ctl[C_MODE] != MODE_FULL
+        or B[H_GRAV] != 0
+        or count < 2
+        or row[F_FLAGS] & FLAG_NO_ZONE != 0
+    ):
         return count
     n = B[H_CELLS]
     marks = B[H_SCRATCH] + 3 * n
@@ -1022,18 +995,11 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk, work=0
     if zone_cache[slot, 0] == key:
         read_zone(zone_cache, slot, B[marks : marks + n], n)
         ctl[C_ZONE_HITS] += 1
-    else:
-        budget = _next_zone_probe(ctl, row, work)
-        if budget == 0:
-            return count
-        first = ctl[C_ZONE_BUDGET]
-        ctl[C_ZONE_BUDGET] = budget
-        found = relevance_zone(B, Z, tt, ctl, stk, covered, used)
-        ctl[C_ZONE_BUDGET] = first
-        if not found:
-            row[F_FLAGS] |= FLAG_NO_ZONE
-            return count
+    elif relevance_zone(B, Z, tt, ctl, stk, covered, used):
         keep_zone(zone_cache, slot, key, B[marks : marks + n], n)
+    else:
+        row[F_FLAGS] |= FLAG_NO_ZONE
+        return count
     kept = 0
     for i in range(count):
         c = row[NF + i]
@@ -1045,15 +1011,6 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk, work=0
     ctl[C_ZONE_CUTS] += 1
     ctl[C_ZONE_PRUNED] += count - kept
     return kept
-
-
-@njit(**INLINE_JIT)
-def _unthreatened(ctl, row, s):
-    """With ``ctl[C_THREATENS]``: is the node of ``row``, ``s`` to move, a defender's node
-    where the zones' probe found no zone (the attacker's last move threatens nothing)?"""
-    if ctl[C_THREATENS] == 0 or ctl[C_MODE] != MODE_FULL or s == ctl[C_ATTACKER]:
-        return False
-    return row[F_FLAGS] & FLAG_NO_ZONE != 0
 
 
 @njit(**JIT)
@@ -1203,15 +1160,12 @@ def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
             if B[H_PLY] & 1 == ctl[C_ATTACKER]:
                 _next_pairing(ctl, row, row[F_FLAGS], work)
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
-            if kind == _INNER:
-                probe_stk = stk[d + 1 :]
-                kept = _restrict_to_zone(
-                    B, Z, tt, ctl, row, covered, used, zone_cache, probe_stk, work
-                )
-                if kept == 0:
-                    kind, phi, delta = _LEAF, np.int64(INF), np.int64(0)  # every move loses
-                elif _unthreatened(ctl, row, B[H_PLY] & 1):
-                    kind, phi, delta = _LEAF, np.int64(0), np.int64(INF)
+            if (
+                kind == _INNER
+                and _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk[d + 1 :])
+                == 0
+            ):
+                kind, phi, delta = _LEAF, np.int64(INF), np.int64(0)  # every move loses
             if kind == _LEAF:
                 tt_put(tt, key, bits, phi, delta, 1, row[F_FLAGS])
                 rphi, rdelta = phi, delta

@@ -65,9 +65,6 @@ CERTIFICATE_PAIRING_NODES = 20_000
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
 DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
-# Zones' probes a defender's node may have (each 4 times the last's nodes, once its work passes
-# 8 times the last): 1, as measured on the Huayue replies (docs/search.md, "Zones that grow").
-DEFAULT_ZONE_LEVELS = 1
 DEFAULT_DEPENDENT_THREATS = False  # the threat probes' threes: any (False) or dependent
 # Threat mode's attacker orders its threats with its own lines 2**offence times heavier than
 # the lines they block. Measured on the Huayue opening's replies (docs/search.md, "Threat
@@ -75,9 +72,6 @@ DEFAULT_DEPENDENT_THREATS = False  # the threat probes' threes: any (False) or d
 # need over 20 M nodes; 0, the plain move order, stays the default.
 DEFAULT_THREAT_OFFENCE = 0
 THREAT_OFFENCE_MAX = 8
-# Only moves that threaten (a defender's node whose zones' probe wins nothing is the attacker's
-# fail; docs/search.md, "Threatening moves only"): narrows the question, so off by default.
-DEFAULT_ATTACKER_THREATENS = False
 # the zone cache's size beside the table (zone_cache_shape)
 ZONE_CACHE_SHIFT = 5
 ZONE_CACHE_MAX_BITS = 20
@@ -97,7 +91,6 @@ DEFAULT_PAIRING_ZONES = 0  # the defender's moves tried at an attacker's node (0
 SIZE_CAP = 1 << 22  # the proof-size walk counts at most this many positions
 _TAGS = np.array([0, 0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0], dtype=np.uint64)
 _REACH_TAG = 0x2545F4914F6CDD1D  # times the reach, xor'd into the tag: another question
-_THREATENS_TAG = np.uint64(0x9E3779B97F4A7C15)  # xor'd into the tag with attacker_threatens
 # xor'd into the tags of the positions after a pass (ProofSearch.pass_zone): there one side
 # is to move with the stones of a position where the other is
 _PASS_TAG = np.uint64(0xB7E151628AED2A6B)
@@ -143,9 +136,8 @@ class DfpnResult:
     :mod:`fastttt.kernels.dfpn` for infinite). ``deepest``: the deepest ply reached below the
     root; ``root_moves``, ``root_solved``: the root's moves searched and how many of them are
     solved (how far an unfinished search got; transposed moves count separately).
-    ``beyond_reach``: with ``attacker_reach`` (or the searcher's ``attacker_threatens``), the
-    search ended without a win that keeps to them (``proven`` None: the attacker may still
-    win with moves farther out, or quieter ones).
+    ``beyond_reach``: with ``attacker_reach``, the search ended without a win that keeps to
+    the reach (``proven`` None: the attacker may still win with moves farther out).
     ``line_start``: when the line's bound ended its walk, the moves walked so far (the
     winner's each proven to win, the loser's any), else None.
     """
@@ -168,15 +160,10 @@ class DfpnResult:
     proof_size_threats: int | None = None
 
 
-def _tag(
-    attacker: int, mode: int, reach: int = 0, passed: bool = False, threatens: bool = False
-) -> np.uint64:
+def _tag(attacker: int, mode: int, reach: int = 0, passed: bool = False) -> np.uint64:
     """The table tag of a question: "does ``attacker`` win?" in ``mode``, within ``reach``
-    (0: none), in the positions after a pass (``passed``), with threatening moves only
-    (``threatens``, full mode)."""
+    (0: none), in the positions after a pass (``passed``)."""
     flip = np.uint64(reach * _REACH_TAG % (1 << 64)) ^ (_PASS_TAG if passed else np.uint64(0))
-    if threatens and mode == K.MODE_FULL:
-        flip ^= _THREATENS_TAG
     return np.uint64(_TAGS[attacker + 2 * mode]) ^ flip
 
 
@@ -260,14 +247,7 @@ class ProofSearch:
     narrower, deeper probe for the same nodes. ``threat_offence``: in threat mode (threat
     probes, zones' probes, ``mode="threats"``) the attacker's fours and threes are ordered
     with its own lines weighing ``2**threat_offence`` times more than the defender's lines they
-    block (0: the plain move order). ``attacker_threatens`` (with ``zone_nodes``; full mode):
-    a defender's node where the zones' probe finds no threat win is a leaf the attacker
-    fails, so the attacker plays only moves after which it would win by threats if the
-    defender passed; a win found is a win of the real game, a failure proves nothing
-    (``proven`` None and ``beyond_reach``, as with ``attacker_reach``). ``zone_levels`` (1 to
-    7): the zones' probes a defender's node may have; a node whose probes found no zone is
-    probed again, with 4 times the nodes, each time its df-pn work passes 8 times the last
-    probe's budget (1: one probe).
+    block (0: the plain move order).
     """
 
     def __init__(
@@ -285,8 +265,6 @@ class ProofSearch:
         order_weight: float = DEFAULT_ORDER_WEIGHT,
         dependent_threats: bool = DEFAULT_DEPENDENT_THREATS,
         threat_offence: int = DEFAULT_THREAT_OFFENCE,
-        attacker_threatens: bool = DEFAULT_ATTACKER_THREATENS,
-        zone_levels: int = DEFAULT_ZONE_LEVELS,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -321,11 +299,6 @@ class ProofSearch:
         self.ctl[K.C_DEPENDENT] = int(dependent)
         self.ctl[K.C_LAST_OWN] = -1
         self.ctl[K.C_OFFENCE] = require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX)
-        self.attacker_threatens = require_type(attacker_threatens, bool, "attacker_threatens")
-        if attacker_threatens and not zone_nodes:
-            raise InvalidArgumentError("attacker_threatens needs relevance zones (zone_nodes > 0)")
-        self.ctl[K.C_THREATENS] = int(attacker_threatens)
-        self.ctl[K.C_ZONE_LEVELS] = require_int(zone_levels, "zone_levels", 1, K.ZONE_LEVELS_MAX)
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False
@@ -571,8 +544,7 @@ class ProofSearch:
             beyond_reach = False
             if status == K.ST_DONE:
                 proven = _attackers_answer(phi, delta, pos.to_move, attacker)
-                narrowed = attacker_reach or self.attacker_threatens and mode == "full"
-                if narrowed and proven is False:
+                if attacker_reach and proven is False:
                     proven, beyond_reach = None, True  # lost within the reach only
             size = at_least = in_threats = None
             moves = line_start = None
@@ -631,8 +603,7 @@ class ProofSearch:
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = mode
-        tag = _tag(attacker, mode, reach, passed, self.attacker_threatens)
-        ctl[K.C_TAG] = np.int64(tag.view(np.int64))
+        ctl[K.C_TAG] = np.int64(_tag(attacker, mode, reach, passed).view(np.int64))
         threat_tag = _tag(attacker, K.MODE_THREATS, 0, passed)
         ctl[K.C_TSS_TAG] = np.int64(threat_tag.view(np.int64))
         ctl[K.C_REACH] = reach
@@ -781,8 +752,7 @@ class ProofSearch:
         """:meth:`prove`'s full-mode answer for the stones ``first``, ``second`` (bitboards of
         a live position the caller has checked) with ``to_move`` to move, whatever their
         count says (positions after passes); None when ``max_nodes`` ran out, or when
-        ``attacker_reach`` (as in :meth:`prove`) or the searcher's ``attacker_threatens`` is
-        on and the attacker does not win."""
+        ``attacker_reach`` (as in :meth:`prove`) is on and the attacker does not win."""
         limit = (1 << 62) if max_nodes is None else require_int(max_nodes, "max_nodes", 0, 1 << 62)
         reach = require_int(attacker_reach, "attacker_reach", 0, 64)
         if reach and self.geometry.gravity:
@@ -798,12 +768,12 @@ class ProofSearch:
         if status != K.ST_DONE:
             return None
         won = _attackers_answer(int(ctl[K.C_PHI]), int(ctl[K.C_DELTA]), to_move, attacker)
-        return None if (reach or self.attacker_threatens) and not won else won
+        return None if reach and not won else won
 
     def _stones_entry(self, first: int, second: int, to_move: int, attacker: int):
         """The table row (``tt_get``'s tuple) of :meth:`prove_stones`' question."""
         passed = self._load_stones(first, second, to_move)
-        tag = _tag(attacker, K.MODE_FULL, 0, passed, self.attacker_threatens)
+        tag = _tag(attacker, K.MODE_FULL, 0, passed)
         key = np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
         return K.tt_get(self.tt, key, self.tt_bits)
 

@@ -97,8 +97,6 @@ def ask_split(
     attacker_reach: int = 0,
     dependent_threats: bool = False,
     threat_offence: int = 0,
-    attacker_threatens: bool = False,
-    zone_levels: int = 1,
     only: list[int] | None = None,
     pass_nodes: int = 0,
     progress: Callable[[int, Answer, int], None] | None = None,
@@ -109,10 +107,10 @@ def ask_split(
     limit); ``checkpoint``: a
     JSON file of the answers so far (read, then rewritten after each answer); ``tt_bits``: each
     task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
-    ``zone_nodes``, ``zone_levels``, ``threat_nodes``, ``dependent_threats``,
-    ``threat_offence``, ``attacker_threatens``, ``attacker_reach``: df-pn's narrowing, as in
-    :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a reach or threatening
-    moves only a task's disproof is unknown; free boards only); ``only``: ask these root moves
+    ``zone_nodes``, ``threat_nodes``, ``dependent_threats``, ``threat_offence``,
+    ``attacker_reach``: df-pn's
+    narrowing, as in :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a
+    reach a task's disproof is unknown; free boards only); ``only``: ask these root moves
     alone (``answers`` holds them; the root's answer counts the checkpoint's answers for the
     others too);
     ``pass_nodes`` (free boards; 0: off): first, in this process, prove within that many
@@ -136,14 +134,6 @@ def ask_split(
 
     if require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX):
         narrowing["threat_offence"] = threat_offence  # likewise
-    if require_type(attacker_threatens, bool, "attacker_threatens"):
-        if not zone_nodes:
-            raise InvalidArgumentError("attacker_threatens needs relevance zones (zone_nodes > 0)")
-        narrowing["attacker_threatens"] = 1  # likewise
-    from fastttt.kernels.dfpn import ZONE_LEVELS_MAX
-
-    if require_int(zone_levels, "zone_levels", 1, ZONE_LEVELS_MAX) > 1:
-        narrowing["zone_levels"] = zone_levels  # likewise
     if pos.spec.gravity and any(narrowing.values()):
         raise InvalidArgumentError(
             "zones, threat probes, their threat order and a reach are for free boards"
@@ -227,7 +217,7 @@ def _require_task_memory(cells: int, tt_bits, zone_nodes: int, workers: int, tas
 
 def _searcher(spec: GameSpec, tt_bits, narrowing: dict, zones: bool):
     """A fresh :class:`~fastttt.search.dfpn.ProofSearch` with a split's ``narrowing`` (its
-    relevance zones, and threatening moves only, with ``zones``; the reach is ``prove``'s)."""
+    relevance zones only with ``zones``; the reach is ``prove``'s)."""
     from fastttt.search.dfpn import ProofSearch
 
     return ProofSearch(
@@ -237,8 +227,6 @@ def _searcher(spec: GameSpec, tt_bits, narrowing: dict, zones: bool):
         threat_nodes=narrowing["threat_nodes"],
         dependent_threats="dependent_threats" in narrowing,
         threat_offence=narrowing.get("threat_offence", 0),
-        attacker_threatens=zones and "attacker_threatens" in narrowing,
-        zone_levels=narrowing.get("zone_levels", 1),
     )
 
 
