@@ -2,6 +2,7 @@
 
 import math
 import numbers
+from collections.abc import Iterable, Mapping, Set
 
 
 class FastTTTError(Exception):
@@ -81,6 +82,20 @@ def require_type(value, kind: type, name: str):
             f"{name} must be of type {kind.__name__}, got {type(value).__name__}"
         )
     return value
+
+
+def require_moves(moves, kind: str = "integers"):
+    """``moves`` when it is an ordered iterable (a list, tuple, range, array, iterator) of
+    moves, each ``kind``; else InvalidPositionError: text, a non-iterable, or a set or a
+    mapping (their order does not say who played what)."""
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+        raise InvalidPositionError(f"moves are a sequence of {kind}, got {moves!r}")
+    if isinstance(moves, (Set, Mapping)):
+        raise InvalidPositionError(
+            f"moves must be an ordered sequence of {kind} (a list or a tuple), got a "
+            f"{type(moves).__name__}, whose order does not say who played what"
+        )
+    return moves
 
 
 class OutputFileError(FastTTTError, OSError):

@@ -60,6 +60,35 @@ def test_from_moves_needs_a_sequence(moves):
         Position.from_moves("tictactoe", moves)
 
 
+@pytest.mark.parametrize(
+    "moves", [{4, 0}, frozenset({4, 0}), {4: 1}, {4: 1, 0: 2}.keys(), {4: 1}.items()]
+)
+def test_moves_must_be_in_order(moves):
+    # a set or a dict was read in its own order: who played what was left to chance
+    from fastttt.search.connect4 import to_move_string
+    from fastttt.tables.cache import solved
+
+    ordered = "moves must be an ordered sequence"
+    with pytest.raises(InvalidPositionError, match=ordered):
+        Position.from_moves("tictactoe", moves)
+    with pytest.raises(InvalidPositionError, match=ordered):
+        solved("tictactoe").value(moves)
+    with pytest.raises(InvalidPositionError, match="position 0: " + ordered):
+        solved("tictactoe").get_many([moves])
+    with pytest.raises(InvalidPositionError, match=ordered):
+        UltimateState.from_moves(moves)
+    with pytest.raises(InvalidPositionError, match=ordered):
+        to_move_string(moves)
+
+
+def test_ordered_moves_still_work():
+    from fastttt.tables.cache import solved
+
+    for moves in ([4, 0], (4, 0), iter([4, 0]), range(4, -1, -4), {1: 4, 2: 0}.values()):
+        assert str(Position.from_moves("tictactoe", moves)) == "O../.X./..."
+    assert solved("tictactoe").value((1, 0, 4, 3)) == solved("tictactoe").value([1, 0, 4, 3])
+
+
 def test_from_code_and_spec_types():
     with pytest.raises(InvalidPositionError):
         Position.from_code("tictactoe", "12")

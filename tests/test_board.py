@@ -64,6 +64,31 @@ def test_errors_name_what_and_where():
         load_game("chess")
 
 
+@pytest.mark.parametrize(
+    "game, text, message",
+    [
+        ("3x4k3", "X../.O./.../...", "row 1 has 3 cells, expected 4"),  # 4 rows of 3, O moved
+        ("4x3k3", "X.../.O../....", "row 1 has 4 cells, expected 3"),
+        ("tictactoe", "X../.O./..../..", "row 3 has 4 cells, expected 3"),
+        ("tictactoe", "X../.O./.../", "4 rows, expected 3"),
+        ("tictactoe", "X../.O.", "2 rows, expected 3"),
+        ("tictactoe", "X...O..../", "row 1 has 9 cells, expected 3"),
+    ],
+)
+def test_a_text_with_slashes_has_the_board_s_rows(game, text, message):
+    with pytest.raises(InvalidPositionError, match=message):
+        Position.from_text(game, text)
+
+
+@pytest.mark.parametrize(
+    "text", ["X../.O./...", "x../.o./...", "X . . / . O . / . . .", "X...O...."]
+)
+def test_texts_people_write_still_read(text):
+    # slashes optional; without them the cells are read row by row
+    assert str(Position.from_text("tictactoe", text)) == "X../.O./..."
+    assert str(Position.from_text("3x4k3", "X.../.O../....")) == "X.../.O../...."
+
+
 def test_game_names():
     assert str(load_game("connect4")) == "connect4"
     assert load_game("connect4") == mnk(6, 7, 4, gravity=True)

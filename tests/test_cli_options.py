@@ -205,3 +205,43 @@ def test_render_refuses_a_budget_without_values(tmp_path):
     )
     assert result.exit_code == 2 and "--seconds is the budget of --values" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "3x3k3g", "--out", "{tmp}/d"],
+        ["solve", "4x4k4", "--search"],
+        ["book", "build", "4x4k3g", "--depth", "2", "--out", "{tmp}/b.book"],
+        ["prove", "--split", "1"],
+    ],
+    ids=["layered", "search", "book", "prove"],
+)
+@pytest.mark.parametrize(
+    "address, words",
+    [
+        ("notanaddress", "--scheduler 'notanaddress': missing port number"),
+        ("foo://127.0.0.1:1", "--scheduler 'foo://127.0.0.1:1': unknown address scheme 'foo'"),
+        ("tcp://127.0.0.1:99999", "port 99999 is not in 1..65535"),
+        ("", "--scheduler: the address is empty"),  # was ignored: the work ran here
+    ],
+)
+def test_a_bad_scheduler_address_is_one_line(tmp_path, command, address, words):
+    # Dask's ValueError was a traceback, after the work had begun; the address is read
+    # before any connection, so no cluster is needed
+    pytest.importorskip("distributed")
+    assert words in one_line_error(invoke([*command, "--scheduler", address], tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_connect_refuses_a_bad_address_before_connecting():
+    pytest.importorskip("distributed")
+    from fastttt.errors import InvalidArgumentError
+    from fastttt.tables.distributed import check_scheduler, connect
+
+    with pytest.raises(InvalidArgumentError, match="--scheduler 'notanaddress': missing port"):
+        connect("notanaddress")
+    with pytest.raises(InvalidArgumentError, match="unknown address scheme 'foo'"):
+        connect("foo://127.0.0.1:1")
+    assert check_scheduler("tcp://127.0.0.1:8786") == "tcp://127.0.0.1:8786"
+    assert check_scheduler("localhost:8786") == "localhost:8786"  # no look-up of the host

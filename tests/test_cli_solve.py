@@ -41,7 +41,9 @@ def test_default_is_tictactoe_json():
         (["mnk", "--rows", "0", "--cols", "3", "-k", "2"], "rows must be at least 1"),
         (["mnk", "--rows", "3"], "needs cols, k"),
         (["--rows", "abc"], "'abc' is not a valid integer"),
-        (["--position", "XXX/..."], "has 6 cells"),
+        (["--position", "XXX..."], "has 6 cells"),
+        (["--position", "XXX/..."], "has 2 rows, expected 3"),
+        (["3x4k3", "--position", "X../.O./.../..."], "row 1 has 3 cells, expected 4"),
         (["--weak"], "drop --weak (--weak goes with --stdin or --all-moves)"),
         (
             ["8x8g", "--search", "--moves", "9"],

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from fastttt.errors import IllegalMoveError
+from fastttt.errors import IllegalMoveError, InvalidArgumentError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import connect4, tictactoe
 from fastttt.games.registry import load_game
@@ -83,6 +84,24 @@ def test_format_and_parse_round_trip(game):
     for move in pos.legal_moves():
         assert parse_move(pos, format_move(pos, move)) == move
         assert parse_move(pos, " " + format_move(pos, move).replace(",", " , ") + " ") == move
+
+
+@pytest.mark.parametrize(
+    "game, move, words",
+    [
+        ("tictactoe", -1, "a cell of tictactoe must be in 0..8, got -1"),  # was '0,3'
+        ("tictactoe", 9, "a cell of tictactoe must be in 0..8, got 9"),  # was '4,1'
+        ("tictactoe", 1.5, "must be an integer"),
+        ("connect4", -1, "a column of connect4 must be in 0..6, got -1"),  # was '0'
+        ("connect4", 7, "a column of connect4 must be in 0..6, got 7"),
+        ("ultimate", 81, "a cell of ultimate must be in 0..80, got 81"),  # was '10,1'
+        ("ultimate", -1, "a cell of ultimate must be in 0..80, got -1"),
+    ],
+)
+def test_format_move_refuses_moves_off_the_board(game, move, words):
+    spec = load_game(game)
+    with pytest.raises(InvalidArgumentError, match=re.escape(words)):
+        spec.format_move(spec.initial(), move)
 
 
 def test_parse_errors_each_have_their_kind():

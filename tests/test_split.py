@@ -196,3 +196,9 @@ def test_a_pass_proof_answers_the_moves_off_its_zone(mover_attacks):
     assert settled >= 20
     with pytest.raises(InvalidArgumentError, match="free board"):
         S.ask_split(Position.empty(as_spec("4x4k3g")), 0, workers=1, pass_nodes=10)
+
+
+def test_a_bad_scheduler_address_is_refused_in_one_line():
+    pos = Position.from_moves(as_spec("4x4k3"), [5])
+    with pytest.raises(InvalidArgumentError, match="--scheduler 'notanaddress'"):
+        S.ask_split(pos, 0, scheduler="notanaddress")

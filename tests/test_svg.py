@@ -156,6 +156,31 @@ def test_unknown_values_are_grey_and_in_the_legend():
     assert "not valued" in ET.tostring(having(root, "legend")[0], encoding="unicode")
 
 
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"values": True}, "values must be a MoveValues"),  # was an AttributeError deep inside
+        ({"values": [1, 2]}, "values must be a MoveValues"),
+        ({"values": {0: 1}}, "values: move 0 has int 1, not a MoveValue"),
+        ({"values": {"a": MoveValue(0)}}, "values: a move is an integer, got 'a'"),
+        ({"values": {0: MoveValue(1)}}, "move 0 is an exact win or loss: its plies"),
+        ({"values": MoveValues(True, "table", True, 0.0)}, "values must be a MoveValues"),
+        ({"cell": 0}, "cell (pixels per cell) must be a finite number above 0, got 0"),
+        ({"cell": -40}, "above 0, got -40"),
+        ({"cell": float("nan")}, "above 0, got nan"),
+        ({"cell": float("inf")}, "above 0, got inf"),
+        ({"cell": "40"}, "above 0, got '40'"),
+        ({"cell": True}, "above 0, got True"),
+    ],
+)
+def test_bad_values_or_cell_are_refused(options, words):
+    for state in (Position.from_text("tictactoe", "X../.O./..."), UltimateState()):
+        with pytest.raises(InvalidArgumentError) as caught:
+            render(state, **options)
+        assert words in str(caught.value)
+    assert render(Position.empty(connect4), cell=12.5).startswith("<svg")
+
+
 def test_ultimate_claims_forced_board_and_estimates():
     state = UltimateState.from_moves(_docs().ULTIMATE_MOVES)
     root = parse(render(state, coordinates=True))

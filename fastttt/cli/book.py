@@ -9,7 +9,7 @@ import click
 
 from fastttt.cli.output import emit
 from fastttt.cli.progress import Progress
-from fastttt.cli.types import NonEmptyPath
+from fastttt.cli.types import NonEmptyPath, SchedulerAddress
 from fastttt.errors import FastTTTError
 from fastttt.games.registry import as_game
 
@@ -35,7 +35,11 @@ def book() -> None:
     help="Take the scores this other book knows instead of searching them.",
 )
 @click.option("--workers", type=click.IntRange(1, 256), help="Search the chunks on N processes.")
-@click.option("--scheduler", help="Search the chunks as tasks on this Dask scheduler.")
+@click.option(
+    "--scheduler",
+    type=SchedulerAddress(),
+    help="Search the chunks as tasks on this Dask scheduler.",
+)
 @click.option("--force", is_flag=True, help="Replace a file that is not a book.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def build(game, depth, out_path, resume, reuse_path, workers, scheduler, force, as_json) -> None:
@@ -79,7 +83,11 @@ def build(game, depth, out_path, resume, reuse_path, workers, scheduler, force, 
     help="Take the positions this other book keeps a move for instead of searching them.",
 )
 @click.option("--workers", type=click.IntRange(1, 256), help="Search the chunks on N processes.")
-@click.option("--scheduler", help="Search the chunks as tasks on this Dask scheduler.")
+@click.option(
+    "--scheduler",
+    type=SchedulerAddress(),
+    help="Search the chunks as tasks on this Dask scheduler.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def extend(path, lines, resume, reuse_path, workers, scheduler, as_json) -> None:
     """Add to the book at PATH the positions perfect play meets past its depth, to --lines

@@ -13,7 +13,7 @@ import click
 from fastttt.cli.moves import format_line, parse_moves
 from fastttt.cli.output import emit
 from fastttt.cli.progress import Progress
-from fastttt.cli.types import NonEmptyPath
+from fastttt.cli.types import NonEmptyPath, SchedulerAddress
 from fastttt.errors import FastTTTError
 
 GAMES = ("ultimate", "ultimate-open")
@@ -102,6 +102,7 @@ def _result_fields(result) -> dict:
 )
 @click.option(
     "--scheduler",
+    type=SchedulerAddress(),
     metavar="ADDRESS",
     default=None,
     help="With --split: run the tasks on the Dask cluster at ADDRESS (tcp://host:8786).",

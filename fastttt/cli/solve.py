@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import click
 
-from fastttt.cli.types import FiniteFloat, NonEmptyPath
+from fastttt.cli.types import FiniteFloat, NonEmptyPath, SchedulerAddress
 from fastttt.errors import GameSpecError
 from fastttt.games.registry import load_game
 
@@ -311,6 +311,7 @@ def _refuse_unread_options(ctx: click.Context, mode: str) -> None:
 )
 @click.option(
     "--scheduler",
+    type=SchedulerAddress(),
     help="Layered: run the chunks on the Dask cluster at this address "
     "(needs --out on a folder every worker sees). With --search: the root split's tasks.",
 )

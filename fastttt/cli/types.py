@@ -30,3 +30,20 @@ class NonEmptyPath(click.Path):
         if isinstance(value, str) and not value.strip():
             self.fail("the path is empty", param, ctx)
         return super().convert(value, param, ctx)
+
+
+class SchedulerAddress(click.ParamType):
+    """A Dask scheduler's address, read as :func:`fastttt.tables.distributed.check_scheduler`
+    reads it when the command line is parsed: a bad or empty one is refused before any work
+    (``Error: --scheduler 'x': ...``), whichever command takes it."""
+
+    name = "address"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        from fastttt.errors import FastTTTError
+        from fastttt.tables.distributed import check_scheduler
+
+        try:
+            return check_scheduler(value)
+        except FastTTTError as err:
+            raise click.UsageError(str(err), ctx) from None

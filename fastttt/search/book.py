@@ -495,10 +495,10 @@ def _search_chunks(
 def _run_tasks(spec, tasks, workers, scheduler) -> Iterable[tuple[int, list[tuple[int, int]]]]:
     game = game_fields(spec)
     if scheduler is not None:
-        from fastttt.tables.distributed import require_distributed
+        from fastttt.tables.distributed import connect, require_distributed
 
         distributed = require_distributed()
-        with distributed.Client(scheduler) as client:
+        with connect(scheduler) as client:
             futures = {
                 client.submit(_solve_chunk, game, texts, scores, pure=False): i
                 for i, texts, scores in tasks

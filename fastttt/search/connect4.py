@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from fastttt.errors import GameSpecError, IllegalMoveError, InvalidPositionError
+from fastttt.errors import GameSpecError, IllegalMoveError, InvalidPositionError, require_moves
 from fastttt.filter import Chunk, Emit, per_line, position_field
 from fastttt.filter import run as filter_lines
 from fastttt.games.mnk.board import Position
@@ -57,8 +57,8 @@ def from_move_string(spec: GameSpec | str, moves: str) -> Position:
 
 
 def to_move_string(moves: Iterable[int]) -> str:
-    """1-based digits of 0-based columns."""
-    return "".join(str(int(c) + 1) for c in moves)
+    """1-based digits of 0-based columns (in order: not a set or a dict)."""
+    return "".join(str(int(c) + 1) for c in require_moves(moves))
 
 
 def parse_move_lines(s: Searcher, lines: list[str]) -> tuple[Batch, list[str | None]]:

@@ -275,10 +275,10 @@ def _ask(
 def _run(tasks: list[tuple], workers: int, scheduler: str | None) -> Iterator[tuple]:
     """The tasks' answers as they come; leaving early stops the tasks still running."""
     if scheduler is not None:
-        from fastttt.tables.distributed import require_distributed
+        from fastttt.tables.distributed import connect, require_distributed
 
         distributed = require_distributed()
-        with distributed.Client(scheduler) as client:
+        with connect(scheduler) as client:
             futures = [client.submit(_ask, *task, pure=False) for task in tasks]
             try:
                 for future in distributed.as_completed(futures):

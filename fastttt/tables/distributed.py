@@ -155,7 +155,34 @@ def local_cluster(workers: int):
     return cluster, distributed.Client(cluster)
 
 
+def check_scheduler(address: str) -> str:
+    """``address`` when it reads as a Dask scheduler's address (``tcp://host:8786``,
+    ``host:8786``), read as Dask reads it but without connecting (nor looking the host up);
+    else InvalidArgumentError (``--scheduler 'x': what is wrong``)."""
+    require_distributed()
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    if not isinstance(address, str):
+        raise InvalidArgumentError(f"--scheduler must be a string, got {address!r}")
+    if not address.strip():
+        raise InvalidArgumentError("--scheduler: the address is empty")
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            port = parse_host_port(location)[1]
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not in 1..65535")
+    except ValueError as err:
+        raise InvalidArgumentError(
+            f"--scheduler {address!r}: {err} (a scheduler's address is tcp://HOST:PORT)"
+        ) from None
+    return address
+
+
 def connect(address: str):
-    """A client of the running scheduler at ``address`` (``tcp://host:8786``)."""
+    """A client of the running scheduler at ``address`` (``tcp://host:8786``), which
+    :func:`check_scheduler` reads first."""
     distributed = require_distributed()
-    return distributed.Client(address, timeout="10s")
+    return distributed.Client(check_scheduler(address), timeout="10s")

@@ -24,6 +24,8 @@ Every legal move's cell carries ``data-move`` (its move in API form) for the web
 
 from __future__ import annotations
 
+from math import isfinite
+from numbers import Integral, Real
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -60,15 +62,41 @@ def render(
 
     ``values``: a :class:`~fastttt.play.move_values.MoveValues` (or a plain ``{move: MoveValue}``)
     to draw as a heat map, with a legend unless ``legend`` is False; ``last_move`` (API form)
-    gets a dot; ``cell``: pixels per cell.
+    gets a dot; ``cell``: pixels per cell, a finite number above 0. A ``values`` or ``cell`` of
+    another kind raises InvalidArgumentError.
     """
+    from fastttt.play.move_values import MoveValue, MoveValues
+
     if not isinstance(state, State):
         raise InvalidArgumentError(
             f"cannot draw {type(state).__name__}: "
             "expected a game state (fastttt.games.registry.State)"
         )
+    if isinstance(cell, bool) or not isinstance(cell, Real) or not (isfinite(cell) and cell > 0):
+        raise InvalidArgumentError(
+            f"cell (pixels per cell) must be a finite number above 0, got {cell!r}"
+        )
     source = getattr(values, "source", None)
-    table = values if values is None or isinstance(values, dict) else values.values
+    table = values.values if isinstance(values, MoveValues) else values
+    if table is not None and not isinstance(table, dict):
+        raise InvalidArgumentError(
+            "values must be a MoveValues (fastttt.play.move_values.move_values) or a dict "
+            f"{{move: MoveValue}}, got {type(table).__name__}"
+        )
+    for move, value in (table or {}).items():
+        if isinstance(move, bool) or not isinstance(move, Integral):
+            raise InvalidArgumentError(f"values: a move is an integer, got {move!r}")
+        if not isinstance(value, MoveValue):
+            raise InvalidArgumentError(
+                f"values: move {move} has {type(value).__name__} {value!r}, not a MoveValue"
+            )
+        plies = value.plies
+        counted = isinstance(plies, Integral) and not isinstance(plies, bool) and plies > 0
+        if value.result and not value.estimate and not counted:
+            raise InvalidArgumentError(
+                f"values: move {move} is an exact win or loss: its plies must be an integer "
+                f"above 0, got {plies!r}"
+            )
     return game_of(state).render_svg(
         state,
         values=table,

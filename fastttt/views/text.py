@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from fastttt.errors import IllegalMoveError, InvalidArgumentError
+from fastttt.errors import IllegalMoveError, InvalidArgumentError, require_int
 from fastttt.games.mnk.board import FIRST, SYMBOLS, Position
 
 _COLORS = ("31", "34")  # ANSI: red X, blue O
@@ -33,11 +33,13 @@ def format_move(pos: Position, move: int) -> str:
     """A move as a person types it: ``row,col`` counted from 1, or the column alone with gravity.
 
     ``pos`` is the position *before* the move (with gravity it tells where the stone lands).
+    A move off the board (or not an integer) raises InvalidArgumentError.
     """
-    if pos.spec.gravity:
-        return str(int(move) + 1)
-    cols = pos.spec.cols
-    return f"{int(move) // cols + 1},{int(move) % cols + 1}"
+    spec = pos.spec
+    if spec.gravity:
+        return str(require_int(move, f"a column of {spec.name}", 0, spec.cols - 1) + 1)
+    move = require_int(move, f"a cell of {spec.name}", 0, spec.cells - 1)
+    return f"{move // spec.cols + 1},{move % spec.cols + 1}"
 
 
 def describe_move(pos: Position, move: int) -> str:

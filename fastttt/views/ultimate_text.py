@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from fastttt.errors import IllegalMoveError, InvalidArgumentError
+from fastttt.errors import IllegalMoveError, InvalidArgumentError, require_int
 from fastttt.games.ultimate.state import SYMBOLS, UltimateState
 
 MOVE_HELP = "board,cell (1-9 each, row by row), rRcC on the 9x9 grid, or the cell in a forced board"
@@ -103,8 +103,9 @@ def render(state: UltimateState, last_move: int | None = None, color: bool = Fal
 
 
 def format_move(state: UltimateState, move: int) -> str:
-    """A move as a person types it: ``board,cell`` counted from 1."""
-    b, c = divmod(int(move), 9)
+    """A move as a person types it: ``board,cell`` counted from 1; a move off the board (not
+    an integer 0..80) raises InvalidArgumentError."""
+    b, c = divmod(require_int(move, "a cell of ultimate", 0, 80), 9)
     return f"{b + 1},{c + 1}"
 
 

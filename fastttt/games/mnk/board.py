@@ -31,7 +31,7 @@ from fastttt.codes import (
     code_count,
     code_of_bitboards,
 )
-from fastttt.errors import GameSpecError, IllegalMoveError, InvalidPositionError
+from fastttt.errors import GameSpecError, IllegalMoveError, InvalidPositionError, require_moves
 from fastttt.games.mnk.spec import GameSpec, as_spec
 
 FIRST, SECOND = 0, 1
@@ -222,10 +222,25 @@ class Position:
 
     @classmethod
     def from_text(cls, spec: GameSpec | str, text: str) -> Position:
-        """Parse ``'X.O/.X./..O'`` (slashes and whitespace optional; ``x``/``o`` accepted)."""
+        """Parse ``'X.O/.X./..O'``, rows from the top (whitespace and ``|`` ignored; ``x``/``o``
+        accepted). Slashes are optional, but a text with slashes must hold ``rows`` rows of
+        ``cols`` cells each; without them it is the cells row by row."""
         spec = as_spec(spec)
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position text is a string, got {text!r}")
+        if "/" in text:
+            rows = ["".join(ch for ch in row if ch not in " \t\n|") for row in text.split("/")]
+            for r, row in enumerate(rows[: spec.rows]):
+                if len(row) != spec.cols:
+                    raise InvalidPositionError(
+                        f"position text {text!r}: row {r + 1} has {len(row)} cells, expected "
+                        f"{spec.cols} (the {spec.describe()} board)"
+                    )
+            if len(rows) != spec.rows:
+                raise InvalidPositionError(
+                    f"position text {text!r} has {len(rows)} rows, expected {spec.rows} (the "
+                    f"{spec.describe()} board)"
+                )
         cleaned = "".join(ch for ch in text if ch not in "/ \t\n|")
         if len(cleaned) != spec.cells:
             raise InvalidPositionError(
@@ -253,11 +268,10 @@ class Position:
 
     @classmethod
     def from_moves(cls, spec: GameSpec | str, moves: Iterable[int]) -> Position:
-        """Play ``moves`` (cells, or columns with gravity; 0-based) from the empty board."""
+        """Play ``moves`` (cells, or columns with gravity; 0-based; in order: a list, tuple, array
+        or iterator, not a set or a dict) from the empty board."""
         pos = cls.empty(spec)
-        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
-            raise InvalidPositionError(f"moves are a sequence of integers, got {moves!r}")
-        for i, move in enumerate(moves):
+        for i, move in enumerate(require_moves(moves)):
             try:
                 pos = pos.play(move)
             except IllegalMoveError as err:

@@ -32,7 +32,12 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from fastttt.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
+from fastttt.errors import (
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidPositionError,
+    require_moves,
+)
 from fastttt.games.mnk.board import contains_line
 from fastttt.kernels import ultimate as K
 
@@ -177,11 +182,10 @@ class UltimateState:
 
     @classmethod
     def from_moves(cls, moves: Iterable[int], open_won_boards: bool = False) -> UltimateState:
-        """Play ``moves`` (0..80) from the empty board; the error names the first bad move."""
-        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
-            raise InvalidPositionError(f"moves are a sequence of integers 0..80, got {moves!r}")
+        """Play ``moves`` (0..80, in order: not a set or a dict) from the empty board; the error
+        names the first bad move."""
         state = cls(open_won_boards)
-        for i, move in enumerate(moves):
+        for i, move in enumerate(require_moves(moves, "integers 0..80")):
             try:
                 state = state.play(move)
             except IllegalMoveError as err:
