@@ -130,6 +130,18 @@ def test_an_interrupted_build_resumes_to_the_same_bytes(tmp_path, monkeypatch):
     assert not (tmp_path / "cut.book.parts").exists()
 
 
+def test_resuming_a_finished_book_keeps_it_and_its_extension(tmp_path):
+    # --resume on a finished, extended book rebuilt it and dropped the extension
+    path = tmp_path / "b.book"
+    B.build("4x5k4g", 2, path)
+    B.extend(path, 4)
+    extended = path.read_bytes()
+    book = B.build("4x5k4g", 2, path, resume=True)
+    assert path.read_bytes() == extended and book.lines == 4 and book.past_keys.size > 0
+    deeper = B.build("4x5k4g", 3, path, resume=True)  # another depth: built, as without resume
+    assert deeper.depth == 3 and deeper.lines == 0 and B.load(path).depth == 3
+
+
 def test_two_workers_build_the_same_book(tmp_path, monkeypatch):
     monkeypatch.setattr(B, "CHUNK", 16)
     B.build("4x5k4g", 3, tmp_path / "one.book")

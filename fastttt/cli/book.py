@@ -27,7 +27,11 @@ def book() -> None:
 @click.option(
     "--out", "out_path", type=NonEmptyPath(dir_okay=False), help="The file (default GAME.book)."
 )
-@click.option("--resume", is_flag=True, help="Keep the chunks an interrupted build finished.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Keep the chunks an interrupted build finished (a finished book is kept as it is).",
+)
 @click.option(
     "--reuse",
     "reuse_path",

@@ -312,7 +312,9 @@ def build(
     """Build the book of ``spec`` to ``depth`` plies and write it to ``path`` (atomically; a file
     there that is not a book is refused unless ``force``). The depth-``depth`` positions are
     searched in chunks of :data:`CHUNK`, each saved in ``<path>.parts/`` as it finishes;
-    ``resume`` keeps the chunks found there (their game and depth must match). ``reuse``:
+    ``resume`` keeps the chunks found there (their game and depth must match); with no chunks
+    there and a book of this game and depth at ``path``, that book is finished: it is returned
+    as it is, its extension (:func:`extend`) kept. ``reuse``:
     another book of the game whose scores (:meth:`Book.score`: a shallower book's lines and
     kept moves) are taken instead of searched; only the kept move is then looked for.
     ``workers``: that many processes; ``scheduler``: the address of a Dask scheduler (the
@@ -326,6 +328,10 @@ def build(
     layers = _layers(spec, depth)
     leaves = sorted(layers[depth].items())
     parts = Path(f"{target}.parts")
+    if resume and not parts.exists():
+        finished = _finished_book(target, spec, depth)
+        if finished is not None:
+            return finished
     plan = {
         "game": game_fields(spec),
         "depth": depth,
@@ -355,6 +361,18 @@ def build(
         part.unlink()
     parts.rmdir()
     return book
+
+
+def _finished_book(path: Path, spec: GameSpec, depth: int) -> Book | None:
+    """The book at ``path`` when it is one of ``spec`` to ``depth`` plies, else None (none
+    there, another book, or one that does not read)."""
+    if not path.is_file():
+        return None
+    try:
+        book = load(path, spec)
+    except (TableFileError, GameSpecError):
+        return None
+    return book if book.depth == depth else None
 
 
 def perfect_lines(book: Book, ply: int) -> dict[int, Position]:
