@@ -325,13 +325,13 @@ def build(
     _check_reuse(reuse, spec)
     depth = require_int(depth, "depth", 0, min(MAX_DEPTH, spec.cells - 1))
     target = check_target(path, _is_book, "a fastttt book", TableFileError, force=force)
-    layers = _layers(spec, depth)
-    leaves = sorted(layers[depth].items())
     parts = Path(f"{target}.parts")
     if resume and not parts.exists():
         finished = _finished_book(target, spec, depth)
         if finished is not None:
             return finished
+    layers = _layers(spec, depth)
+    leaves = sorted(layers[depth].items())
     plan = {
         "game": game_fields(spec),
         "depth": depth,
@@ -370,7 +370,7 @@ def _finished_book(path: Path, spec: GameSpec, depth: int) -> Book | None:
         return None
     try:
         book = load(path, spec)
-    except (TableFileError, GameSpecError):
+    except TableFileError:
         return None
     return book if book.depth == depth else None
 

@@ -65,8 +65,6 @@ def render(
     gets a dot; ``cell``: pixels per cell, a finite number above 0. A ``values`` or ``cell`` of
     another kind raises InvalidArgumentError.
     """
-    from fastttt.play.move_values import MoveValue, MoveValues
-
     if not isinstance(state, State):
         raise InvalidArgumentError(
             f"cannot draw {type(state).__name__}: "
@@ -77,6 +75,23 @@ def render(
             f"cell (pixels per cell) must be a finite number above 0, got {cell!r}"
         )
     source = getattr(values, "source", None)
+    table = _value_table(values)
+    return game_of(state).render_svg(
+        state,
+        values=table,
+        source=source,
+        coordinates=coordinates,
+        last_move=last_move,
+        cell=cell,
+        legend=legend,
+    )
+
+
+def _value_table(values: Any) -> dict | None:
+    """``render``'s ``values`` as a ``{move: MoveValue}`` dict (None: none), checked: an exact
+    win or loss counts its plies."""
+    from fastttt.play.move_values import MoveValue, MoveValues
+
     table = values.values if isinstance(values, MoveValues) else values
     if table is not None and not isinstance(table, dict):
         raise InvalidArgumentError(
@@ -97,15 +112,7 @@ def render(
                 f"values: move {move} is an exact win or loss: its plies must be an integer "
                 f"above 0, got {plies!r}"
             )
-    return game_of(state).render_svg(
-        state,
-        values=table,
-        source=source,
-        coordinates=coordinates,
-        last_move=last_move,
-        cell=cell,
-        legend=legend,
-    )
+    return table
 
 
 def board_svg(

@@ -228,8 +228,8 @@ class Position:
         spec = as_spec(spec)
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position text is a string, got {text!r}")
-        if "/" in text:
-            rows = ["".join(ch for ch in row if ch not in " \t\n|") for row in text.split("/")]
+        rows = ["".join(ch for ch in row if ch not in " \t\n|") for row in text.split("/")]
+        if len(rows) > 1:
             for r, row in enumerate(rows[: spec.rows]):
                 if len(row) != spec.cols:
                     raise InvalidPositionError(
@@ -241,7 +241,7 @@ class Position:
                     f"position text {text!r} has {len(rows)} rows, expected {spec.rows} (the "
                     f"{spec.describe()} board)"
                 )
-        cleaned = "".join(ch for ch in text if ch not in "/ \t\n|")
+        cleaned = "".join(rows)
         if len(cleaned) != spec.cells:
             raise InvalidPositionError(
                 f"position text {text!r} has {len(cleaned)} cells, the {spec.describe()} board "
