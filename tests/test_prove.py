@@ -203,8 +203,10 @@ def test_side_by_side_values_match_alphabeta(game):
 def test_side_by_side_every_method_works_until_the_time_is_spent():
     # 8 x 8 k = 5: no method settles it in the budget (on 7 x 7 k = 5 an idle machine proves
     # the draw within it), so all three run for the whole budget, each on a thread of its own;
-    # first a few nodes in turns, so that no kernel compiles inside a timed slice
+    # first a few nodes in turns, then a second side by side, so that no kernel (each
+    # method's, on its own thread) compiles inside a timed slice
     prove(Position.empty("8x8k5"), budget_nodes=100_000)
+    prove(Position.empty("8x8k5"), budget_seconds=1, threads=2)
     result = prove(Position.empty("8x8k5"), budget_seconds=3, threads=2)
     assert result.value is None and result.bounds == (0, 1) and result.threads == 3
     searched = {"dfpn": 0.0, "dfpn-narrowed": 0.0, "alphabeta": 0.0}
