@@ -400,6 +400,36 @@ def test_a_version_1_file_without_certificates_still_loads(tmp_path):
     assert load(path) == proof and check(load(path))
 
 
+@pytest.mark.parametrize(
+    "where, bad, words",
+    [
+        ("value", 0.5, "the value is an integer, not 0.5"),
+        ("value", "1", "the value is an integer, not '1'"),
+        ("value", True, "the value is an integer, not True"),
+        ("value", 2, "the value is one of 1, 0, -1, not 2"),
+        ("attacker", 2, "a claim's attacker is one of 0, 1, not 2"),
+        ("attacker_wins", "false", "a claim's attacker_wins is true or false, not 'false'"),
+        ("attacker_wins", 1, "a claim's attacker_wins is true or false, not 1"),
+    ],
+)
+def test_a_field_of_another_kind_is_refused_even_with_a_good_checksum(tmp_path, where, bad, words):
+    """A hand-edited field that still carries a matching SHA-256 is refused, not rounded or
+    read as true (``int(0.5)``, ``bool("false")``)."""
+    from fastttt.search.prooftree import _digest
+
+    path = save(_win_proof(), tmp_path / "p.proof")
+    data = json.loads(path.read_text())
+    del data["sha256"]
+    if where == "value":
+        data["value"] = bad
+    else:
+        data["claims"][0][where] = bad
+    path.write_text(json.dumps({**data, "sha256": _digest(data)}))
+    with pytest.raises(TableFileError) as caught:
+        load(path)
+    assert f"fields are damaged ({words})" in str(caught.value)
+
+
 def test_files_round_trip_and_damage_is_refused(tmp_path):
     proof = _win_proof()
     path = save(proof, tmp_path / "p.proof")
@@ -417,7 +447,7 @@ def test_files_round_trip_and_damage_is_refused(tmp_path):
     del data["sha256"]
     data["claims"][0]["strategy"][first] = "5"
     path.write_text(json.dumps({**data, "sha256": _digest(data)}))
-    with pytest.raises(TableFileError, match="a cell or a column, not '5'"):
+    with pytest.raises(TableFileError, match="a strategy's move is an integer, not '5'"):
         load(path)
     data["claims"][0]["strategy"] = [[first, 5]]
     path.write_text(json.dumps({**data, "sha256": _digest(data)}))

@@ -316,6 +316,12 @@ def test_bad_budgets_are_one_line_usage_errors(text):
     assert len(lines) == 1 and lines[0].startswith("Error: Invalid value for --budget")
 
 
+def test_a_time_too_long_says_the_limit():
+    result = CliRunner().invoke(main, ["solve", "tictactoe", "--search", "--budget", "1e309s"])
+    assert result.exit_code == 2
+    assert "at most 1e9 seconds" in result.stderr
+
+
 def test_search_json_fields():
     result = CliRunner().invoke(main, ["solve", "4x4k3", "--search", "--json"])
     assert result.exit_code == 0, result.output

@@ -52,6 +52,7 @@ def test_game_names_have_one_grammar(name):
         ("tic_tac_toe", tictactoe),
         (" 3x3k3 ", tictactoe),
         ("\uff13x\uff13", tictactoe),  # fullwidth digits, as before
+        ("00003x3k3", tictactoe),  # leading zeros are not a huge board
     ],
 )
 def test_names_people_write(name, spec):

@@ -181,6 +181,30 @@ def test_bad_values_or_cell_are_refused(options, words):
     assert render(Position.empty(connect4), cell=12.5).startswith("<svg")
 
 
+@pytest.mark.parametrize(
+    "state, bad, words",
+    [
+        (
+            Position.from_text("tictactoe", "X../.O./..."),
+            9,
+            "last_move: a cell of tictactoe must be in 0..8, got 9",
+        ),
+        (Position.empty(connect4), 7, "last_move: a column of connect4 must be in 0..6, got 7"),
+        (
+            Position.empty(connect4),
+            "3",
+            "last_move: a column of connect4 must be an integer, got '3'",
+        ),
+        (UltimateState(), -1, "last_move: a cell of ultimate must be in 0..80, got -1"),
+    ],
+)
+def test_a_last_move_off_the_board_is_refused(state, bad, words):
+    with pytest.raises(InvalidArgumentError) as caught:
+        render(state, last_move=bad)
+    assert words in str(caught.value)
+    assert 'class="last"' in render(Position.from_moves(connect4, [3]), last_move=3)
+
+
 def test_ultimate_claims_forced_board_and_estimates():
     state = UltimateState.from_moves(_docs().ULTIMATE_MOVES)
     root = parse(render(state, coordinates=True))

@@ -499,3 +499,53 @@ def test_games_are_listed_under_the_name_the_state_gives(client):
     for name in ("connect4", "6x7k4g", "Connect4", "4x5k4g", "3x3k3", "ultimate-open"):
         spec = client.get("/api/state", params={"game": name}).json()["game"]
         assert spec in by_spec, (name, spec)
+
+
+def test_serve_on_port_0_names_the_port_it_listens_on():
+    """``serve --port 0`` lets the system choose a free port and prints that port, not 0."""
+    import json
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastttt", "serve", "--port", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = proc.stderr.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
+        assert match and int(match.group(1)) > 0, first
+        url = f"http://127.0.0.1:{match.group(1)}/api/games"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=1) as reply:
+                    games = json.load(reply)["games"]
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+                time.sleep(0.1)
+        assert "tictactoe" in {g["name"] for g in games}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_serve_on_a_busy_port_is_one_line_naming_it():
+    import socket
+
+    from fastttt.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert (
+        result.stderr.strip() == f"Error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    )

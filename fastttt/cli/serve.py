@@ -29,5 +29,28 @@ def serve(port: int, host: str) -> None:
         from fastttt.views.web.app import create_app
     except ImportError:
         raise click.ClickException(WEB_EXTRA) from None
-    click.echo(f"fastttt explorer on http://{host}:{port}/  (Ctrl-C to stop)", err=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    sock = _listen(host, port)
+    bound = sock.getsockname()[1]  # the free port the system chose when port is 0
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"fastttt explorer on http://{shown}:{bound}/  (Ctrl-C to stop)", err=True)
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server.run(sockets=[sock])
+
+
+def _listen(host: str, port: int):
+    """A socket bound to ``host:port`` (IPv6 where the host is an IPv6 address), or a one-line
+    error that names the address and why it cannot be used."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise click.ClickException(
+            f"cannot listen on {host}:{port}: {error.strerror or error}"
+        ) from None
+    sock.set_inheritable(True)
+    return sock

@@ -50,7 +50,8 @@ def parse_budget(text: str | None) -> tuple[int | None, float | None]:
             value *= _BUDGET_UNITS[unit]
             if seconds is not None or not 0 < value <= 1e9:
                 raise click.BadParameter(
-                    f"{part!r}: a time is more than 0 and given once", param_hint="--budget"
+                    f"{part!r}: a time is more than 0 and at most 1e9 seconds, given once",
+                    param_hint="--budget",
                 )
             seconds = value
     return nodes, seconds

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -371,26 +371,38 @@ def load(path: str | os.PathLike) -> Proof:
         raise TableFileError(f"{path}: the proof's fields are damaged ({err})") from None
 
 
-def _as_move(move: Any) -> int:
-    if isinstance(move, bool) or not isinstance(move, int):
-        raise ValueError(f"a strategy's move is a cell or a column, not {move!r}")
-    return move
+def _whole(value: Any, what: str, allowed: Iterable[int] | None = None) -> int:
+    """A JSON integer field as written by :func:`save`: not a float, string or boolean."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} is an integer, not {value!r}")
+    if allowed is not None and value not in allowed:
+        raise ValueError(f"{what} is one of {', '.join(map(str, allowed))}, not {value!r}")
+    return value
+
+
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{what} is true or false, not {value!r}")
+    return value
 
 
 def _from_fields(data: dict[str, Any]) -> Proof:
     claims = tuple(
         Claim(
-            int(c["attacker"]),
-            bool(c["attacker_wins"]),
-            {str(text): _as_move(move) for text, move in c["strategy"].items()},
+            _whole(c["attacker"], "a claim's attacker", (0, 1)),
+            _flag(c["attacker_wins"], "a claim's attacker_wins"),
+            {str(text): _whole(move, "a strategy's move") for text, move in c["strategy"].items()},
             {
-                text: tuple((int(x), int(y)) for x, y in pairs)
+                text: tuple(
+                    (_whole(x, "a paired cell"), _whole(y, "a paired cell")) for x, y in pairs
+                )
                 for text, pairs in c.get("pairings", {}).items()
             },
         )
         for c in data["claims"]
     )
-    return Proof(GameSpec(**data["game"]), str(data["root"]), int(data["value"]), claims)
+    value = _whole(data["value"], "the value", (1, 0, -1))
+    return Proof(GameSpec(**data["game"]), str(data["root"]), value, claims)
 
 
 __all__ = [

@@ -62,8 +62,8 @@ def render(
 
     ``values``: a :class:`~fastttt.play.move_values.MoveValues` (or a plain ``{move: MoveValue}``)
     to draw as a heat map, with a legend unless ``legend`` is False; ``last_move`` (API form)
-    gets a dot; ``cell``: pixels per cell, a finite number above 0. A ``values`` or ``cell`` of
-    another kind raises InvalidArgumentError.
+    gets a dot; ``cell``: pixels per cell, a finite number above 0. A ``values``, ``cell`` or
+    ``last_move`` of another kind (an off-board move) raises InvalidArgumentError.
     """
     if not isinstance(state, State):
         raise InvalidArgumentError(
@@ -74,9 +74,15 @@ def render(
         raise InvalidArgumentError(
             f"cell (pixels per cell) must be a finite number above 0, got {cell!r}"
         )
+    game = game_of(state)
+    if last_move is not None:
+        try:
+            game.format_move(state, last_move)  # refuses what is not one of the game's moves
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(f"last_move: {error}") from None
     source = getattr(values, "source", None)
     table = _value_table(values)
-    return game_of(state).render_svg(
+    return game.render_svg(
         state,
         values=table,
         source=source,

@@ -173,7 +173,7 @@ def _parse_compact(key: str, original: str) -> GameSpec:
             f"unknown game {original!r}: not an m,n,k-game (tictactoe, connect4, mnk, connect, "
             f"or {COMPACT_HELP}, positive whole numbers)"
         )
-    if any(len(g or "") > 4 for g in match.groups()[:3]):  # int() of a huge digit string
+    if any(len((g or "").lstrip("0")) > 4 for g in match.groups()[:3]):  # int() of a huge string
         raise GameSpecError(f"game {original[:24]!r}...: at most {MAX_CELLS} cells are supported")
     r, c = int(match.group(1)), int(match.group(2))
     k = int(match.group(3)) if match.group(3) else min(r, c)
