@@ -52,5 +52,4 @@ def _listen(host: str, port: int):
         raise click.ClickException(
             f"cannot listen on {host}:{port}: {error.strerror or error}"
         ) from None
-    sock.set_inheritable(True)
     return sock
