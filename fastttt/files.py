@@ -138,8 +138,15 @@ def check_target(
     """Refuse a write to ``path`` before any work (``error``, a FastTTTError class): a target
     that exists and is not a regular file, a regular file for which ``is_ours`` is False
     (unless ``force``: ``what`` names the kind, "a fastttt table"; ``force_hint`` says how
-    to force it), a missing or read-only folder. Removes stale temporary files; returns the path."""
+    to force it), a missing or read-only folder. A symbolic link is followed: the file it names
+    is checked and is the path returned, so a save replaces that file and keeps the link; a
+    link to nothing is refused. Removes stale temporary files; returns the path."""
     path = Path(path)
+    if path.is_symlink():
+        named = Path(os.path.realpath(path))
+        if not named.exists():
+            raise error(f"{path}: a symbolic link to {named}, which does not exist")
+        path = named
     folder = path.parent.absolute()
     if path.name in ("", ".", ".."):
         raise error(f"{path}: not a file name")

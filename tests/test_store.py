@@ -246,6 +246,33 @@ def test_save_overwrites_a_table(tmp_path, free34, solution):
     assert load(path).spec == free34.spec
 
 
+def test_save_through_a_link_replaces_the_table_it_names_and_keeps_the_link(
+    tmp_path, free34, solution
+):
+    (tmp_path / "tables").mkdir()
+    table = save(solution, tmp_path / "tables" / "v1.fttt")
+    link = tmp_path / "latest.fttt"
+    link.symlink_to(table)
+    assert save(free34, link) == table
+    assert link.is_symlink() and os.readlink(link) == str(table)
+    assert load(table).spec == free34.spec and load(link).spec == free34.spec
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me")
+    link.unlink()
+    link.symlink_to(notes)
+    with pytest.raises(TableFileError, match="not a fastttt table"):
+        save(free34, link)
+    assert link.is_symlink() and notes.read_text() == "keep me"
+
+
+def test_save_refuses_a_link_to_nothing_and_leaves_it(tmp_path, free34):
+    link = tmp_path / "t.fttt"
+    link.symlink_to(tmp_path / "nowhere.fttt")
+    with pytest.raises(TableFileError, match="a symbolic link to .*nowhere.fttt, which does not"):
+        save(free34, link, force=True)
+    assert link.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["t.fttt"]
+
+
 @pytest.mark.parametrize("where", ["missing/t.fttt", "file/t.fttt"])
 def test_save_names_the_missing_folder_not_a_temp_file(tmp_path, free34, where):
     (tmp_path / "file").write_text("x")
