@@ -7,7 +7,10 @@ the kernel can be compared on the same search (issue 19)::
 Prints the answer, the CPU seconds (compiling excluded), the nodes (the probes' among them),
 the rate, the root's numbers, the defender's nodes restricted to a relevance zone (those
 whose zone came from the zone cache among them) and the load average. The same node count
-and root numbers from two versions say that they searched the same tree.
+and root numbers from two versions say that they searched the same tree. ``--children N``
+then lists the N moves of the root with the least proof numbers in the table
+(:meth:`~fastttt.search.dfpn.ProofSearch.child_numbers`): where df-pn would go on, which a
+split one ply deeper can ask on its own (``root_split_run.py --moves ...,MOVE``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ def main() -> None:
     add_order_weight(parser)
     parser.add_argument("--nodes", type=float, default=1e6, help="the node budget")
     parser.add_argument("--tt-bits", type=int, default=22)
+    parser.add_argument(
+        "--children", type=int, default=0, help="list this many root moves by proof number"
+    )
     args = parser.parse_args()
     pos = position(args)
     warmup()
@@ -49,6 +55,9 @@ def main() -> None:
         f"phi/delta={r.phi}/{r.delta} zones={search.zone_cuts:,} "
         f"(from the cache {search.zone_cache_hits:,}) load={os.getloadavg()[0]:.1f}"
     )
+    numbers = search.child_numbers(pos, args.attacker, attacker_reach=args.reach)
+    for move, (proof, disproof) in sorted(numbers.items(), key=lambda kv: kv[1])[: args.children]:
+        print(f"  move {move}: proof {proof:,}, disproof {disproof:,}")
 
 
 if __name__ == "__main__":

@@ -793,3 +793,30 @@ def test_halt_from_another_thread_stops_a_proof():
             break
     assert not worker.is_alive() and answers[0].proven is None
     assert search.prove(Position.empty("7x7k5"), 0, max_nodes=2000).nodes == 2000  # cleared
+
+
+@pytest.mark.parametrize(
+    "game, moves, narrowing, reach",
+    [
+        ("4x4k3", [], {}, 0),
+        ("5x5k4", [12, 0], {"zone_nodes": 16}, 2),
+    ],
+)
+def test_child_numbers_say_which_moves_win(game, moves, narrowing, reach):
+    """After a proof, the table's numbers of the root's children: the moves with proof 0 win
+    (alpha-beta agrees), at least one of them; without a reach, disproof 0 moves do not win."""
+    spec = as_spec(game)
+    pos = Position.from_moves(spec, moves)
+    search = ProofSearch(spec, tt_bits=18, **narrowing)
+    assert search.prove(pos, pos.to_move, attacker_reach=reach, line=False).proven is True
+    numbers = search.child_numbers(pos, pos.to_move, attacker_reach=reach)
+    reference = Searcher(spec)
+    winning = [m for m, (proof, _) in numbers.items() if proof == 0]
+    assert winning
+    for move, (proof, disproof) in numbers.items():
+        after = reference.solve(pos.play(move), weak=True).score
+        if proof == 0:
+            assert after == -1, move  # the opponent, to move there, loses
+        if disproof == 0 and not reach:
+            assert after != -1, move
+    assert search.child_numbers(pos, 1 - pos.to_move, attacker_reach=reach) != numbers

@@ -446,6 +446,31 @@ class ProofSearch:
         settled = mine == 0 if won else theirs == 0
         return int(work) if found and settled else None
 
+    def child_numbers(
+        self, pos, attacker: int, attacker_reach: int = 0
+    ) -> dict[int, tuple[int, int]]:
+        """``{move: (proof, disproof)}``: the numbers the table holds for "does ``attacker``
+        win?" after each legal move of the live ``pos`` (full mode, with the reach a search
+        used), from the attacker's side (proof 0: it wins there); children the table does not
+        hold, and moves that end the game, are left out; a position a threat probe settled
+        keeps its proof in the probes' entries, which this does not read. After an unsettled
+        search it says which moves df-pn found most promising."""
+        attacker = require_int(attacker, "attacker", 0, 1)
+        attacker_reach = require_int(attacker_reach, "attacker_reach", 0, 64)
+        tag = _tag(attacker, K.MODE_FULL, attacker_reach)
+        numbers = {}
+        for move in pos.legal_moves():
+            child = pos.play(move)
+            if child.is_over():
+                continue
+            self._load(child)
+            key = np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
+            found, phi, delta, _, _ = K.tt_get(self.tt, key, self.tt_bits)
+            if found:
+                mine, theirs = (phi, delta) if child.to_move == attacker else (delta, phi)
+                numbers[move] = (int(mine), int(theirs))
+        return numbers
+
     def _key(self, attacker: int) -> np.uint64:
         """The table key of the loaded position for the full-mode question (no reach)."""
         return np.uint64(L.canonical_key(self.board.B, self.board.Z, _tag(attacker, K.MODE_FULL)))
