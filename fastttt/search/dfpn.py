@@ -457,23 +457,24 @@ class ProofSearch:
         search it says which moves df-pn found most promising."""
         attacker = require_int(attacker, "attacker", 0, 1)
         attacker_reach = require_int(attacker_reach, "attacker_reach", 0, 64)
-        tag = _tag(attacker, K.MODE_FULL, attacker_reach)
         numbers = {}
         for move in pos.legal_moves():
             child = pos.play(move)
             if child.is_over():
                 continue
             self._load(child)
-            key = np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
+            key = self._key(attacker, attacker_reach)
             found, phi, delta, _, _ = K.tt_get(self.tt, key, self.tt_bits)
             if found:
                 mine, theirs = (phi, delta) if child.to_move == attacker else (delta, phi)
                 numbers[move] = (int(mine), int(theirs))
         return numbers
 
-    def _key(self, attacker: int) -> np.uint64:
-        """The table key of the loaded position for the full-mode question (no reach)."""
-        return np.uint64(L.canonical_key(self.board.B, self.board.Z, _tag(attacker, K.MODE_FULL)))
+    def _key(self, attacker: int, reach: int = 0) -> np.uint64:
+        """The table key of the loaded position for the full-mode question (within ``reach``;
+        0: none)."""
+        tag = _tag(attacker, K.MODE_FULL, reach)
+        return np.uint64(L.canonical_key(self.board.B, self.board.Z, tag))
 
     def _move_of(self, cell: int) -> int:
         return cell % self.geometry.cols if self.geometry.gravity else cell
