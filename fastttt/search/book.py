@@ -98,7 +98,17 @@ def _codes(pos: Position) -> tuple[int, int]:
     column_bits = _layouts(pos.spec)
     cur = to_layout(pos.first if pos.to_move == 0 else pos.second, column_bits)
     code = cur + to_layout(pos.first | pos.second, column_bits)
-    return code, int(_mirror(pos.spec, np.array([code], dtype=np.uint64))[0])
+    return code, _mirror_code(pos.spec, code)
+
+
+def _mirror_code(spec: GameSpec, code: int) -> int:
+    """:func:`_mirror` of one code, in plain ints (a NumPy array of one is slower by far)."""
+    h1 = spec.rows + 1
+    column = (1 << h1) - 1
+    out = 0
+    for c in range(spec.cols):
+        out |= ((code >> (c * h1)) & column) << ((spec.cols - 1 - c) * h1)
+    return out
 
 
 def _key_move(pos: Position, move: int) -> int:
