@@ -198,6 +198,39 @@ def _shipped_connect4():
     return book
 
 
+def _plies_of_keys(spec, keys: np.ndarray) -> np.ndarray:
+    """The stones of each position given by its :func:`B.position_key` (a column of height h
+    reads ``cur + mask`` in ``[2**h - 1, 2**(h + 1) - 2]``)."""
+    h1 = spec.rows + 1
+    plies = np.zeros(keys.shape, dtype=np.int64)
+    for c in range(spec.cols):
+        column = ((keys >> np.uint64(c * h1)) & np.uint64((1 << h1) - 1)).astype(np.int64)
+        plies += np.floor(np.log2(column + 1)).astype(np.int64)
+    return plies
+
+
+def test_the_shipped_connect4_book_holds_every_shallow_position():
+    """The default-suite part of the wholeness check below (-m slow): the book's entries of
+    up to 7 stones are exactly the live positions of up to 7 stones, none lies past its
+    depth, and the lines of its deepest ply are kept."""
+    book = _shipped_connect4()
+    shallow = 7
+    layers = B._layers(book.spec, shallow)
+    plies = _plies_of_keys(book.spec, book.keys)
+    assert plies.max() == book.depth
+    for ply, layer in enumerate(layers):
+        assert set(book.keys[plies == ply].tolist()) == set(layer), ply
+    empty = Position.empty(book.spec)
+    assert book.score(empty) == 1  # the first player wins with its 21st stone (move 41)
+    assert max(book.move_scores(empty).items(), key=lambda kv: kv[1]) == (3, 1)  # the centre
+    past = _plies_of_keys(book.spec, book.past_keys)
+    assert set(past.tolist()) == set(range(book.depth + 1, book.lines + 1))
+    assert set(B.perfect_lines(book, book.lines)) == set(
+        book.past_keys[past == book.lines].tolist()
+    )
+
+
+@pytest.mark.slow
 def test_the_shipped_connect4_book_is_whole():
     book = _shipped_connect4()
     layers = B._layers(book.spec, book.depth)
