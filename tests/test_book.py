@@ -457,9 +457,10 @@ def test_extend_refuses_a_file_to_reuse_that_is_not_a_book(tmp_path):
 
 
 @pytest.mark.parametrize("game", ["connect4", "4x5k4g", "5x6k4g"])
-def test_one_code_mirrors_as_the_array_does(game):
+def test_one_code_mirrors_as_an_array_of_codes_does(game):
     spec = as_spec(game)
     rng = np.random.default_rng(7)
     codes = rng.integers(0, 1 << ((spec.rows + 1) * spec.cols), 2000, dtype=np.uint64)
     mirrored = B._mirror(spec, codes)
-    assert [B._mirror_code(spec, int(c)) for c in codes] == mirrored.tolist()
+    assert mirrored.dtype == np.uint64
+    assert [B._mirror(spec, int(c)) for c in codes] == mirrored.tolist()

@@ -81,15 +81,15 @@ def layout_keys(spec: GameSpec, curs: np.ndarray, masks: np.ndarray) -> np.ndarr
     return np.minimum(codes, _mirror(spec, codes))
 
 
-def _mirror(spec: GameSpec, codes: np.ndarray) -> np.ndarray:
+def _mirror(spec: GameSpec, codes):
     """``cur + mask`` codes left-right mirrored: column c's ``rows + 1`` bits go to column
-    ``cols - 1 - c`` (a column's sum never carries into the next: its free bit is above)."""
-    h1 = np.uint64(spec.rows + 1)
-    column = np.uint64((1 << (spec.rows + 1)) - 1)
-    out = np.zeros_like(codes)
+    ``cols - 1 - c`` (a column's sum never carries into the next: its free bit is above).
+    ``codes``: a uint64 array, or one code as a plain int (a NumPy array of one is far slower)."""
+    h1 = spec.rows + 1
+    column = (1 << h1) - 1
+    out = codes & 0
     for c in range(spec.cols):
-        bits = (codes >> (np.uint64(c) * h1)) & column
-        out |= bits << (np.uint64(spec.cols - 1 - c) * h1)
+        out |= ((codes >> (c * h1)) & column) << ((spec.cols - 1 - c) * h1)
     return out
 
 
@@ -98,17 +98,7 @@ def _codes(pos: Position) -> tuple[int, int]:
     column_bits = _layouts(pos.spec)
     cur = to_layout(pos.first if pos.to_move == 0 else pos.second, column_bits)
     code = cur + to_layout(pos.first | pos.second, column_bits)
-    return code, _mirror_code(pos.spec, code)
-
-
-def _mirror_code(spec: GameSpec, code: int) -> int:
-    """:func:`_mirror` of one code, in plain ints (a NumPy array of one is slower by far)."""
-    h1 = spec.rows + 1
-    column = (1 << h1) - 1
-    out = 0
-    for c in range(spec.cols):
-        out |= ((code >> (c * h1)) & column) << ((spec.cols - 1 - c) * h1)
-    return out
+    return code, _mirror(pos.spec, code)
 
 
 def _key_move(pos: Position, move: int) -> int:
