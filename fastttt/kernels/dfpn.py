@@ -61,9 +61,9 @@ counted as a probe's node), marking the lines
 it reads (:func:`_mark_threat_lines`): the attacker's lines of k-1 stones, and at each
 defender's node the lines of k-2 or more through the attacker's last move and the lines of
 k-2 through the double-threat cells answered. A defender's stone on a cell m then leaves the
-proof as it is when m is empty in all of it, on none of those lines, and on no line without
-an attacker's stone now that holds k-3 or more defender's stones in all of the proof
-(:func:`_mark_zone`: there m could give the defender a new four or threat). Such moves lose
+proof as it is when m is empty in all of it, on none of those lines, and on none of the lines
+:func:`_mark_defender_lines` marks at each defender's node (where m could give the defender a
+winning cell or, answering a three, a new four; at the root, a line m completes). Such moves lose
 and are not searched (:func:`_restrict_to_zone`); the zone is the other cells. The proof must
 leave two empty cells at every node (no board filled by m). df-pn enters a node many times,
 so a zone found is kept in the zone cache (:func:`keep_zone`; the row is the key's low
@@ -136,6 +136,7 @@ from fastttt.kernels.lines import (
     H_K,
     H_LCELLS,
     H_LINES,
+    H_NWIN,
     H_PLY,
     H_ROWS,
     H_SCRATCH,
@@ -706,6 +707,10 @@ def _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks):
             last = _last_move(stk, d)
             ctl[C_LAST] = last
             _mark_threat_lines(B, a, last if s != a else -1, marks)
+            if s != a:
+                _mark_defender_lines(B, a, marks)
+            elif d == 0:
+                _mark_open_lines(B, 1 - a, B[H_K] - 1, marks)  # m itself completes a line
             kind, phi, delta = expand(B, Z, ctl, row, covered, used)
             if kind == _LEAF:
                 if (phi == 0) != (s == a):
@@ -800,24 +805,28 @@ def _mark_threat_lines(B, a, last, marks):
                     _mark_line(B, line, marks)
 
 
-@njit(**JIT)
-def _mark_zone(B, a, marks):
-    """Add bit 4 to ``B[marks + c]`` on every line that holds no attacker's stone now and
-    k-3 or more defender's stones in all of the proof (bits 2: the defender's moves in it),
-    where a defender's stone would give the defender a new four or threat."""
+@njit(**INLINE_JIT)
+def _mark_open_lines(B, p, at_least, marks):
+    """:func:`_mark_line` on every line with ``at_least`` or more stones of ``p`` and none of
+    the opponent's."""
     nl = B[H_LINES]
-    k = B[H_K]
-    att = B[H_CNT] + a * nl
-    dfd = B[H_CNT] + (1 - a) * nl
-    first = B[H_LCELLS]
+    own = B[H_CNT] + p * nl
+    other = B[H_CNT] + (1 - p) * nl
     for line in range(nl):
-        if B[att + line] != 0:
-            continue
-        dfd_all = B[dfd + line]
-        for t in range(k):
-            dfd_all += (B[marks + B[first + line * k + t]] >> 1) & 1
-        if dfd_all >= k - 3:
+        if B[own + line] >= at_least and B[other + line] == 0:
             _mark_line(B, line, marks)
+
+
+@njit(**JIT)
+def _mark_defender_lines(B, a, marks):
+    """At a defender's node of a threat proof, mark (bit 4) the lines where a defender's stone
+    m would change the node: those with k-2 or more of its stones and none of the attacker's
+    (m gives it a winning cell) and, when the attacker has no winning cell here (the defender
+    answers a three), those with k-3 (m and its answer make a four the node does not list).
+    Under a four the defender's one answer is the block; a four that the block makes with m
+    lies on a line of k-2 at the next defender's node, and is marked there."""
+    k = B[H_K]
+    _mark_open_lines(B, 1 - a, k - 2 if B[H_NWIN + a] > 0 else k - 3, marks)
 
 
 @njit(**JIT)
@@ -846,10 +855,7 @@ def relevance_zone(B, Z, tt, ctl, stk, covered, used):
     ctl[C_LOCAL] = 0
     B[H_PLY] -= 1
     ctl[C_TSS_TAG] = tag
-    if deepest < 0 or B[H_EMPTY] - deepest < 2:
-        return False
-    _mark_zone(B, ctl[C_ATTACKER], marks)
-    return True
+    return deepest >= 0 and B[H_EMPTY] - deepest >= 2
 
 
 @njit(**JIT)
