@@ -83,3 +83,17 @@ def plain_attacker_wins(spec):
         return all(wins(A, D | 1 << c, True) for c in moves)
 
     return wins
+
+
+def stones(spec, first, second) -> Position:
+    """The position with ``first``'s and ``second``'s stones on the (row, col) cells listed."""
+    cols = spec.cols
+    return Position(
+        spec,
+        sum(1 << (r * cols + c) for r, c in first),
+        sum(1 << (r * cols + c) for r, c in second),
+    )
+
+
+# first's stones on 9x9 k=5: a double four at (4, 5), or an open four at (4, 1), wins at once
+DOUBLE_FOUR = [(4, 2), (4, 3), (4, 4), (1, 5), (2, 5), (3, 5)]

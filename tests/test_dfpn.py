@@ -20,7 +20,14 @@ from fastttt.search.dfpn import ProofSearch
 from fastttt.search.lineboard import Geometry, LineBoard, board_lines
 from fastttt.tables.dense import solve
 
-from proving import check_line, check_line_start, live_positions, random_positions
+from proving import (
+    DOUBLE_FOUR,
+    check_line,
+    check_line_start,
+    live_positions,
+    random_positions,
+    stones,
+)
 
 
 def dfpn_value(search: ProofSearch, pos: Position, **kw) -> int:
@@ -530,26 +537,12 @@ def test_a_line_cut_by_its_bound_keeps_the_moves_it_walked():
     assert cut >= 3
 
 
-def _stones(spec, first, second) -> Position:
-    """The position with ``first``'s and ``second``'s stones on the (row, col) cells listed."""
-    cols = spec.cols
-    return Position(
-        spec,
-        sum(1 << (r * cols + c) for r, c in first),
-        sum(1 << (r * cols + c) for r, c in second),
-    )
-
-
-# X wins at once by a double four at (4, 5) or an open four at (4, 1) (or at 4, 5's mirror)
-_DOUBLE_FOUR = [(4, 2), (4, 3), (4, 4), (1, 5), (2, 5), (3, 5)]
-
-
 def test_a_zone_under_fours_leaves_out_the_defenders_twos():
     """Against a win by fours a defender's stone matters where it would make a four (a line of
     three), not on a line of two: O's two stones in a corner of the bottom row keep that row
     out of the zone, and O's stones there still lose (alpha-beta)."""
     spec = as_spec("9x9k5")
-    pos = _stones(spec, _DOUBLE_FOUR, [(8, 0), (8, 1), (0, 0), (0, 8), (8, 8)])
+    pos = stones(spec, DOUBLE_FOUR, [(8, 0), (8, 1), (0, 0), (0, 8), (8, 8)])
     zone = ProofSearch(spec, tt_bits=16, zone_nodes=64).relevance_zone(pos, 0)
     assert zone is not None
     for cell in (8 * 9 + 2, 8 * 9 + 3, 8 * 9 + 4):
@@ -561,7 +554,7 @@ def test_a_zone_under_fours_keeps_the_cells_that_make_the_defender_a_four():
     """O's three in the bottom row: a stone on its window's two empty cells makes O a four,
     which X must answer, so both are in the zone."""
     spec = as_spec("9x9k5")
-    pos = _stones(spec, _DOUBLE_FOUR, [(8, 0), (8, 1), (8, 2), (0, 0), (0, 8)])
+    pos = stones(spec, DOUBLE_FOUR, [(8, 0), (8, 1), (8, 2), (0, 0), (0, 8)])
     zone = ProofSearch(spec, tt_bits=16, zone_nodes=64).relevance_zone(pos, 0)
     assert zone is not None
     assert {8 * 9 + 3, 8 * 9 + 4} <= zone

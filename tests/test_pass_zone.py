@@ -13,7 +13,7 @@ from fastttt.games.mnk.spec import as_spec
 from fastttt.search.alphabeta import Searcher
 from fastttt.search.dfpn import ProofSearch
 
-from proving import random_positions
+from proving import DOUBLE_FOUR, random_positions, stones
 
 
 @pytest.mark.parametrize(
@@ -55,6 +55,22 @@ def test_every_move_outside_a_pass_zone_loses(game, count, narrowing, reach):
         won = search.prove(pos, attacker, line=False).proven
         assert won == ProofSearch(spec, tt_bits=16).prove(pos, attacker, line=False).proven, pos
     assert zones >= 30 and outside > 250 and smaller > 10
+
+
+def test_a_pass_zone_under_fours_keeps_the_defenders_threes_not_its_twos():
+    """X wins at once after O's pass by fours: O's stone matters where it would make O a four
+    (two cells of a line of three) and not on a line of two (alpha-beta: it loses there)."""
+    spec = as_spec("9x9k5")
+    search = ProofSearch(spec, tt_bits=16)
+    two = stones(spec, DOUBLE_FOUR, [(8, 0), (8, 1), (0, 0), (0, 8), (8, 8)])
+    zone = search.pass_zone(two, 0).zone
+    assert zone is not None
+    for cell in (8 * 9 + 2, 8 * 9 + 3, 8 * 9 + 4):
+        assert cell not in zone
+        assert Searcher(spec).solve(two.play(cell), weak=True).score == 1
+    three = stones(spec, DOUBLE_FOUR, [(8, 0), (8, 1), (8, 2), (0, 0), (0, 8)])
+    zone = search.pass_zone(three, 0).zone
+    assert zone is not None and {8 * 9 + 3, 8 * 9 + 4} <= zone
 
 
 def test_a_pass_zone_is_the_proof_s_cells_and_its_walk_has_a_cap():

@@ -15,11 +15,14 @@ side; the passer is "its opponent" to the prover):
 - the prover to move otherwise: its move (a child whose mover fails in the table; a node
   that a threat probe proved for the attacker is read in threat mode, under
   ``ctl[C_TSS_TAG]``; one that the table lost is searched again) and the child's zone;
-- the passer to move: its lines of k-2 or more stones (m would give it a win now); where the
-  rules of :func:`fastttt.kernels.dfpn.expand` prune its moves (fewer moves than empty
-  cells) or leave it none, also the prover's lines of k-2 or more (the threats the pruning
-  reads) and the passer's lines of k-3 or more (m would give it a new four); and the zones
-  of all its children;
+- the passer to move: its lines of k-2 or more stones (m would give it a win now); under the
+  prover's four (a winning cell: the passer's one move is the block), also the prover's
+  winning cells; otherwise, where the rules of :func:`fastttt.kernels.dfpn.expand` prune its
+  moves (fewer moves than empty cells) or leave it none, also the prover's lines of k-2 or
+  more (the threats the pruning reads) and the passer's lines of k-3 or more (m would give
+  it a new four); and the zones of all its children. (A four that the block makes with m is
+  on a line of k-2 at the next node of the passer, or on a pairing leaf's pair, marked
+  there.)
 - when the prover is the defender, a node where a pairing blocks every open line of the
   attacker (its pairing leaves): the pairs' cells alone (a line through m keeps its pair).
 
@@ -66,6 +69,7 @@ from fastttt.kernels.lines import (
     H_CELLS,
     H_EMPTY,
     H_K,
+    H_NWIN,
     H_PLY,
     H_SCRATCH,
     canonical_key,
@@ -173,7 +177,9 @@ def proof_zone(B, Z, tt, ctl, stop, stk, zones, covered, used, zone_cache, prove
                 mark_line_cells(B, q, k - 1, zone)  # m itself completes a line
             if s == q:
                 mark_line_cells(B, q, k - 2, zone)
-                if kind == _LEAF or row[F_N] < B[H_EMPTY]:
+                if B[H_NWIN + prover] > 0:
+                    mark_line_cells(B, prover, k - 1, zone)
+                elif kind == _LEAF or row[F_N] < B[H_EMPTY]:
                     mark_line_cells(B, prover, k - 2, zone)
                     mark_line_cells(B, q, k - 3, zone)
             if kind == _LEAF:
