@@ -259,16 +259,16 @@ def test_the_threat_offence_keeps_the_values(dependent):
 
 @pytest.mark.parametrize("dependent", [False, True])
 def test_the_walks_read_the_threat_probes_proofs(dependent):
-    """Go-Moku's Huayue opening, O's reply 127 and two moves more: most of X's nodes are
-    proven by threat probes, whose proofs sit under the threat mode's tag. The proof-size walk
-    and the principal line read them there (a line of legal moves to X's five) instead of
-    searching those nodes again in full mode, which ran out of budget: no size, no line. With
-    dependent threats the walks list every three, the probes' moves among them."""
+    """Go-Moku's Huayue opening after O's far reply 36: most of X's nodes are proven by
+    threat probes, whose proofs sit under the threat mode's tag. The proof-size walk and the
+    principal line read them there (a line of legal moves to X's five) instead of searching
+    those nodes again in full mode, which ran out of budget: no size, no line. With dependent
+    threats the walks list every three, the probes' moves among them."""
     spec = as_spec("15x15k5")
-    pos = Position.from_moves(spec, [112, 97, 98, 127, 126, 84])
+    pos = Position.from_moves(spec, [112, 97, 98, 36])
     narrowed = {"tt_bits": 20, "zone_nodes": 64, "threat_nodes": 16}
     narrowed["dependent_threats"] = dependent
-    budget = {"max_nodes": 4_000_000, "attacker_reach": 2}  # 0.55 M nodes; 3.3 M dependent
+    budget = {"max_nodes": 2_000_000, "attacker_reach": 2}  # 217 k nodes; 157 k dependent
     bare_search = ProofSearch(spec, **narrowed)
     bare = bare_search.prove(pos, 0, line=False, **budget)
     search = ProofSearch(spec, **narrowed)
