@@ -85,15 +85,8 @@ def plain_attacker_wins(spec):
     return wins
 
 
-def stones(spec, first, second) -> Position:
-    """The position with ``first``'s and ``second``'s stones on the (row, col) cells listed."""
-    cols = spec.cols
-    return Position(
-        spec,
-        sum(1 << (r * cols + c) for r, c in first),
-        sum(1 << (r * cols + c) for r, c in second),
-    )
-
-
-# first's stones on 9x9 k=5: a double four at (4, 5), or an open four at (4, 1), wins at once
-DOUBLE_FOUR = [(4, 2), (4, 3), (4, 4), (1, 5), (2, 5), (3, 5)]
+# 9x9 k=5, O to move: after O's pass X wins at once by fours (a double four at row 4, col 5,
+# or an open four); O has two stones in the bottom row's first five cells, or three
+_X_FOURS = "O.......O/.....X.../.....X.../.....X.../..XXX..../........./........./........./"
+FOURS_BESIDE_A_TWO = _X_FOURS + "OO......O"
+FOURS_BESIDE_A_THREE = _X_FOURS + "OOO......"

@@ -21,12 +21,12 @@ from fastttt.search.lineboard import Geometry, LineBoard, board_lines
 from fastttt.tables.dense import solve
 
 from proving import (
-    DOUBLE_FOUR,
+    FOURS_BESIDE_A_THREE,
+    FOURS_BESIDE_A_TWO,
     check_line,
     check_line_start,
     live_positions,
     random_positions,
-    stones,
 )
 
 
@@ -546,7 +546,7 @@ def test_a_zone_under_fours_leaves_out_the_defenders_twos():
     three), not on a line of two: O's two stones in a corner of the bottom row keep that row
     out of the zone, and O's stones there still lose (alpha-beta)."""
     spec = as_spec("9x9k5")
-    pos = stones(spec, DOUBLE_FOUR, [(8, 0), (8, 1), (0, 0), (0, 8), (8, 8)])
+    pos = Position.from_text(spec, FOURS_BESIDE_A_TWO)
     zone = ProofSearch(spec, tt_bits=16, zone_nodes=64).relevance_zone(pos, 0)
     assert zone is not None
     for cell in (8 * 9 + 2, 8 * 9 + 3, 8 * 9 + 4):
@@ -558,7 +558,7 @@ def test_a_zone_under_fours_keeps_the_cells_that_make_the_defender_a_four():
     """O's three in the bottom row: a stone on its window's two empty cells makes O a four,
     which X must answer, so both are in the zone."""
     spec = as_spec("9x9k5")
-    pos = stones(spec, DOUBLE_FOUR, [(8, 0), (8, 1), (8, 2), (0, 0), (0, 8)])
+    pos = Position.from_text(spec, FOURS_BESIDE_A_THREE)
     zone = ProofSearch(spec, tt_bits=16, zone_nodes=64).relevance_zone(pos, 0)
     assert zone is not None
     assert {8 * 9 + 3, 8 * 9 + 4} <= zone

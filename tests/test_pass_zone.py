@@ -13,7 +13,7 @@ from fastttt.games.mnk.spec import as_spec
 from fastttt.search.alphabeta import Searcher
 from fastttt.search.dfpn import ProofSearch
 
-from proving import DOUBLE_FOUR, random_positions, stones
+from proving import FOURS_BESIDE_A_THREE, FOURS_BESIDE_A_TWO, random_positions
 
 
 @pytest.mark.parametrize(
@@ -62,13 +62,13 @@ def test_a_pass_zone_under_fours_keeps_the_defenders_threes_not_its_twos():
     (two cells of a line of three) and not on a line of two (alpha-beta: it loses there)."""
     spec = as_spec("9x9k5")
     search = ProofSearch(spec, tt_bits=16)
-    two = stones(spec, DOUBLE_FOUR, [(8, 0), (8, 1), (0, 0), (0, 8), (8, 8)])
+    two = Position.from_text(spec, FOURS_BESIDE_A_TWO)
     zone = search.pass_zone(two, 0).zone
     assert zone is not None
     for cell in (8 * 9 + 2, 8 * 9 + 3, 8 * 9 + 4):
         assert cell not in zone
         assert Searcher(spec).solve(two.play(cell), weak=True).score == 1
-    three = stones(spec, DOUBLE_FOUR, [(8, 0), (8, 1), (8, 2), (0, 0), (0, 8)])
+    three = Position.from_text(spec, FOURS_BESIDE_A_THREE)
     zone = search.pass_zone(three, 0).zone
     assert zone is not None and {8 * 9 + 3, 8 * 9 + 4} <= zone
 

@@ -766,6 +766,18 @@ def _mark_line(B, line, marks):
         B[marks + B[first + t]] |= 4
 
 
+@njit(**INLINE_JIT)
+def _mark_open_lines(B, p, at_least, marks):
+    """:func:`_mark_line` on every line with ``at_least`` or more stones of ``p`` and none of
+    the opponent's."""
+    nl = B[H_LINES]
+    own = B[H_CNT] + p * nl
+    other = B[H_CNT] + (1 - p) * nl
+    for line in range(nl):
+        if B[own + line] >= at_least and B[other + line] == 0:
+            _mark_line(B, line, marks)
+
+
 @njit(**JIT)
 def _mark_threat_lines(B, a, last, marks):
     """Mark (bit 4) the lines the threat mode reads of the attacker ``a`` here: every line
@@ -778,9 +790,7 @@ def _mark_threat_lines(B, a, last, marks):
     k = B[H_K]
     att = B[H_CNT] + a * nl
     dfd = B[H_CNT] + (1 - a) * nl
-    for line in range(nl):
-        if B[att + line] >= k - 1 and B[dfd + line] == 0:
-            _mark_line(B, line, marks)
+    _mark_open_lines(B, a, k - 1, marks)
     if last < 0:
         return
     cl = B[H_CLINES]
@@ -803,18 +813,6 @@ def _mark_threat_lines(B, a, last, marks):
                 line = B[cl + j]
                 if B[att + line] == k - 2 and B[dfd + line] == 0:
                     _mark_line(B, line, marks)
-
-
-@njit(**INLINE_JIT)
-def _mark_open_lines(B, p, at_least, marks):
-    """:func:`_mark_line` on every line with ``at_least`` or more stones of ``p`` and none of
-    the opponent's."""
-    nl = B[H_LINES]
-    own = B[H_CNT] + p * nl
-    other = B[H_CNT] + (1 - p) * nl
-    for line in range(nl):
-        if B[own + line] >= at_least and B[other + line] == 0:
-            _mark_line(B, line, marks)
 
 
 @njit(**JIT)
