@@ -96,13 +96,25 @@ def test_the_open_variants_strategy_holds_under_both_rules(open_variant_strategy
     assert tree.position == str(UltimateState(open_won_boards=True)) and tree.claim == "proven"
     assert tree.size > 10_000  # X's positions: a move for each
     met: list[int] = []
-    finished = P.verify(tree, progress=met.append)
-    assert finished > 1_000
-    assert P.verify(tree, reference_rules(RefState(open_won_boards=True))) == finished
-    games = P.replay(tree)
-    assert games.positions - tree.size - finished > 10_000  # O's turns: every reply is met
+    games = P.replay(tree, progress=met.append)
+    assert games.finished > 1_000
+    assert games.positions - tree.size - games.finished > 10_000  # O's turns: every reply is met
     every = P.REPLAY_PROGRESS_EVERY
     assert met == list(range(every, games.positions + 1, every))
+    assert P.verify(tree, reference_rules(RefState(open_won_boards=True))) == games.finished
+
+
+def plies_along(tree: P.ProofTree, plies: int) -> str:
+    """The moves of a position ``plies`` (even) plies along ``tree``'s strategy, O playing its
+    first legal move, as the command line writes them (``board,cell`` from 1)."""
+    state = UltimateState.from_text(tree.position)
+    moves = []
+    for _ in range(plies // 2):
+        moves.append(tree.strategy[str(state)])
+        state = state.play(moves[-1])
+        moves.append(state.legal_moves()[0])
+        state = state.play(moves[-1])
+    return " ".join(f"{m // 9 + 1},{m % 9 + 1}" for m in moves)
 
 
 def test_a_confined_failure_is_unknown():
@@ -133,15 +145,19 @@ def test_bad_requests():
         P.Prover(confine=1)
 
 
-def test_the_command_line_confines(tmp_path, monkeypatch):
+def test_the_command_line_confines(tmp_path, monkeypatch, open_variant_strategy):
     monkeypatch.chdir(tmp_path)
+    along = plies_along(open_variant_strategy, 16)  # a strategy of thousands of positions
     for extra in (["--split", "1"], ["--suite"]):
         out = CliRunner().invoke(main, ["prove", "ultimate-open", "--confine", *extra])
         assert out.exit_code == 2 and "--confine" in out.stderr
     assert not any(tmp_path.iterdir())
     out = CliRunner().invoke(
         main,
-        ["prove", "ultimate-open", "--confine", "--tt-bits", "24", "--proof", "p.json", "--json"],
+        [
+            *("prove", "ultimate-open", "--confine", "--moves", along),
+            *("--tt-bits", "20", "--proof", "p.json", "--json"),
+        ],
     )
     assert out.exit_code == 0, out.output
     got = json.loads(out.stdout)
