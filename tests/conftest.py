@@ -50,9 +50,15 @@ def pytest_sessionstart(session):
     finally:
         for run in runs:
             run.kill()
-    for run, err in zip(runs, errors, strict=True):
-        if run.returncode != 0:
-            sys.stderr.write(f"kernel warm-up failed (exit {run.returncode}):\n{err}")
+    lines = [
+        f"kernel warm-up {g} failed (exit {run.returncode}):\n{err}"
+        for g, (run, err) in enumerate(zip(runs, errors, strict=True))
+        if run.returncode != 0
+    ]
+    lines.append(f"kernels compiled or loaded in {time.perf_counter() - start:.0f} s")
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"kernels compiled or loaded in {time.perf_counter() - start:.0f} s")
+    for line in lines:
+        if reporter is None:
+            print(line, file=sys.stderr)
+        else:
+            reporter.write_line(line)

@@ -1,6 +1,6 @@
 """Compile the heaviest kernels into Numba's cache before a whole-suite run on workers
 (``tests/conftest.py``): ``python tests/kernel_warmup.py GROUP`` for each group of
-:data:`GROUPS`, the groups side by side. Each group takes about 2 minutes from a cold cache
+:data:`GROUPS`, the groups side by side. Each group takes under 2 minutes from a cold cache
 here and a few seconds from a warm one."""
 
 import sys
