@@ -39,8 +39,6 @@ def pytest_sessionstart(session):
     if not whole_suite_on_workers(session.config):
         return
     start = time.perf_counter()
-    # a stale cache cleared once, before the groups compile
-    subprocess.run([sys.executable, "-c", "import fastttt.config"], check=False)
     runs = [
         subprocess.Popen([sys.executable, WARMUP, str(g)], stderr=subprocess.PIPE, text=True)
         for g in range(len(GROUPS))

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from fastttt.cli import main
 from fastttt.errors import InvalidArgumentError
+from fastttt.games.movetext import move_list_text
 from fastttt.kernels import ultimate as K
 from fastttt.kernels import ultimate_dfpn as D
 from fastttt.search.ultimate import proof as P
@@ -106,15 +107,15 @@ def test_the_open_variants_strategy_holds_under_both_rules(open_variant_strategy
 
 def plies_along(tree: P.ProofTree, plies: int) -> str:
     """The moves of a position ``plies`` (even) plies along ``tree``'s strategy, O playing its
-    first legal move, as the command line writes them (``board,cell`` from 1)."""
-    state = UltimateState.from_text(tree.position)
+    first legal move, as a move list of the command line."""
+    start = state = UltimateState.from_text(tree.position)
     moves = []
     for _ in range(plies // 2):
         moves.append(tree.strategy[str(state)])
         state = state.play(moves[-1])
         moves.append(state.legal_moves()[0])
         state = state.play(moves[-1])
-    return " ".join(f"{m // 9 + 1},{m % 9 + 1}" for m in moves)
+    return move_list_text("ultimate-open", start, moves)
 
 
 def test_a_confined_failure_is_unknown():
