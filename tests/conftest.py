@@ -38,6 +38,9 @@ def pytest_sessionstart(session):
     the run goes on (its tests will fail)."""
     if not whole_suite_on_workers(session.config):
         return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    say = reporter.write_line if reporter is not None else lambda line: print(line, file=sys.stderr)
+    say(f"compiling the heaviest kernels into Numba's cache ({len(GROUPS)} processes) ...")
     start = time.perf_counter()
     runs = [
         subprocess.Popen([sys.executable, WARMUP, str(g)], stderr=subprocess.PIPE, text=True)
@@ -48,15 +51,7 @@ def pytest_sessionstart(session):
     finally:
         for run in runs:
             run.kill()
-    lines = [
-        f"kernel warm-up {g} failed (exit {run.returncode}):\n{err}"
-        for g, (run, err) in enumerate(zip(runs, errors, strict=True))
-        if run.returncode != 0
-    ]
-    lines.append(f"kernels compiled or loaded in {time.perf_counter() - start:.0f} s")
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    for line in lines:
-        if reporter is None:
-            print(line, file=sys.stderr)
-        else:
-            reporter.write_line(line)
+    for g, (run, err) in enumerate(zip(runs, errors, strict=True)):
+        if run.returncode != 0:
+            say(f"kernel warm-up {g} failed (exit {run.returncode}):\n{err}")
+    say(f"kernels compiled or loaded in {time.perf_counter() - start:.0f} s")
