@@ -219,12 +219,12 @@ def _raise_owed() -> None:
     raise KeyboardInterrupt
 
 
-def _compile_holding_sigint(kernel: Any, args: tuple) -> None:
-    """Compile ``kernel`` for ``args`` (or load it from Numba's cache) under
-    :func:`sigint_held`. Plain functions (``NUMBA_DISABLE_JIT=1``) have nothing to compile.
-    Only a kernel's first compilation is held: typing the arguments of every call would cost
-    tens of microseconds, and the kernels run under :func:`run` are called with one
-    signature."""
+def compile_kernel(kernel: Any, *args: Any) -> None:
+    """Compile ``kernel`` for ``args`` (or load it from Numba's cache) now, under
+    :func:`sigint_held`, if it has no compiled signature yet: a clock started after it counts
+    the kernel's work, not its loading. Plain functions (``NUMBA_DISABLE_JIT=1``) have nothing
+    to compile. Only a kernel's first compilation is made here: typing the arguments of every
+    call would cost tens of microseconds, and the kernels are called with one signature."""
     if getattr(kernel, "overloads", True):  # compiled already, or not a Numba dispatcher
         return
     signature = tuple(kernel.typeof_pyval(a) for a in args)
@@ -242,7 +242,7 @@ def run(kernel: Callable[..., T], *args: Any, stop: np.ndarray, slot: int = 0, v
     """
     if threading.current_thread() is not threading.main_thread() or not _start_watching():
         return kernel(*args)  # Python delivers SIGINT to the main thread only
-    _compile_holding_sigint(kernel, args)
+    compile_kernel(kernel, *args)
     word = _StopWord(stop, slot, value)
     old = stop[slot]
     with _lock:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -525,6 +526,43 @@ def test_a_line_cut_by_its_bound_gives_its_first_moves(monkeypatch):
     assert data["line"] is None and len(data["line_start"]) == len(result.line_start)
     text = CliRunner().invoke(main, command).output
     assert re.search(r"line starts  \S", text), text
+
+
+@pytest.mark.parametrize("game", ["9x8k3", "11x6k3g"])
+def test_boards_past_64_cells_get_alphabetas_line(game):
+    """The wide searcher's table gives the line's hints (it once raised GameSpecError)."""
+    pos = Position.from_moves(game, [])
+    result = prove(pos, methods=("alphabeta",), budget_nodes=1_000_000)
+    assert result.value == 1
+    check_line(pos, result.line, 0)
+
+
+def test_a_line_is_timed_after_its_kernels_are_loaded(monkeypatch):
+    """Loading a kernel for the line, here a second and a half, is not taken from the line's
+    one second: the line of a proof without a budget is still found (alpha-beta's walk, and
+    df-pn's own under ``after_seconds``)."""
+    import fastttt.search.portfolio as prover
+    from fastttt.search.dfpn import ProofSearch
+
+    def slow(real):
+        def load(*args):
+            time.sleep(1.5)
+            return real(*args)
+
+        return load
+
+    monkeypatch.setattr(prover, "LINE_SHARE", 0.0)  # the bound is LINE_MIN_SECONDS
+    monkeypatch.setattr(Searcher, "load_kernels", slow(Searcher.load_kernels))
+    monkeypatch.setattr(ProofSearch, "_load_walks", slow(ProofSearch._load_walks))
+    pos = Position.from_text("4x4k3", "..../.X../..O./....")
+    result = prove(pos, methods=("alphabeta",))
+    assert result.value == 1
+    check_line(pos, result.line, 0)
+    pos = Position.from_text("5x5k4", "..O../...../...../...../...X.")
+    # a table too small to keep the proof: the walk searches again, and reads the clock
+    found = ProofSearch(pos.spec, tt_bits=8).prove(pos, 0, after_seconds=1.0)
+    assert found.proven is True
+    check_line(pos, found.line, 0)
 
 
 @pytest.mark.slow

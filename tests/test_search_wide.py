@@ -250,6 +250,22 @@ def test_first_stone_wins_when_k_is_1():
     assert solve_position(Position.empty(spec), weak=True).score == 1
 
 
+@pytest.mark.parametrize("spec", [mnk(4, 4, 3), mnk(4, 5, 4, gravity=True), mnk(9, 8, 4)])
+def test_the_wide_tables_move_is_a_legal_move_of_the_position(spec):
+    """``table_move`` reads the wide table: None before any search, then a legal move (a
+    column with gravity) for the positions the search stored."""
+    w = WideSearcher(spec, tt_bits=17)
+    positions = random_positions(spec, 30, min_ply=2, seed=5)
+    assert all(w.table_move(p) is None for p in positions)
+    hints = 0
+    for pos in positions:
+        w.solve(pos)
+        hint = w.table_move(pos)
+        assert hint is None or hint in pos.legal_moves(), (pos, hint)
+        hints += hint is not None
+    assert hints >= 10, hints
+
+
 # --- wide positions: parsing and the board ---------------------------------------------------
 def test_positions_over_64_cells_parse_and_round_trip():
     spec = mnk(19, 19, 5)

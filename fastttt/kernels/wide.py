@@ -441,6 +441,16 @@ def load_position(work, stones, start, end):
 
 
 @njit(**JIT)
+def table_move(work, tt, stones, start, end):
+    """The cell of the move the table holds for the position ``stones[start:end]`` (see
+    :func:`load_position`): the move to try first there, proven by nothing; -1 when none."""
+    w = np.uint64(work.ctypes.data)
+    work[H_TTADDR] = np.uint64(tt.ctypes.data)
+    load_position(work, stones, start, end)
+    return np.int64((tt_get(w, ld(w, S_HASH)) >> 32) & 0xFFFF) - 1
+
+
+@njit(**JIT)
 def solve_kernel(work, tt, stones, start, end, weak):
     """Exact score (side to move) of the live position whose stones are ``stones[start:end]``
     (X's and O's alternately, see :func:`load_position`); with ``weak`` only its sign.

@@ -51,7 +51,7 @@ from fastttt.errors import (
 )
 from fastttt.games.mnk.board import Position, line_cells, symmetry_maps
 from fastttt.games.mnk.spec import GameSpec, as_spec
-from fastttt.interrupt import run
+from fastttt.interrupt import compile_kernel, run
 from fastttt.kernels import negamax as nk
 from fastttt.kernels import wide as wk
 from fastttt.memory import require_memory
@@ -361,6 +361,13 @@ class Searcher:
         args = (np.uint64(cur), np.uint64(mask), ply, weak, self.work, self.tt)
         return int(self._run(nk.solve_kernel, *args))
 
+    def load_kernels(self) -> None:
+        """Compile (or load from Numba's cache) the kernels behind :meth:`solve` and
+        :meth:`table_move` now, so that a clock started after counts search only."""
+        internal = (np.uint64(0), np.uint64(0), 0)
+        compile_kernel(nk.solve_kernel, *internal, False, self.work, self.tt)
+        compile_kernel(nk.table_move, *internal, self.work, self.tt)
+
     def table_move(self, pos: Position) -> int | None:
         """The best move the transposition table remembers for ``pos`` (a hint from earlier
         searches, proven by nothing), or None."""
@@ -662,6 +669,18 @@ class WideSearcher(Searcher):
                 with _Budget(self, max_nodes, seconds):
                     score = self._run(wk.solve_kernel, *args)
         return SearchResult(int(score), self.nodes - before, time.perf_counter() - t0, weak)
+
+    def load_kernels(self) -> None:
+        stones = np.zeros(0, dtype=np.int64)
+        compile_kernel(wk.solve_kernel, self.work, self.tt, stones, 0, 0, False)
+        compile_kernel(wk.table_move, self.work, self.tt, stones, 0, 0)
+
+    def table_move(self, pos: Position) -> int | None:
+        stones = self.stones(pos)
+        at = int(wk.table_move(self.work, self.tt, stones, 0, stones.size))
+        if at < 0:
+            return None
+        return at % self.spec.cols if self.spec.gravity else at
 
     def batch(self, positions: list[Position]) -> WideBatch:
         """Live positions (checked) in the kernel's form, for :meth:`solve_batch`."""

@@ -37,7 +37,7 @@ from fastttt.errors import (
     require_type,
 )
 from fastttt.games.mnk.board import has_line
-from fastttt.interrupt import new_stop, run
+from fastttt.interrupt import compile_kernel, new_stop, run
 from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
 from fastttt.kernels import pass_zone as P
@@ -576,6 +576,7 @@ class ProofSearch:
             moves = line_start = None
             if proven is not None and (proof_size or proven and line):
                 self._disarm(timer)
+                self._load_walks(proof_size, proven and line)
                 timer = self._arm(after_seconds)
                 ctl[K.C_MAXNODES] = min(int(ctl[K.C_NODES]) + limit, 1 << 62)
             if proven is not None and proof_size:
@@ -583,20 +584,7 @@ class ProofSearch:
                 in_threats = int(ctl[K.C_SIZE_THREATS]) if size is not None else None
             if proven and line:
                 out = np.zeros(self.geometry.cells + 1, dtype=np.int64)
-                got = self._kernel(
-                    K.principal_line,
-                    self.board.B,
-                    self.board.Z,
-                    self.tt,
-                    ctl,
-                    self.stop,
-                    self.stk,
-                    self.wstk,
-                    self.covered,
-                    self.used,
-                    self.zone_cache,
-                    out,
-                )
+                got = self._kernel(K.principal_line, *self._walk_args(), out)
                 walked = tuple(self._move_of(int(c)) for c in out[: ctl[K.C_LINE_LEN]])
                 if got == K.ST_DONE:
                     moves = walked
@@ -839,6 +827,29 @@ class ProofSearch:
             return None
         return tuple((int(out[2 * i]), int(out[2 * i + 1])) for i in range(count))
 
+    def _walk_args(self) -> tuple:
+        """The arguments of the kernels that walk a proof, but their last (its output)."""
+        b = self.board
+        return (
+            b.B,
+            b.Z,
+            self.tt,
+            self.ctl,
+            self.stop,
+            self.stk,
+            self.wstk,
+            self.covered,
+            self.used,
+            self.zone_cache,
+        )
+
+    def _load_walks(self, size: bool, line: bool) -> None:
+        """Compile (or load) the walks about to run, before their clock starts."""
+        if size:
+            compile_kernel(K.walk, *self._walk_args(), np.zeros(2, dtype=np.uint64))
+        if line:
+            compile_kernel(K.principal_line, *self._walk_args(), np.zeros(2, dtype=np.int64))
+
     def _proof_size(self) -> tuple[int | None, int | None]:
         """``(size, None)``, or ``(None, at_least)`` over :data:`SIZE_CAP` or when a search
         again of a lost entry ran out of budget. Kernel: :func:`fastttt.kernels.dfpn.walk`,
@@ -847,20 +858,7 @@ class ProofSearch:
         while True:
             self.ctl[K.C_SIZE_CAP] = cap
             seen = np.zeros(2 * cap, dtype=np.uint64)
-            walked = self._kernel(
-                K.walk,
-                self.board.B,
-                self.board.Z,
-                self.tt,
-                self.ctl,
-                self.stop,
-                self.stk,
-                self.wstk,
-                self.covered,
-                self.used,
-                self.zone_cache,
-                seen,
-            )
+            walked = self._kernel(K.walk, *self._walk_args(), seen)
             count = int(self.ctl[K.C_SIZE])
             if walked == K.ST_DONE:
                 return count, None

@@ -871,6 +871,7 @@ def _line_by_alphabeta(pos, mover_wins: bool, ab, nodes: int | None, seconds: fl
     """``(line, nodes)``: a line from ``pos`` to the winner's completed line, the winner
     taking a move that alpha-beta (weak) proves still wins, the loser one that does not lose
     at once when it has one; ``line`` None when ``nodes``/``seconds`` ran out first."""
+    ab.load_kernels()  # before the clock: loading them may take the whole second
     deadline = None if seconds is None else time.perf_counter() + seconds
     spent = 0
     line: list[int] = []
