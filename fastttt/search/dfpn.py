@@ -828,7 +828,7 @@ class ProofSearch:
         return tuple((int(out[2 * i]), int(out[2 * i + 1])) for i in range(count))
 
     def _walk_args(self) -> tuple:
-        """The arguments of the kernels that walk a proof, but their last (its output)."""
+        """The arguments of the kernels that walk a proof, all but the last (the walk's output)."""
         b = self.board
         return (
             b.B,
