@@ -1,6 +1,7 @@
 """Command-line arguments shared by the df-pn scripts of this folder: the position asked about,
-df-pn's narrowing (:class:`fastttt.search.dfpn.ProofSearch`'s ``zone_nodes`` and
-``threat_nodes``, ``prove``'s ``attacker_reach``) and its ``order_weight``."""
+df-pn's narrowing (:class:`fastttt.search.dfpn.ProofSearch`'s ``zone_nodes``,
+``threat_nodes`` and ``sibling_zone_work``, ``prove``'s ``attacker_reach``) and its
+``order_weight``."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ def add_position(parser: argparse.ArgumentParser) -> None:
 
 
 def add_narrowing(parser: argparse.ArgumentParser) -> None:
-    """``--zone-nodes``, ``--threat-nodes``, ``--dependent-threats``, ``--threat-offence`` and
-    ``--reach`` (0: off)."""
+    """``--zone-nodes``, ``--threat-nodes``, ``--dependent-threats``, ``--threat-offence``,
+    ``--reach`` and ``--sibling-work`` (0: off)."""
     parser.add_argument("--zone-nodes", type=int, default=0, help="relevance zones' probes")
     parser.add_argument("--threat-nodes", type=int, default=0, help="threat probes")
     parser.add_argument(
@@ -42,6 +43,12 @@ def add_narrowing(parser: argparse.ArgumentParser) -> None:
         f" (0 to {THREAT_OFFENCE_MAX})",
     )
     parser.add_argument("--reach", type=int, default=0, help="the attacker's reach (0: none)")
+    parser.add_argument(
+        "--sibling-work",
+        type=int,
+        default=0,
+        help="zones of refuted defender's moves, at nodes with this much work (0: off)",
+    )
 
 
 def add_order_weight(parser: argparse.ArgumentParser) -> None:
@@ -85,6 +92,7 @@ def narrowed_search(spec, args: argparse.Namespace, **more) -> ProofSearch:
         threat_nodes=args.threat_nodes,
         dependent_threats=args.dependent_threats,
         threat_offence=args.threat_offence,
+        sibling_zone_work=args.sibling_work,
         order_weight=getattr(args, "order_weight", DEFAULT_ORDER_WEIGHT),
         **more,
     )

@@ -53,7 +53,8 @@ def main() -> None:
         f"(probes {search.threat_probe_nodes:,}; pairing searches "
         f"{search.pairing_search_nodes:,} more) {r.nodes / cpu / 1e3:.0f} k nodes/s "
         f"phi/delta={r.phi}/{r.delta} zones={search.zone_cuts:,} "
-        f"(from the cache {search.zone_cache_hits:,}) load={os.getloadavg()[0]:.1f}"
+        f"(from the cache {search.zone_cache_hits:,}) siblings={search.sibling_zones:,} "
+        f"(moves cut {search.sibling_zone_moves_pruned:,}) load={os.getloadavg()[0]:.1f}"
     )
     numbers = search.child_numbers(pos, args.attacker, attacker_reach=args.reach)
     for move, (proof, disproof) in sorted(numbers.items(), key=lambda kv: kv[1])[: args.children]:

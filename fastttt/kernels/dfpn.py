@@ -73,6 +73,16 @@ probing and walking again
 place, so not the canonical key) with the question's tag. A zone is a fact of the game, so a
 kept one stays right whatever the table has lost since.
 
+Zones from refuted siblings (``ctl[C_SIBLING] > 0``, with zones): at a defender's node whose
+visit has done ``ctl[C_SIBLING]`` nodes or more, a move m the attacker has just proven is
+probed again (:func:`sibling_zone`): the attacker, to move after m, asked for a threat win
+with local defences (its own tag, no pass), whose proof's zone is read as above. A defender's
+stone m' off that zone leaves the proof as it is after m and m', and a stone of the defender's
+never hurts it, so m' alone loses too. The zone is intersected with the node's kept one (a
+relevance zone, or an earlier sibling's) and kept (also where the pass found none), and the
+open children off it are proven for the attacker at once (:func:`_cut_by_sibling`). The work
+bound leaves the cheap nodes, where a probe would cost more than the search it saves, alone.
+
 Pairing zones (``ctl[C_PZONE_TRIES] > 0``, full mode, free boards, pairings on; the zones
 of Hsu et al. for draws): at an attacker's node, the defender is given a move d as if the
 attacker had passed, and the attacker's pairing search (its first budget) asked whether a
@@ -186,7 +196,11 @@ C_SIZE_THREATS = 38  # positions of the proof walked (C_SIZE) read in threat mod
 C_DEPENDENT = 39  # 1: dependent threats in the threat probes
 C_LAST_OWN = 40  # a dependent probe's attacker's previous stone (-1: every three)
 C_OFFENCE = 41  # threat mode: the attacker's own lines weigh 2**this times more
-CTL_SIZE = 42
+# zones from refuted siblings (full mode, free boards, with zones): the work of a defender's
+# node's visit from which a refuted move's zone is probed (0: never), the zones found and the
+# moves they cut
+C_SIBLING, C_SIBLING_ZONES, C_SIBLING_PRUNED = 42, 43, 44
+CTL_SIZE = 45
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -214,6 +228,7 @@ PAIR_LEVELS = 6  # searches of one node at most
 # xor'd into the threat mode's tag for the positions after the defender's pass: there the
 # attacker is to move with the stones of a position where the defender is
 ZONE_TAG = np.uint64(0x6A09E667F3BCC908)
+SIBLING_TAG = np.uint64(0xBB67AE8584CAA73B)
 ZONE_WALK_NODES = 1 << 12  # positions a zone's proof walk may visit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -828,11 +843,10 @@ def _mark_defender_lines(B, a, marks):
 
 
 @njit(**JIT)
-def relevance_zone(B, Z, tt, ctl, stk, covered, used):
-    """The relevance zone of the defender, to move on the board, against ``ctl[C_ATTACKER]``
-    (the module docstring): marks in ``B[marks + c]`` (non-zero: in the zone) and True, or
-    False when the null-move probe (``ctl[C_ZONE_BUDGET]`` nodes) or its walk gives none.
-    Marks live in the board's scratch slots [3N, 4N)."""
+def _probe_zone(B, Z, tt, ctl, stk, covered, used, zone_tag):
+    """The zone of a threat win of ``ctl[C_ATTACKER]``, to move on the board, with local
+    defences and the threat tag xor ``zone_tag``: the marks of :func:`relevance_zone`, and
+    True, or False when the probe (``ctl[C_ZONE_BUDGET]`` nodes) or its walk gives none."""
     n = B[H_CELLS]
     marks = B[H_SCRATCH] + 3 * n
     for c in range(n):
@@ -841,8 +855,7 @@ def relevance_zone(B, Z, tt, ctl, stk, covered, used):
     if budget <= 0:
         return False
     tag = ctl[C_TSS_TAG]
-    ctl[C_TSS_TAG] = tag ^ np.int64(ZONE_TAG)
-    B[H_PLY] += 1  # the defender passes
+    ctl[C_TSS_TAG] = tag ^ np.int64(zone_tag)
     ctl[C_LOCAL] = 1
     deepest = -1
     if _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
@@ -851,9 +864,33 @@ def relevance_zone(B, Z, tt, ctl, stk, covered, used):
         deepest = _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks)
         ctl[C_MODE] = mode
     ctl[C_LOCAL] = 0
-    B[H_PLY] -= 1
     ctl[C_TSS_TAG] = tag
     return deepest >= 0 and B[H_EMPTY] - deepest >= 2
+
+
+@njit(**JIT)
+def relevance_zone(B, Z, tt, ctl, stk, covered, used):
+    """The relevance zone of the defender, to move on the board, against ``ctl[C_ATTACKER]``
+    (the module docstring): marks in ``B[marks + c]`` (non-zero: in the zone) and True, or
+    False when the null-move probe (``ctl[C_ZONE_BUDGET]`` nodes) or its walk gives none.
+    Marks live in the board's scratch slots [3N, 4N)."""
+    B[H_PLY] += 1  # the defender passes
+    found = _probe_zone(B, Z, tt, ctl, stk, covered, used, ZONE_TAG)
+    B[H_PLY] -= 1
+    return found
+
+
+@njit(**JIT)
+def sibling_zone(B, Z, tt, ctl, stk, covered, used, move):
+    """The zone of the defender's ``move``, to be played on the board, when it loses to a
+    threat win of ``ctl[C_ATTACKER]`` (the module docstring): the marks of
+    :func:`relevance_zone` and True, or False (no such win found, or no zone from it); the
+    board is restored. A defender's move off the zone loses too."""
+    s = B[H_PLY] & 1
+    place(B, Z, move, s)
+    found = _probe_zone(B, Z, tt, ctl, stk, covered, used, SIBLING_TAG)
+    take_back(B, Z, move, s)
+    return found
 
 
 @njit(**JIT)
@@ -979,19 +1016,14 @@ def read_zone(zone_cache, slot, marks, n):
 def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk):
     """Keep in ``row`` only the moves in the node's zone: at a defender's node in full mode
     on a free board the relevance zone (:func:`relevance_zone`), at an attacker's node the
-    pairing zone (:func:`_restrict_to_pairing_zone`); none when ``row[F_FLAGS]`` says no zone
-    was found here before. A relevance zone comes from the zone cache where it holds the
-    position, else from a probe, and is then kept there. Returns the moves kept."""
+    pairing zone (:func:`_restrict_to_pairing_zone`). A defender's zone comes from the zone
+    cache where it holds the position (a relevance zone, or one cut by refuted siblings:
+    :func:`_cut_by_sibling`), else from a probe, and is then kept there; none is probed when
+    ``row[F_FLAGS]`` says the probe found none before. Returns the moves kept."""
     count = row[F_N]
     if B[H_PLY] & 1 == ctl[C_ATTACKER]:
         return _restrict_to_pairing_zone(B, Z, ctl, row, covered, used)
-    if (
-        ctl[C_ZONE_BUDGET] == 0
-        or ctl[C_MODE] != MODE_FULL
-        or B[H_GRAV] != 0
-        or count < 2
-        or row[F_FLAGS] & FLAG_NO_ZONE != 0
-    ):
+    if ctl[C_ZONE_BUDGET] == 0 or ctl[C_MODE] != MODE_FULL or B[H_GRAV] != 0 or count < 2:
         return count
     n = B[H_CELLS]
     marks = B[H_SCRATCH] + 3 * n
@@ -999,6 +1031,8 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk):
     if zone_cache[slot, 0] == key:
         read_zone(zone_cache, slot, B[marks : marks + n], n)
         ctl[C_ZONE_HITS] += 1
+    elif row[F_FLAGS] & FLAG_NO_ZONE != 0:
+        return count
     elif relevance_zone(B, Z, tt, ctl, stk, covered, used):
         keep_zone(zone_cache, slot, key, B[marks : marks + n], n)
     else:
@@ -1015,6 +1049,42 @@ def _restrict_to_zone(B, Z, tt, ctl, row, covered, used, zone_cache, stk):
     ctl[C_ZONE_CUTS] += 1
     ctl[C_ZONE_PRUNED] += count - kept
     return kept
+
+
+@njit(**JIT)
+def _cut_by_sibling(B, Z, tt, ctl, row, sel, covered, used, zone_cache, stk):
+    """At a defender's node whose child ``sel`` the attacker has just proven: when the
+    node's visit has done ``ctl[C_SIBLING]`` nodes or more, the zone of that move
+    (:func:`sibling_zone`) is intersected with the node's kept zone, and the open children
+    off it are proven for the attacker in ``row``."""
+    if (
+        ctl[C_SIBLING] == 0
+        or ctl[C_ZONE_BUDGET] == 0
+        or ctl[C_MODE] != MODE_FULL
+        or B[H_GRAV] != 0
+        or ctl[C_NODES] - row[F_NODES0] < ctl[C_SIBLING]
+    ):
+        return
+    n = B[H_CELLS]
+    open_children = 0
+    for i in range(row[F_N]):
+        if row[NF + n + i] != 0 and row[NF + 2 * n + i] != 0:
+            open_children += 1
+    if open_children == 0 or not sibling_zone(B, Z, tt, ctl, stk, covered, used, row[NF + sel]):
+        return
+    marks = B[H_SCRATCH] + 3 * n
+    slot, key = _zone_slot(Z, ctl, zone_cache)
+    if zone_cache[slot, 0] == key:
+        for c in range(n):
+            if (zone_cache[slot, 1 + (c >> 6)] >> (c & 63)) & 1 == 0:
+                B[marks + c] = 0
+    keep_zone(zone_cache, slot, key, B[marks : marks + n], n)
+    ctl[C_SIBLING_ZONES] += 1
+    for i in range(row[F_N]):
+        if B[marks + row[NF + i]] == 0 and row[NF + n + i] != 0 and row[NF + 2 * n + i] != 0:
+            row[NF + n + i] = 0
+            row[NF + 2 * n + i] = INF
+            ctl[C_SIBLING_PRUNED] += 1
 
 
 @njit(**JIT)
@@ -1190,6 +1260,8 @@ def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
             take_back(B, Z, row[NF + sel], (B[H_PLY] - 1) & 1)
             row[NF + n + sel] = rphi
             row[NF + 2 * n + sel] = rdelta
+            if rphi == 0 and B[H_PLY] & 1 != ctl[C_ATTACKER]:
+                _cut_by_sibling(B, Z, tt, ctl, row, sel, covered, used, zone_cache, stk[d + 1 :])
             state = _LOOP
         else:  # the loop of the node at depth d: stop, or search its most proving child
             row = stk[d]

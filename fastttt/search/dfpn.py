@@ -65,6 +65,7 @@ CERTIFICATE_PAIRING_NODES = 20_000
 # 18.7 with 64; 7x7 k=5 "X wins?" disproven in 5.9 s without, 6.2 with 16 (no probe won).
 DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
+DEFAULT_SIBLING_ZONE_WORK = 0  # a defender's node's work before refuted moves' zones (0: none)
 DEFAULT_DEPENDENT_THREATS = False  # the threat probes' threes: any (False) or dependent
 # Threat mode's attacker orders its threats with its own lines 2**offence times heavier than
 # the lines they block. Measured on the Huayue opening's replies (docs/search.md, "Threat
@@ -247,7 +248,11 @@ class ProofSearch:
     narrower, deeper probe for the same nodes. ``threat_offence``: in threat mode (threat
     probes, zones' probes, ``mode="threats"``) the attacker's fours and threes are ordered
     with its own lines weighing ``2**threat_offence`` times more than the defender's lines they
-    block (0: the plain move order).
+    block (0: the plain move order). ``sibling_zone_work`` (with ``zone_nodes``; 0: off): at a
+    defender's node whose visit has done that many nodes or more, each move the attacker
+    refutes is probed (``zone_nodes`` nodes) for the zone of its threat win
+    (:meth:`sibling_zone`); the node's moves off it lose too, and are not searched
+    (``sibling_zones`` and ``sibling_zone_moves_pruned`` count them).
     """
 
     def __init__(
@@ -265,6 +270,7 @@ class ProofSearch:
         order_weight: float = DEFAULT_ORDER_WEIGHT,
         dependent_threats: bool = DEFAULT_DEPENDENT_THREATS,
         threat_offence: int = DEFAULT_THREAT_OFFENCE,
+        sibling_zone_work: int = DEFAULT_SIBLING_ZONE_WORK,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -299,6 +305,7 @@ class ProofSearch:
         self.ctl[K.C_DEPENDENT] = int(dependent)
         self.ctl[K.C_LAST_OWN] = -1
         self.ctl[K.C_OFFENCE] = require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX)
+        self.ctl[K.C_SIBLING] = require_int(sibling_zone_work, "sibling_zone_work", 0, 1 << 40)
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False
@@ -336,6 +343,17 @@ class ProofSearch:
         return int(self.ctl[K.C_ZONE_HITS])
 
     @property
+    def sibling_zones(self) -> int:
+        """Zones found from refuted defender's moves (``sibling_zone_work``), over every
+        question."""
+        return int(self.ctl[K.C_SIBLING_ZONES])
+
+    @property
+    def sibling_zone_moves_pruned(self) -> int:
+        """Defender's moves proven lost by a refuted sibling's zone, over every question."""
+        return int(self.ctl[K.C_SIBLING_PRUNED])
+
+    @property
     def pairing_zone_cuts(self) -> int:
         """Attacker's nodes whose moves a pairing zone restricted, over every question."""
         return int(self.ctl[K.C_PZONE_CUTS])
@@ -350,21 +368,34 @@ class ProofSearch:
         a defender's stone can stop the attacker's threat win that a null-move probe of
         ``zone_nodes`` nodes finds; a stone elsewhere loses to the same proof. None when there
         is no such win (or zones are off)."""
+        return self._defender_zone(pos, attacker, "relevance zone", None)
+
+    def sibling_zone(self, pos, attacker: int, move: int) -> frozenset[int] | None:
+        """The cells of ``pos`` (the defender, ``1 - attacker``, to move; a free board) off
+        which a defender's move loses when ``move`` loses to the attacker's threat win that a
+        probe of ``zone_nodes`` nodes finds after it: a stone elsewhere, instead of ``move``,
+        leaves that win standing. None when there is no such win (or zones are off)."""
+        move = require_int(move, "move", 0, self.geometry.cells - 1)
+        if getattr(pos, "occupied", 0) >> move & 1:
+            raise InvalidArgumentError(f"cell {move} is not empty")
+        return self._defender_zone(pos, attacker, "sibling zone", move)
+
+    def _defender_zone(self, pos, attacker, what: str, move: int | None):
+        """:meth:`relevance_zone` (``move`` None) or :meth:`sibling_zone` of ``move``."""
         attacker = require_int(attacker, "attacker", 0, 1)
         if self.geometry.gravity:
-            raise InvalidArgumentError("relevance zones need a free board (no gravity)")
+            raise InvalidArgumentError(f"{what}s need a free board (no gravity)")
         self._load(pos)
         if pos.to_move == attacker:
-            raise InvalidArgumentError(
-                f"player {attacker} is to move: a relevance zone is the defender's"
-            )
+            raise InvalidArgumentError(f"player {attacker} is to move: a {what} is the defender's")
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = K.MODE_FULL
         ctl[K.C_TSS_TAG] = _threat_tag(attacker)
         ctl[K.C_MAXNODES] = 1 << 62
         args = (self.board.B, self.board.Z, self.tt, ctl, self.stk, self.covered, self.used)
-        if not K.relevance_zone(*args):
+        found = K.relevance_zone(*args) if move is None else K.sibling_zone(*args, move)
+        if not found:
             return None
         marks = self.board.B[L.H_SCRATCH] + 3 * self.geometry.cells
         zone = self.board.B[marks : marks + self.geometry.cells]
