@@ -151,6 +151,11 @@ def test_narrowed_splits_keep_the_tables_values(tmp_path):
         S.ask_split(pos, 0, workers=1, checkpoint=path, threat_offence=3, **narrowed)
     dependent = S.ask_split(Position.empty(spec), 0, workers=1, dependent_threats=True, **narrowed)
     assert dependent.proven is (table.value(Position.empty(spec)) == 1)
+    with pytest.raises(TableFileError, match="where this one is by .*'sibling_zone_work': 1"):
+        S.ask_split(pos, 0, workers=1, checkpoint=path, sibling_zone_work=1, **narrowed)
+    for pos in random_positions(spec, 6, seed=3):
+        sibling = S.ask_split(pos, 0, workers=1, sibling_zone_work=1, **narrowed).proven
+        assert sibling is (table.value(pos) == 1), pos
     with pytest.raises(InvalidArgumentError, match="free boards"):
         S.ask_split(Position.empty(as_spec("4x4k3g")), 0, workers=1, attacker_reach=2)
 
