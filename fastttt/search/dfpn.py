@@ -376,8 +376,6 @@ class ProofSearch:
         probe of ``zone_nodes`` nodes finds after it: a stone elsewhere, instead of ``move``,
         leaves that win standing. None when there is no such win (or zones are off)."""
         move = require_int(move, "move", 0, self.geometry.cells - 1)
-        if getattr(pos, "occupied", 0) >> move & 1:
-            raise InvalidArgumentError(f"cell {move} is not empty")
         return self._defender_zone(pos, attacker, "sibling zone", move)
 
     def _defender_zone(self, pos, attacker, what: str, move: int | None):
@@ -388,6 +386,8 @@ class ProofSearch:
         self._load(pos)
         if pos.to_move == attacker:
             raise InvalidArgumentError(f"player {attacker} is to move: a {what} is the defender's")
+        if move is not None and pos.occupied >> move & 1:
+            raise InvalidArgumentError(f"cell {move} is not empty")
         ctl = self.ctl
         ctl[K.C_ATTACKER] = attacker
         ctl[K.C_MODE] = K.MODE_FULL
