@@ -1005,11 +1005,17 @@ def keep_zone(zone_cache, slot, key, marks, n):
             zone_cache[slot, 1 + (c >> 6)] |= np.int64(1) << (c & 63)
 
 
+@njit(**INLINE_JIT)
+def _kept_cell(zone_cache, slot, c):
+    """1 when cell ``c`` is in the zone kept in row ``slot`` (:func:`keep_zone`), else 0."""
+    return (zone_cache[slot, 1 + (c >> 6)] >> (c & 63)) & 1
+
+
 @njit(**JIT)
 def read_zone(zone_cache, slot, marks, n):
     """The zone kept in row ``slot`` of the zone cache into ``marks`` (1: in the zone)."""
     for c in range(n):
-        marks[c] = (zone_cache[slot, 1 + (c >> 6)] >> (c & 63)) & 1
+        marks[c] = _kept_cell(zone_cache, slot, c)
 
 
 @njit(**JIT)
@@ -1076,7 +1082,7 @@ def _cut_by_sibling(B, Z, tt, ctl, row, sel, covered, used, zone_cache, stk):
     slot, key = _zone_slot(Z, ctl, zone_cache)
     if zone_cache[slot, 0] == key:
         for c in range(n):
-            if (zone_cache[slot, 1 + (c >> 6)] >> (c & 63)) & 1 == 0:
+            if _kept_cell(zone_cache, slot, c) == 0:
                 B[marks + c] = 0
     keep_zone(zone_cache, slot, key, B[marks : marks + n], n)
     ctl[C_SIBLING_ZONES] += 1
