@@ -287,15 +287,23 @@ def test_damaged_array_metadata_is_refused(disk, metadata, message):
         LayerStore.open(disk.path).read_chunk("value", 3, 0)
 
 
-@pytest.mark.parametrize("left", [None, b"", b'{"zarr_format'], ids=["folder", "empty", "cut"])
+PARTIAL = "zarr.0123456789abcdef0123456789abcdef.partial"  # zarr's temporary zarr.json
+
+
+@pytest.mark.parametrize(
+    "left",
+    [{}, {"zarr.json": b""}, {"zarr.json": b'{"zarr_format'}, {PARTIAL: b'{"zarr'}],
+    ids=["folder", "empty", "cut", "partial"],
+)
 def test_resume_prepares_again_a_layer_whose_prepare_was_cut(disk, left):
-    """Killed inside ``prepare``: the layer's folder is there, its metadata missing or cut
-    short, no chunk written. A resume prepares it again instead of refusing it as absent."""
+    """Killed inside ``prepare``: the layer's folder is there, its metadata missing, cut
+    short or still in zarr's temporary file, no chunk written. A resume prepares it again
+    instead of refusing it as absent."""
     fill(disk, layers=[3])
     folder = disk.path / "value" / "2"
     folder.mkdir()
-    if left is not None:
-        (folder / "zarr.json").write_bytes(left)
+    for name, data in left.items():
+        (folder / name).write_bytes(data)
     again = LayerStore.create(disk.path, **SPEC, resume=True)
     assert again.resume_layer("value", 2) == []
     again.write_chunk("value", 2, 0, layer_data(2))
@@ -307,6 +315,16 @@ def test_resume_refuses_a_layer_with_chunks_but_no_metadata(disk):
     """Chunks without their array's metadata may still be needed: refused, not replaced."""
     fill(disk, layers=[3])
     (disk.path / "value" / "3" / "zarr.json").unlink()
+    again = LayerStore.create(disk.path, **SPEC, resume=True)
+    with pytest.raises(TableFileError, match="absent"):
+        again.resume_layer("value", 3)
+    assert chunk_file(again, "value", 3, 0).is_file()
+
+
+def test_resume_refuses_a_layer_with_chunks_and_only_temporary_metadata(disk):
+    fill(disk, layers=[3])
+    metadata = disk.path / "value" / "3" / "zarr.json"
+    metadata.rename(metadata.with_name(PARTIAL))
     again = LayerStore.create(disk.path, **SPEC, resume=True)
     with pytest.raises(TableFileError, match="absent"):
         again.resume_layer("value", 3)

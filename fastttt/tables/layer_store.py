@@ -303,6 +303,14 @@ def _require_uint8(data, size: int, what: str) -> None:
         raise InvalidArgumentError(f"{what} takes a uint8 array of shape ({size},), got {got}")
 
 
+def _is_partial_metadata(file: Path, folder: Path) -> bool:
+    """``file`` is zarr's temporary copy of the array's metadata, ``zarr.<hex>.partial`` in
+    the array's folder, left behind when a write of ``zarr.json`` was killed."""
+    return (
+        file.parent == folder and re.fullmatch(r"zarr\.[0-9a-f]+\.partial", file.name) is not None
+    )
+
+
 class _Layers:
     """Geometry, argument checks and completion marks shared by both stores."""
 
@@ -715,22 +723,25 @@ class LayerStore(_Layers):
 
     def _has_array(self, kind: str, layer: int) -> bool:
         """The layer's folder is there and holds more than a :meth:`prepare` stopped before
-        its metadata was written: a folder with no file, or with a ``zarr.json`` alone that
-        is not JSON. Such a folder holds no chunk, so preparing it again loses nothing."""
+        its metadata was written: a folder whose only files are zarr's temporary copies of
+        the metadata (``zarr.<hex>.partial``, renamed to ``zarr.json`` once written) and at
+        most a ``zarr.json`` that is not JSON. Such a folder holds no chunk, so preparing it
+        again loses nothing."""
         folder = self._dir(kind, layer)
         if not os.path.lexists(folder):
             return False
         if os.path.islink(folder) or not folder.is_dir():
             return True  # refused when opened, never replaced
-        files = (Path(root, name) for root, _dirs, names in os.walk(folder) for name in names)
-        first = next(files, None)
-        if first is None:
+        files = [Path(root, name) for root, _dirs, names in os.walk(folder) for name in names]
+        metadata = folder / "zarr.json"
+        if any(f != metadata and not _is_partial_metadata(f, folder) for f in files):
+            return True
+        if metadata not in files:
             return False
-        if first == folder / "zarr.json" and next(files, None) is None:
-            try:
-                json.loads(first.read_bytes())
-            except (OSError, ValueError):
-                return False
+        try:
+            json.loads(metadata.read_bytes())
+        except (OSError, ValueError):
+            return False
         return True
 
     def _chunks_present(self, kind: str, layer: int) -> list[bool]:
