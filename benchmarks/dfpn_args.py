@@ -1,6 +1,6 @@
 """Command-line arguments shared by the df-pn scripts of this folder: the position asked about,
 df-pn's narrowing (:class:`fastttt.search.dfpn.ProofSearch`'s ``zone_nodes``,
-``threat_nodes`` and ``sibling_zone_work``, ``prove``'s ``attacker_reach``) and its
+``threat_nodes``, ``sibling_zone_work`` and ``dfpn_probes``, ``prove``'s ``attacker_reach``) and its
 ``order_weight``."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def add_position(parser: argparse.ArgumentParser) -> None:
 
 def add_narrowing(parser: argparse.ArgumentParser) -> None:
     """``--zone-nodes``, ``--threat-nodes``, ``--dependent-threats``, ``--threat-offence``,
-    ``--reach`` and ``--sibling-work`` (0: off)."""
+    ``--reach``, ``--sibling-work`` (0: off) and ``--dfpn-probes``."""
     parser.add_argument("--zone-nodes", type=int, default=0, help="relevance zones' probes")
     parser.add_argument("--threat-nodes", type=int, default=0, help="threat probes")
     parser.add_argument(
@@ -48,6 +48,11 @@ def add_narrowing(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=0,
         help="zones of refuted defender's moves, at nodes with this much work (0: off)",
+    )
+    parser.add_argument(
+        "--dfpn-probes",
+        action="store_true",
+        help="the threat probes and the zones' probes searched by df-pn in threat mode",
     )
 
 
@@ -93,6 +98,7 @@ def narrowed_search(spec, args: argparse.Namespace, **more) -> ProofSearch:
         dependent_threats=args.dependent_threats,
         threat_offence=args.threat_offence,
         sibling_zone_work=args.sibling_work,
+        dfpn_probes=args.dfpn_probes,
         order_weight=getattr(args, "order_weight", DEFAULT_ORDER_WEIGHT),
         **more,
     )

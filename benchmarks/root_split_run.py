@@ -67,6 +67,7 @@ def main() -> None:
         dependent_threats=args.dependent_threats,
         threat_offence=args.threat_offence,
         sibling_zone_work=args.sibling_work,
+        dfpn_probes=args.dfpn_probes,
         attacker_reach=args.reach,
         only=[int(m) for m in args.only.split(",") if m] or None,
         pass_nodes=int(args.pass_nodes),

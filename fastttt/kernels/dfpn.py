@@ -200,7 +200,11 @@ C_OFFENCE = 41  # threat mode: the attacker's own lines weigh 2**this times more
 # node's visit from which a refuted move's zone is probed (0: never), the zones found and the
 # moves they cut
 C_SIBLING, C_SIBLING_ZONES, C_SIBLING_PRUNED = 42, 43, 44
-CTL_SIZE = 45
+# the probes searched by df-pn in threat mode (:func:`threat_dfpn`) instead of depth first:
+# PROBE_DFPN_ATTACKER for the attacker's threat probes, PROBE_DFPN_ZONES for the zones'
+C_PROBE_DFPN = 45
+CTL_SIZE = 46
+PROBE_DFPN_ATTACKER, PROBE_DFPN_ZONES = 1, 2
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -668,13 +672,125 @@ def threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth):
 
 
 @njit(**JIT)
-def _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
+def threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget):
+    """Does the attacker, to move, win by threats (``MODE_THREATS`` moves, every three)?
+    df-pn within ``budget`` nodes and the rows of ``stk``, its numbers in the table under
+    ``ctl[C_TSS_TAG]`` (threat mode's own question), so that a probe asked again goes on from
+    them. ``ctl[C_MODE]`` must be ``MODE_THREATS``. Returns ``(result, nodes)``: ``_T_WIN``,
+    ``_T_LOSS`` (no threat sequence wins) or ``_T_BUDGET``; the board is restored."""
+    n = B[H_CELLS]
+    tag = np.uint64(ctl[C_TSS_TAG])
+    bits = ctl[C_TTBITS]
+    num = ctl[C_EPS_NUM]
+    den = ctl[C_EPS_DEN]
+    question_tag = ctl[C_TAG]
+    ctl[C_TAG] = ctl[C_TSS_TAG]  # read by _children_numbers
+    rows = stk.shape[0]
+    nodes = np.int64(0)
+    d = 0
+    stk[0, F_THPHI] = INF
+    stk[0, F_THDELTA] = INF
+    rphi = np.int64(0)
+    rdelta = np.int64(0)
+    result = _T_BUDGET
+    state = _ENTER
+    while True:
+        if state == _ENTER:
+            row = stk[d]
+            key = canonical_key(B, Z, tag)
+            row[F_KEY] = np.int64(key)
+            row[F_NODES0] = nodes
+            found, phi, delta, work, flags = tt_get(tt, key, bits)
+            if found and (phi >= row[F_THPHI] or delta >= row[F_THDELTA]):
+                rphi, rdelta = phi, delta
+                state = _RETURN
+                continue
+            if nodes >= budget or d + 1 >= rows:
+                _unwind(B, Z, stk, d)
+                break
+            nodes += 1
+            row[F_FLAGS] = 0
+            row[F_PAIR] = 0
+            ctl[C_LAST] = -1 if d == 0 else stk[d - 1, NF + stk[d - 1, F_SEL]]
+            kind, phi, delta = expand(B, Z, ctl, row, covered, used)
+            if kind == _LEAF:
+                tt_put(tt, key, bits, phi, delta, 1, 0)
+                rphi, rdelta = phi, delta
+                state = _RETURN
+                continue
+            _children_numbers(B, Z, tt, ctl, row)
+            state = _LOOP
+        elif state == _RETURN:
+            if d == 0:
+                s = B[H_PLY] & 1
+                if rphi == 0 or rdelta == 0:
+                    won = (rphi == 0) == (s == ctl[C_ATTACKER])
+                    result = _T_WIN if won else _T_LOSS
+                break
+            d -= 1
+            row = stk[d]
+            sel = row[F_SEL]
+            take_back(B, Z, row[NF + sel], (B[H_PLY] - 1) & 1)
+            row[NF + n + sel] = rphi
+            row[NF + 2 * n + sel] = rdelta
+            state = _LOOP
+        else:
+            row = stk[d]
+            best = 0
+            least = np.int64(INF + 1)
+            second = np.int64(INF + 1)
+            for i in range(row[F_N]):
+                cd = row[NF + 2 * n + i]
+                if cd < least:
+                    second = least
+                    least = cd
+                    best = i
+                elif cd < second:
+                    second = cd
+            phi = min(least, np.int64(INF))
+            delta, largest = _children_phi(row, n, ctl[C_WEAK])
+            if phi >= row[F_THPHI] or delta >= row[F_THDELTA]:
+                work = nodes - row[F_NODES0] + 1
+                tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
+                rphi, rdelta = phi, delta
+                state = _RETURN
+                continue
+            second = min(second, np.int64(INF))
+            grows_from = largest if ctl[C_WEAK] else row[NF + n + best]
+            child_thphi = min(row[F_THDELTA] - delta + grows_from, np.int64(INF))
+            if second >= INF:
+                child_thdelta = row[F_THPHI]
+            else:
+                child_thdelta = min(row[F_THPHI], second + 1 + (second * num) // den)
+            row[F_SEL] = best
+            place(B, Z, row[NF + best], B[H_PLY] & 1)
+            d += 1
+            stk[d, F_THPHI] = child_thphi
+            stk[d, F_THDELTA] = child_thdelta
+            state = _ENTER
+    ctl[C_TAG] = question_tag
+    return result, nodes
+
+
+@njit(**JIT)
+def _threat_win(B, Z, tt, ctl, stk, covered, used, budget, by_dfpn):
     """Run :func:`threat_probe` deepening (:data:`TSS_DEPTHS`, then unlimited) within
     ``budget`` nodes in all, from a full-mode search; True when the attacker wins by threats.
     Counts the nodes in ``ctl[C_NODES]`` and ``ctl[C_TSS_NODES]``."""
     mode = ctl[C_MODE]
     ctl[C_MODE] = MODE_THREATS
     won = False
+    if by_dfpn:
+        last_own = ctl[C_LAST_OWN]
+        ctl[C_LAST_OWN] = -1
+        res, nodes = threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget)
+        ctl[C_LAST_OWN] = last_own
+        ctl[C_NODES] += nodes
+        ctl[C_TSS_NODES] += nodes
+        ctl[C_MODE] = mode
+        if res == _T_WIN:
+            ctl[C_TSS_WINS] += 1
+        return res == _T_WIN
     left = budget
     for step in range(len(TSS_DEPTHS) + 1):
         depth = TSS_DEPTHS[step] if step < len(TSS_DEPTHS) else B[H_EMPTY]
@@ -858,7 +974,9 @@ def _probe_zone(B, Z, tt, ctl, stk, covered, used, zone_tag):
     ctl[C_TSS_TAG] = tag ^ np.int64(zone_tag)
     ctl[C_LOCAL] = 1
     deepest = -1
-    if _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
+    if _threat_win(
+        B, Z, tt, ctl, stk, covered, used, budget, ctl[C_PROBE_DFPN] & PROBE_DFPN_ZONES != 0
+    ):
         mode = ctl[C_MODE]
         ctl[C_MODE] = MODE_THREATS
         deepest = _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks)
@@ -1232,7 +1350,10 @@ def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
                 and B[H_GRAV] == 0
             ):
                 budget = min(_next_probe(ctl, row, flags, work), ctl[C_MAXNODES] - ctl[C_NODES])
-                if budget > 0 and _threat_win(B, Z, tt, ctl, stk[d + 1 :], covered, used, budget):
+                by_dfpn = ctl[C_PROBE_DFPN] & PROBE_DFPN_ATTACKER != 0
+                if budget > 0 and _threat_win(
+                    B, Z, tt, ctl, stk[d + 1 :], covered, used, budget, by_dfpn
+                ):
                     tt_put(tt, key, bits, np.int64(0), np.int64(INF), work + 1, row[F_FLAGS])
                     rphi, rdelta = np.int64(0), np.int64(INF)
                     state = _RETURN

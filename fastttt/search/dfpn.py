@@ -67,6 +67,11 @@ DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
 DEFAULT_SIBLING_ZONE_WORK = 0  # a defender's node's work before refuted moves' zones (0: none)
 DEFAULT_DEPENDENT_THREATS = False  # the threat probes' threes: any (False) or dependent
+# The probes (threat probes and zones') searched by df-pn in threat mode instead of depth
+# first. Measured (docs/benchmarks.md, "df-pn probes"): it proves Huayue's reply 83 in 22 M
+# nodes (unknown after 250 M depth first), and is about even on the easy replies; off by
+# default until it is measured beyond Go-Moku.
+DEFAULT_DFPN_PROBES = False
 # Threat mode's attacker orders its threats with its own lines 2**offence times heavier than
 # the lines they block. Measured on the Huayue opening's replies (docs/search.md, "Threat
 # order"): 3 halves the median reply's nodes, but more of the replies next to the stones
@@ -252,7 +257,11 @@ class ProofSearch:
     defender's node whose visit has done that many nodes or more, each move the attacker
     refutes is probed (``zone_nodes`` nodes) for the zone of its threat win
     (:meth:`sibling_zone`); the node's moves off it lose too, and are not searched
-    (``sibling_zones`` and ``sibling_zone_moves_pruned`` count them).
+    (``sibling_zones`` and ``sibling_zone_moves_pruned`` count them). ``dfpn_probes``
+    (with ``threat_nodes`` or ``zone_nodes``): the probes are df-pn searches in threat mode
+    with every three (:func:`fastttt.kernels.dfpn.threat_dfpn`; ``dependent_threats`` then
+    does not apply to them), best first instead of depth first, their numbers kept in the
+    table so that a probe asked again goes on where the last one stopped.
     """
 
     def __init__(
@@ -271,6 +280,7 @@ class ProofSearch:
         dependent_threats: bool = DEFAULT_DEPENDENT_THREATS,
         threat_offence: int = DEFAULT_THREAT_OFFENCE,
         sibling_zone_work: int = DEFAULT_SIBLING_ZONE_WORK,
+        dfpn_probes: bool = DEFAULT_DFPN_PROBES,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -306,6 +316,8 @@ class ProofSearch:
         self.ctl[K.C_LAST_OWN] = -1
         self.ctl[K.C_OFFENCE] = require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX)
         self.ctl[K.C_SIBLING] = require_int(sibling_zone_work, "sibling_zone_work", 0, 1 << 40)
+        by_dfpn = require_type(dfpn_probes, bool, "dfpn_probes")
+        self.ctl[K.C_PROBE_DFPN] = K.PROBE_DFPN_ATTACKER | K.PROBE_DFPN_ZONES if by_dfpn else 0
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False

@@ -98,6 +98,7 @@ def ask_split(
     dependent_threats: bool = False,
     threat_offence: int = 0,
     sibling_zone_work: int = 0,
+    dfpn_probes: bool = False,
     only: list[int] | None = None,
     pass_nodes: int = 0,
     progress: Callable[[int, Answer, int], None] | None = None,
@@ -109,7 +110,7 @@ def ask_split(
     JSON file of the answers so far (read, then rewritten after each answer); ``tt_bits``: each
     task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
     ``zone_nodes``, ``threat_nodes``, ``dependent_threats``, ``threat_offence``,
-    ``sibling_zone_work``, ``attacker_reach``: df-pn's
+    ``sibling_zone_work``, ``dfpn_probes``, ``attacker_reach``: df-pn's
     narrowing, as in :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a
     reach a task's disproof is unknown; free boards only); ``only``: ask these root moves
     alone (``answers`` holds them; the root's answer counts the checkpoint's answers for the
@@ -137,6 +138,8 @@ def ask_split(
         narrowing["threat_offence"] = threat_offence  # likewise
     if require_int(sibling_zone_work, "sibling_zone_work", 0, 1 << 40):
         narrowing["sibling_zone_work"] = sibling_zone_work  # likewise
+    if require_type(dfpn_probes, bool, "dfpn_probes"):
+        narrowing["dfpn_probes"] = 1  # likewise
     if pos.spec.gravity and any(narrowing.values()):
         raise InvalidArgumentError(
             "zones, threat probes, their threat order and a reach are for free boards"
@@ -231,6 +234,7 @@ def _searcher(spec: GameSpec, tt_bits, narrowing: dict, zones: bool):
         dependent_threats="dependent_threats" in narrowing,
         threat_offence=narrowing.get("threat_offence", 0),
         sibling_zone_work=narrowing.get("sibling_zone_work", 0) if zones else 0,
+        dfpn_probes="dfpn_probes" in narrowing,
     )
 
 
