@@ -49,6 +49,14 @@ same (the defender's moves are not restricted), but a failure depends on the pat
 probes keep only wins in the table. The walks read a probe's proof with every three listed,
 its moves among them.
 
+df-pn probes (``ctl[C_PROBE_DFPN]``: :data:`PROBE_DFPN_ATTACKER` for the threat probes,
+:data:`PROBE_DFPN_ZONES` for the zones' probes): the probe is :func:`threat_dfpn`, df-pn in
+threat mode with every three (dependent threats do not apply), best first where the
+depth-first probe follows its move order to the end of each line. Its numbers go to the table
+under the threat mode's tag, as a threat-mode question's would, so a node probed again with a
+bigger budget goes on from them; its proof is read by the walks and the zones as a depth-first
+probe's.
+
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
 the defender passed, whether it wins by threats (:func:`threat_probe`, that many nodes, under
