@@ -689,8 +689,6 @@ def threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget):
     n = B[H_CELLS]
     tag = np.uint64(ctl[C_TSS_TAG])
     bits = ctl[C_TTBITS]
-    num = ctl[C_EPS_NUM]
-    den = ctl[C_EPS_DEN]
     question_tag = ctl[C_TAG]
     ctl[C_TAG] = ctl[C_TSS_TAG]  # read by _children_numbers
     rows = stk.shape[0]
@@ -744,32 +742,13 @@ def threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget):
             state = _LOOP
         else:
             row = stk[d]
-            best = 0
-            least = np.int64(INF + 1)
-            second = np.int64(INF + 1)
-            for i in range(row[F_N]):
-                cd = row[NF + 2 * n + i]
-                if cd < least:
-                    second = least
-                    least = cd
-                    best = i
-                elif cd < second:
-                    second = cd
-            phi = min(least, np.int64(INF))
-            delta, largest = _children_phi(row, n, ctl[C_WEAK])
-            if phi >= row[F_THPHI] or delta >= row[F_THDELTA]:
+            phi, delta, best, child_thphi, child_thdelta = _most_proving_child(row, n, ctl)
+            if best < 0:
                 work = nodes - row[F_NODES0] + 1
                 tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, 0)
                 rphi, rdelta = phi, delta
                 state = _RETURN
                 continue
-            second = min(second, np.int64(INF))
-            grows_from = largest if ctl[C_WEAK] else row[NF + n + best]
-            child_thphi = min(row[F_THDELTA] - delta + grows_from, np.int64(INF))
-            if second >= INF:
-                child_thdelta = row[F_THPHI]
-            else:
-                child_thdelta = min(row[F_THPHI], second + 1 + (second * num) // den)
             row[F_SEL] = best
             place(B, Z, row[NF + best], B[H_PLY] & 1)
             d += 1
@@ -1287,6 +1266,40 @@ def _children_phi(row, n, weak):
     return min(total, np.int64(INF - 1)), largest
 
 
+@njit(**INLINE_JIT)
+def _most_proving_child(row, n, ctl):
+    """The numbers of the node in ``row`` from its children's, and the child to search:
+    ``(phi, delta, best, child_thphi, child_thdelta)``, ``best`` -1 when a number reached
+    its threshold (the node returns). The child is the one of least ``delta``; its thresholds
+    are those of the module docstring (the 1 + epsilon trick, weak sums)."""
+    best = 0
+    least = np.int64(INF + 1)
+    second = np.int64(INF + 1)
+    for i in range(row[F_N]):
+        cd = row[NF + 2 * n + i]
+        if cd < least:
+            second = least
+            least = cd
+            best = i
+        elif cd < second:
+            second = cd
+    phi = min(least, np.int64(INF))
+    delta, largest = _children_phi(row, n, ctl[C_WEAK])
+    if phi >= row[F_THPHI] or delta >= row[F_THDELTA]:
+        return phi, delta, -1, np.int64(0), np.int64(0)
+    second = min(second, np.int64(INF))
+    # the child's phi at which delta reaches its threshold (with weak sums the largest phi
+    # sets delta, so a smaller child may grow to it first)
+    grows_from = largest if ctl[C_WEAK] else row[NF + n + best]
+    child_thphi = min(row[F_THDELTA] - delta + grows_from, np.int64(INF))
+    if second >= INF:
+        child_thdelta = row[F_THPHI]
+    else:
+        num = ctl[C_EPS_NUM]
+        child_thdelta = min(row[F_THPHI], second + 1 + (second * num) // ctl[C_EPS_DEN])
+    return phi, delta, best, child_thphi, child_thdelta
+
+
 @njit(**JIT)
 def _root_report(n, ctl, stk):
     """How far the search got: the root's moves, how many are solved, and the root's numbers
@@ -1319,8 +1332,6 @@ def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
     n = B[H_CELLS]
     tag = np.uint64(ctl[C_TAG])
     bits = ctl[C_TTBITS]
-    num = ctl[C_EPS_NUM]
-    den = ctl[C_EPS_DEN]
     d = 0
     stk[0, F_THPHI] = ctl[C_THPHI]
     stk[0, F_THDELTA] = ctl[C_THDELTA]
@@ -1400,34 +1411,13 @@ def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
             state = _LOOP
         else:  # the loop of the node at depth d: stop, or search its most proving child
             row = stk[d]
-            best = 0
-            least = np.int64(INF + 1)
-            second = np.int64(INF + 1)
-            for i in range(row[F_N]):
-                cd = row[NF + 2 * n + i]
-                if cd < least:
-                    second = least
-                    least = cd
-                    best = i
-                elif cd < second:
-                    second = cd
-            phi = min(least, np.int64(INF))
-            delta, largest = _children_phi(row, n, ctl[C_WEAK])
-            if phi >= row[F_THPHI] or delta >= row[F_THDELTA]:
+            phi, delta, best, child_thphi, child_thdelta = _most_proving_child(row, n, ctl)
+            if best < 0:
                 work = ctl[C_NODES] - row[F_NODES0] + 1
                 tt_put(tt, np.uint64(row[F_KEY]), bits, phi, delta, work, row[F_FLAGS])
                 rphi, rdelta = phi, delta
                 state = _RETURN
                 continue
-            second = min(second, np.int64(INF))
-            # the child's phi at which delta reaches its threshold (with weak sums the
-            # largest phi sets delta, so a smaller child may grow to it first)
-            grows_from = largest if ctl[C_WEAK] else row[NF + n + best]
-            child_thphi = min(row[F_THDELTA] - delta + grows_from, np.int64(INF))
-            if second >= INF:
-                child_thdelta = row[F_THPHI]
-            else:
-                child_thdelta = min(row[F_THPHI], second + 1 + (second * num) // den)
             row[F_SEL] = best
             place(B, Z, row[NF + best], B[H_PLY] & 1)
             d += 1
