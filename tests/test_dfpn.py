@@ -353,14 +353,22 @@ def test_order_weight_takes_numpy_numbers():
 
 
 @pytest.mark.parametrize(
-    "game, count", [("5x5k4", 200), ("4x5k4", 200), ("5x6k4", 100), ("6x6k5", 300)]
+    "game, count, dfpn_probes",
+    [
+        ("5x5k4", 200, False),
+        ("4x5k4", 200, False),
+        ("5x6k4", 100, False),
+        ("6x6k5", 300, False),
+        ("5x5k4", 200, True),
+        ("6x6k5", 300, True),
+    ],
 )
-def test_every_move_outside_a_relevance_zone_loses(game, count):
+def test_every_move_outside_a_relevance_zone_loses(game, count, dfpn_probes):
     """The zone's claim checked move by move with alpha-beta: a defender's stone outside it
-    leaves the attacker a win."""
+    leaves the attacker a win; also for a zone read off a df-pn probe's proof."""
     spec = as_spec(game)
     reference = Searcher(spec)
-    search = ProofSearch(spec, tt_bits=18, zone_nodes=64)
+    search = ProofSearch(spec, tt_bits=18, zone_nodes=64, dfpn_probes=dfpn_probes)
     zones = outside = 0
     for pos in random_positions(spec, count, seed=11):
         attacker = 1 - pos.to_move
