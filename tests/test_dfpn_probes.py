@@ -11,6 +11,7 @@ from fastttt.errors import InvalidArgumentError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
 from fastttt.kernels import dfpn as K
+from fastttt.kernels import lines as L
 from fastttt.search.alphabeta import Searcher
 from fastttt.search.dfpn import ProofSearch
 
@@ -44,8 +45,45 @@ def test_a_dfpn_probe_finds_the_pass_win_that_depth_first_misses():
     assert ProofSearch(spec, **narrowed).relevance_zone(pos, 0) is None
     search = ProofSearch(spec, dfpn_probes=True, **narrowed)
     zone = search.relevance_zone(pos, 0)
-    assert zone is not None and len(zone) < 218 - 40  # of 218 empty cells
+    assert zone is not None and len(zone) < 220 - 40  # of 220 empty cells
     assert search.threat_probe_nodes < 16384
+
+
+def test_threat_dfpn_wins_where_the_depth_first_probe_runs_out():
+    """The kernel itself, X to move after 113, 66 and O's pass (an O stone on 224): df-pn in
+    threat mode wins within 20,000 nodes where the depth-first probe runs out of them; a
+    probe stopped by its budget leaves the board and the question's tag as they were."""
+    spec = as_spec("15x15k5")
+    search = ProofSearch(spec, tt_bits=20, threat_nodes=16)
+    pos = Position.from_moves(spec, [112, 97, 98, 113, 66, 224])
+    search.board.load(pos.first, pos.second)
+    ctl = search.ctl
+    ctl[K.C_ATTACKER], ctl[K.C_MODE], ctl[K.C_LAST_OWN] = 0, K.MODE_THREATS, -1
+    ctl[K.C_TSS_TAG] = 12345
+    board = search.board.B[: search.board.B[L.H_SCRATCH]].copy()  # all but the work space
+    tag = ctl[K.C_TAG]
+    args = (search.board.B, search.board.Z, search.tt, ctl, search.stk, search.covered)
+    assert K.threat_probe(*args, search.used, 20_000, 400) == (K._T_BUDGET, 20_000)
+    assert K.threat_dfpn(*args, search.used, 100) == (K._T_BUDGET, 100)
+    assert (search.board.B[: search.board.B[L.H_SCRATCH]] == board).all()
+    assert ctl[K.C_TAG] == tag and ctl[K.C_MODE] == K.MODE_THREATS
+    result, nodes = K.threat_dfpn(*args, search.used, 20_000)
+    assert result == K._T_WIN and nodes < 20_000
+    assert (search.board.B[: search.board.B[L.H_SCRATCH]] == board).all()
+
+
+def test_the_attackers_probe_is_the_dfpn_one():
+    """The same position through ``prove``: with ``dfpn_probes`` the root's threat probe
+    proves it at once; the depth-first probe of the same budget does not, nor the search
+    after it within 30,000 nodes."""
+    spec = as_spec("15x15k5")
+    pos = Position.from_moves(spec, [112, 97, 98, 113, 66, 224])
+    answers = []
+    for by_dfpn in (False, True):
+        search = ProofSearch(spec, tt_bits=20, threat_nodes=16384, dfpn_probes=by_dfpn)
+        r = search.prove(pos, 0, max_nodes=30_000, line=False, proof_size=False)
+        answers.append((r.proven, search.threat_probe_wins))
+    assert answers == [(None, 0), (True, 1)]
 
 
 def test_the_walks_read_the_dfpn_probes_proofs():

@@ -53,9 +53,9 @@ df-pn probes (``ctl[C_PROBE_DFPN]``: :data:`PROBE_DFPN_ATTACKER` for the threat 
 :data:`PROBE_DFPN_ZONES` for the zones' probes): the probe is :func:`threat_dfpn`, df-pn in
 threat mode with every three (dependent threats do not apply), best first where the
 depth-first probe follows its move order to the end of each line. Its numbers go to the table
-under the threat mode's tag, as a threat-mode question's would, so a node probed again with a
-bigger budget goes on from them; its proof is read by the walks and the zones as a depth-first
-probe's.
+under the probe's tag (the threat mode's, or the zones' own), as a threat-mode question's
+would, so a node probed again with a bigger budget goes on from them; its proof is read by the
+walks and the zones as a depth-first probe's.
 
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
@@ -685,7 +685,8 @@ def threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget):
     df-pn within ``budget`` nodes and the rows of ``stk``, its numbers in the table under
     ``ctl[C_TSS_TAG]`` (threat mode's own question), so that a probe asked again goes on from
     them. ``ctl[C_MODE]`` must be ``MODE_THREATS``. Returns ``(result, nodes)``: ``_T_WIN``,
-    ``_T_LOSS`` (no threat sequence wins) or ``_T_BUDGET``; the board is restored."""
+    ``_T_LOSS`` (no threat sequence wins) or ``_T_BUDGET`` (also when the stack's rows run
+    out); the board is restored."""
     n = B[H_CELLS]
     tag = np.uint64(ctl[C_TSS_TAG])
     bits = ctl[C_TTBITS]
@@ -761,9 +762,10 @@ def threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget):
 
 @njit(**JIT)
 def _threat_win(B, Z, tt, ctl, stk, covered, used, budget, by_dfpn):
-    """Run :func:`threat_probe` deepening (:data:`TSS_DEPTHS`, then unlimited) within
-    ``budget`` nodes in all, from a full-mode search; True when the attacker wins by threats.
-    Counts the nodes in ``ctl[C_NODES]`` and ``ctl[C_TSS_NODES]``."""
+    """Run :func:`threat_probe` deepening (:data:`TSS_DEPTHS`, then unlimited), or with
+    ``by_dfpn`` :func:`threat_dfpn`, within ``budget`` nodes in all, from a full-mode search;
+    True when the attacker wins by threats. Counts the nodes in ``ctl[C_NODES]`` and
+    ``ctl[C_TSS_NODES]``."""
     mode = ctl[C_MODE]
     ctl[C_MODE] = MODE_THREATS
     won = False

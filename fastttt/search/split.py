@@ -142,7 +142,8 @@ def ask_split(
         narrowing["dfpn_probes"] = 1  # likewise
     if pos.spec.gravity and any(narrowing.values()):
         raise InvalidArgumentError(
-            "zones, threat probes, their threat order and a reach are for free boards"
+            "zones, threat probes (df-pn or not), their threat order and a reach are for free"
+            " boards"
         )
     question = {"game": game_fields(pos.spec), "position": str(pos)}
     if any(narrowing.values()):  # answers of another search: a checkpoint of its own
