@@ -49,13 +49,12 @@ same (the defender's moves are not restricted), but a failure depends on the pat
 probes keep only wins in the table. The walks read a probe's proof with every three listed,
 its moves among them.
 
-df-pn probes (``ctl[C_PROBE_DFPN]``: :data:`PROBE_DFPN_ATTACKER` for the threat probes,
-:data:`PROBE_DFPN_ZONES` for the zones' probes): the probe is :func:`threat_dfpn`, df-pn in
-threat mode with every three (dependent threats do not apply), best first where the
-depth-first probe follows its move order to the end of each line. Its numbers go to the table
-under the probe's tag (the threat mode's, or the zones' own), as a threat-mode question's
-would, so a node probed again with a bigger budget goes on from them; its proof is read by the
-walks and the zones as a depth-first probe's.
+df-pn probes (``ctl[C_PROBE_DFPN]``, the threat probes and the zones' probes): the probe
+is :func:`threat_dfpn`, df-pn in threat mode with every three (dependent threats do not
+apply), best first where the depth-first probe follows its move order to the end of each
+line. Its numbers go to the table under the probe's tag (the threat mode's, or the zones'
+own), as a threat-mode question's would, so a node probed again with a bigger budget goes on
+from them; its proof is read by the walks and the zones as a depth-first probe's.
 
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
@@ -208,11 +207,8 @@ C_OFFENCE = 41  # threat mode: the attacker's own lines weigh 2**this times more
 # node's visit from which a refuted move's zone is probed (0: never), the zones found and the
 # moves they cut
 C_SIBLING, C_SIBLING_ZONES, C_SIBLING_PRUNED = 42, 43, 44
-# the probes searched by df-pn in threat mode (:func:`threat_dfpn`) instead of depth first:
-# PROBE_DFPN_ATTACKER for the attacker's threat probes, PROBE_DFPN_ZONES for the zones'
-C_PROBE_DFPN = 45
+C_PROBE_DFPN = 45  # 1: the probes searched by df-pn in threat mode (threat_dfpn)
 CTL_SIZE = 46
-PROBE_DFPN_ATTACKER, PROBE_DFPN_ZONES = 1, 2
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -750,26 +746,22 @@ def threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget):
                 rphi, rdelta = phi, delta
                 state = _RETURN
                 continue
-            row[F_SEL] = best
-            place(B, Z, row[NF + best], B[H_PLY] & 1)
-            d += 1
-            stk[d, F_THPHI] = child_thphi
-            stk[d, F_THDELTA] = child_thdelta
+            d = _descend(B, Z, stk, d, best, child_thphi, child_thdelta)
             state = _ENTER
     ctl[C_TAG] = question_tag
     return result, nodes
 
 
 @njit(**JIT)
-def _threat_win(B, Z, tt, ctl, stk, covered, used, budget, by_dfpn):
+def _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
     """Run :func:`threat_probe` deepening (:data:`TSS_DEPTHS`, then unlimited), or with
-    ``by_dfpn`` :func:`threat_dfpn`, within ``budget`` nodes in all, from a full-mode search;
-    True when the attacker wins by threats. Counts the nodes in ``ctl[C_NODES]`` and
-    ``ctl[C_TSS_NODES]``."""
+    ``ctl[C_PROBE_DFPN]`` :func:`threat_dfpn`, within ``budget`` nodes in all, from a
+    full-mode search; True when the attacker wins by threats. Counts the nodes in
+    ``ctl[C_NODES]`` and ``ctl[C_TSS_NODES]``."""
     mode = ctl[C_MODE]
     ctl[C_MODE] = MODE_THREATS
     won = False
-    if by_dfpn:
+    if ctl[C_PROBE_DFPN]:
         last_own = ctl[C_LAST_OWN]
         ctl[C_LAST_OWN] = -1
         res, nodes = threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget)
@@ -963,9 +955,7 @@ def _probe_zone(B, Z, tt, ctl, stk, covered, used, zone_tag):
     ctl[C_TSS_TAG] = tag ^ np.int64(zone_tag)
     ctl[C_LOCAL] = 1
     deepest = -1
-    if _threat_win(
-        B, Z, tt, ctl, stk, covered, used, budget, ctl[C_PROBE_DFPN] & PROBE_DFPN_ZONES != 0
-    ):
+    if _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
         mode = ctl[C_MODE]
         ctl[C_MODE] = MODE_THREATS
         deepest = _threat_proof_marks(B, Z, tt, ctl, stk, covered, used, marks)
@@ -1302,6 +1292,17 @@ def _most_proving_child(row, n, ctl):
     return phi, delta, best, child_thphi, child_thdelta
 
 
+@njit(**INLINE_JIT)
+def _descend(B, Z, stk, d, best, child_thphi, child_thdelta):
+    """Play the child ``best`` of the node at depth ``d`` and give it its thresholds;
+    returns the child's depth."""
+    stk[d, F_SEL] = best
+    place(B, Z, stk[d, NF + best], B[H_PLY] & 1)
+    stk[d + 1, F_THPHI] = child_thphi
+    stk[d + 1, F_THDELTA] = child_thdelta
+    return d + 1
+
+
 @njit(**JIT)
 def _root_report(n, ctl, stk):
     """How far the search got: the root's moves, how many are solved, and the root's numbers
@@ -1371,10 +1372,7 @@ def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
                 and B[H_GRAV] == 0
             ):
                 budget = min(_next_probe(ctl, row, flags, work), ctl[C_MAXNODES] - ctl[C_NODES])
-                by_dfpn = ctl[C_PROBE_DFPN] & PROBE_DFPN_ATTACKER != 0
-                if budget > 0 and _threat_win(
-                    B, Z, tt, ctl, stk[d + 1 :], covered, used, budget, by_dfpn
-                ):
+                if budget > 0 and _threat_win(B, Z, tt, ctl, stk[d + 1 :], covered, used, budget):
                     tt_put(tt, key, bits, np.int64(0), np.int64(INF), work + 1, row[F_FLAGS])
                     rphi, rdelta = np.int64(0), np.int64(INF)
                     state = _RETURN
@@ -1420,11 +1418,7 @@ def search(B, Z, tt, ctl, stop, stk, covered, used, zone_cache):
                 rphi, rdelta = phi, delta
                 state = _RETURN
                 continue
-            row[F_SEL] = best
-            place(B, Z, row[NF + best], B[H_PLY] & 1)
-            d += 1
-            stk[d, F_THPHI] = child_thphi
-            stk[d, F_THDELTA] = child_thdelta
+            d = _descend(B, Z, stk, d, best, child_thphi, child_thdelta)
             state = _ENTER
 
 

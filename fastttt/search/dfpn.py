@@ -69,8 +69,8 @@ DEFAULT_SIBLING_ZONE_WORK = 0  # a defender's node's work before refuted moves' 
 DEFAULT_DEPENDENT_THREATS = False  # the threat probes' threes: any (False) or dependent
 # The probes (threat probes and zones') searched by df-pn in threat mode instead of depth
 # first. Measured (docs/benchmarks.md, "df-pn probes"): it proves Huayue's reply 83 in 22 M
-# nodes (unknown after 250 M depth first), and is about even on the easy replies; off by
-# default until it is measured beyond Go-Moku.
+# nodes (unknown after 250 M depth first) and takes 14% fewer nodes over the opening, but 3.9
+# times the nodes of 4x30 k=4's narrowed proof: off by default, a setting for Go-Moku.
 DEFAULT_DFPN_PROBES = False
 # Threat mode's attacker orders its threats with its own lines 2**offence times heavier than
 # the lines they block. Measured on the Huayue opening's replies (docs/search.md, "Threat
@@ -316,8 +316,7 @@ class ProofSearch:
         self.ctl[K.C_LAST_OWN] = -1
         self.ctl[K.C_OFFENCE] = require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX)
         self.ctl[K.C_SIBLING] = require_int(sibling_zone_work, "sibling_zone_work", 0, 1 << 40)
-        by_dfpn = require_type(dfpn_probes, bool, "dfpn_probes")
-        self.ctl[K.C_PROBE_DFPN] = K.PROBE_DFPN_ATTACKER | K.PROBE_DFPN_ZONES if by_dfpn else 0
+        self.ctl[K.C_PROBE_DFPN] = int(require_type(dfpn_probes, bool, "dfpn_probes"))
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False
