@@ -1,7 +1,7 @@
 """Command-line arguments shared by the df-pn scripts of this folder: the position asked about,
 df-pn's narrowing (:class:`fastttt.search.dfpn.ProofSearch`'s ``zone_nodes``,
-``threat_nodes``, ``sibling_zone_work`` and ``dfpn_probes``, ``prove``'s ``attacker_reach``) and its
-``order_weight``."""
+``threat_nodes``, ``sibling_zone_work``, ``threat_probe_search`` and ``zone_probe_search``,
+``prove``'s ``attacker_reach``) and its ``order_weight``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,13 @@ from pathlib import Path
 from fastttt.errors import FastTTTError, InvalidPositionError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
-from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, THREAT_OFFENCE_MAX, ProofSearch
+from fastttt.search.dfpn import (
+    DEFAULT_ORDER_WEIGHT,
+    DEFAULT_PROBE_SEARCH,
+    PROBE_SEARCHES,
+    THREAT_OFFENCE_MAX,
+    ProofSearch,
+)
 
 
 def add_position(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +31,8 @@ def add_position(parser: argparse.ArgumentParser) -> None:
 
 def add_narrowing(parser: argparse.ArgumentParser) -> None:
     """``--zone-nodes``, ``--threat-nodes``, ``--dependent-threats``, ``--threat-offence``,
-    ``--reach``, ``--sibling-work`` (0: off) and ``--dfpn-probes``."""
+    ``--reach``, ``--sibling-work`` (0: off), ``--threat-probe-search`` and
+    ``--zone-probe-search``."""
     parser.add_argument("--zone-nodes", type=int, default=0, help="relevance zones' probes")
     parser.add_argument("--threat-nodes", type=int, default=0, help="threat probes")
     parser.add_argument(
@@ -49,11 +56,16 @@ def add_narrowing(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="zones of refuted defender's moves, at nodes with this much work (0: off)",
     )
-    parser.add_argument(
-        "--dfpn-probes",
-        action="store_true",
-        help="the threat probes and the zones' probes searched by df-pn in threat mode",
-    )
+    for flag, probes in (
+        ("--threat-probe-search", "threat probes"),
+        ("--zone-probe-search", "zones' probes"),
+    ):
+        parser.add_argument(
+            flag,
+            default=DEFAULT_PROBE_SEARCH,
+            choices=tuple(PROBE_SEARCHES),
+            help=f"how the {probes} search (default {DEFAULT_PROBE_SEARCH})",
+        )
 
 
 def add_order_weight(parser: argparse.ArgumentParser) -> None:
@@ -98,7 +110,8 @@ def narrowed_search(spec, args: argparse.Namespace, **more) -> ProofSearch:
         dependent_threats=args.dependent_threats,
         threat_offence=args.threat_offence,
         sibling_zone_work=args.sibling_work,
-        dfpn_probes=args.dfpn_probes,
+        threat_probe_search=args.threat_probe_search,
+        zone_probe_search=args.zone_probe_search,
         order_weight=getattr(args, "order_weight", DEFAULT_ORDER_WEIGHT),
         **more,
     )

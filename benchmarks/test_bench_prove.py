@@ -24,6 +24,7 @@ from fastttt.search.alphabeta import warmup as search_warmup
 from fastttt.search.dfpn import ProofSearch
 from fastttt.search.dfpn import warmup as dfpn_warmup
 from fastttt.search.portfolio import (
+    NARROWED_PROBE_SEARCH,
     NARROWED_REACH,
     NARROWED_THREAT_NODES,
     NARROWED_ZONE_NODES,
@@ -244,7 +245,12 @@ def test_4x30k4_narrowed(benchmark):
 
     def run():
         search = ProofSearch(
-            spec, tt_bits=25, zone_nodes=NARROWED_ZONE_NODES, threat_nodes=NARROWED_THREAT_NODES
+            spec,
+            tt_bits=25,
+            zone_nodes=NARROWED_ZONE_NODES,
+            threat_nodes=NARROWED_THREAT_NODES,
+            threat_probe_search=NARROWED_PROBE_SEARCH,
+            zone_probe_search=NARROWED_PROBE_SEARCH,
         )
         cpu = time.process_time()
         out["r"] = search.prove(

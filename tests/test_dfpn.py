@@ -353,22 +353,24 @@ def test_order_weight_takes_numpy_numbers():
 
 
 @pytest.mark.parametrize(
-    "game, count, dfpn_probes",
+    "game, count, probe_search",
     [
-        ("5x5k4", 200, False),
-        ("4x5k4", 200, False),
-        ("5x6k4", 100, False),
-        ("6x6k5", 300, False),
-        ("5x5k4", 200, True),
-        ("6x6k5", 300, True),
+        ("5x5k4", 200, "depth-first"),
+        ("4x5k4", 200, "depth-first"),
+        ("5x6k4", 100, "depth-first"),
+        ("6x6k5", 300, "depth-first"),
+        ("5x5k4", 200, "df-pn"),
+        ("6x6k5", 300, "df-pn"),
+        ("6x6k5", 300, "short-first"),
     ],
 )
-def test_every_move_outside_a_relevance_zone_loses(game, count, dfpn_probes):
+def test_every_move_outside_a_relevance_zone_loses(game, count, probe_search):
     """The zone's claim checked move by move with alpha-beta: a defender's stone outside it
-    leaves the attacker a win; also for a zone read off a df-pn probe's proof."""
+    leaves the attacker a win; also for a zone read off a df-pn or short-first probe's
+    proof."""
     spec = as_spec(game)
     reference = Searcher(spec)
-    search = ProofSearch(spec, tt_bits=18, zone_nodes=64, dfpn_probes=dfpn_probes)
+    search = ProofSearch(spec, tt_bits=18, zone_nodes=64, zone_probe_search=probe_search)
     zones = outside = 0
     for pos in random_positions(spec, count, seed=11):
         attacker = 1 - pos.to_move

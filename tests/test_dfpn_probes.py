@@ -1,6 +1,8 @@
-"""The probes searched by df-pn in threat mode (``ProofSearch(dfpn_probes=True)``): values kept
-on small boards and the pass wins after Go-Moku's hard reply that the depth-first probes miss
-(every defender's move off such a probe's zone is checked with alpha-beta in test_dfpn)."""
+"""How the probes search (``ProofSearch(threat_probe_search=..., zone_probe_search=...)``):
+df-pn in threat mode, or 8 plies depth first then df-pn ("short-first"). Values kept on small
+boards, the pass wins after Go-Moku's hard reply that the depth-first probes miss, and each
+side's probe set on its own (every defender's move off such a probe's zone is checked with
+alpha-beta in test_dfpn)."""
 
 from __future__ import annotations
 
@@ -19,14 +21,29 @@ from proving import check_line, random_positions
 
 
 @pytest.mark.parametrize(
-    "game, count, zone_nodes", [("4x4k3", 150, 0), ("5x5k4", 80, 0), ("4x5k4", 80, 16)]
+    "game, count, zone_nodes, threats, zones",
+    [
+        ("4x4k3", 150, 0, "df-pn", "depth-first"),
+        ("5x5k4", 80, 0, "df-pn", "depth-first"),
+        ("4x5k4", 80, 16, "df-pn", "df-pn"),
+        ("4x4k3", 150, 0, "short-first", "depth-first"),
+        ("5x5k4", 80, 16, "short-first", "short-first"),
+        ("4x5k4", 80, 16, "depth-first", "short-first"),
+    ],
 )
-def test_dfpn_probes_keep_the_values(game, count, zone_nodes):
-    """Threat probes (and zones' probes) by df-pn prove attacker's nodes (and restrict
-    defender's): the values, principal lines and proof walks stay alpha-beta's."""
+def test_probes_keep_the_values(game, count, zone_nodes, threats, zones):
+    """Threat probes (and zones' probes) by df-pn or short-first prove attacker's nodes (and
+    restrict defender's): the values, principal lines and proof walks stay alpha-beta's."""
     spec = as_spec(game)
     reference = Searcher(spec)
-    search = ProofSearch(spec, tt_bits=18, threat_nodes=8, zone_nodes=zone_nodes, dfpn_probes=True)
+    search = ProofSearch(
+        spec,
+        tt_bits=18,
+        threat_nodes=8,
+        zone_nodes=zone_nodes,
+        threat_probe_search=threats,
+        zone_probe_search=zones,
+    )
     for pos in random_positions(spec, count, seed=6):
         assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
     assert search.threat_probe_wins > 0
@@ -38,12 +55,14 @@ def test_a_dfpn_probe_finds_the_pass_win_that_depth_first_misses():
     """Huayue's reply 113, then X's quiet 66: X wins by threats if O passes, in a proof that
     takes the answers O leaves (docs/benchmarks.md). The depth-first probe of 16,384 nodes
     finds no such win; df-pn's finds one within them (8,589 nodes and its walk), and its zone
-    leaves some of O's moves out."""
+    leaves some of O's moves out. The threat probes' setting does not reach the zones'."""
     spec = as_spec("15x15k5")
     pos = Position.from_moves(spec, [112, 97, 98, 113, 66])
     narrowed = {"tt_bits": 20, "zone_nodes": 16384}
     assert ProofSearch(spec, **narrowed).relevance_zone(pos, 0) is None
-    search = ProofSearch(spec, dfpn_probes=True, **narrowed)
+    other_side = ProofSearch(spec, threat_probe_search="df-pn", **narrowed)
+    assert other_side.relevance_zone(pos, 0) is None
+    search = ProofSearch(spec, zone_probe_search="df-pn", **narrowed)
     zone = search.relevance_zone(pos, 0)
     assert zone is not None and len(zone) < 220 - 40  # of 220 empty cells
     assert search.threat_probe_nodes < 16384
@@ -72,18 +91,55 @@ def test_threat_dfpn_wins_where_the_depth_first_probe_runs_out():
     assert (search.board.B[: search.board.B[L.H_SCRATCH]] == board).all()
 
 
-def test_the_attackers_probe_is_the_dfpn_one():
-    """The same position through ``prove``: with ``dfpn_probes`` the root's threat probe
-    proves it at once; the depth-first probe of the same budget does not, nor the search
-    after it within 30,000 nodes."""
+def test_the_attackers_probe_searches_as_threat_probe_search_says():
+    """The same position through ``prove``: with df-pn or short-first threat probes the
+    root's probe proves it at once; the depth-first probe of the same budget does not, nor
+    the search after it within 30,000 nodes, nor with df-pn for the zones' probes alone."""
     spec = as_spec("15x15k5")
     pos = Position.from_moves(spec, [112, 97, 98, 113, 66, 224])
     answers = []
-    for by_dfpn in (False, True):
-        search = ProofSearch(spec, tt_bits=20, threat_nodes=16384, dfpn_probes=by_dfpn)
+    for searches in (
+        {},
+        {"zone_probe_search": "df-pn"},
+        {"threat_probe_search": "df-pn"},
+        {"threat_probe_search": "short-first"},
+    ):
+        search = ProofSearch(spec, tt_bits=20, threat_nodes=16384, **searches)
         r = search.prove(pos, 0, max_nodes=30_000, line=False, proof_size=False)
         answers.append((r.proven, search.threat_probe_wins))
-    assert answers == [(None, 0), (True, 1)]
+    assert answers == [(None, 0), (None, 0), (True, 1), (True, 1)]
+
+
+def _probe(spec, moves, kind, budget):
+    """``_threat_win`` for X, to move after ``moves``, with threat probes searched by
+    ``kind``: (won, the probe's nodes)."""
+    search = ProofSearch(spec, tt_bits=20, threat_nodes=16, threat_probe_search=kind)
+    pos = Position.from_moves(spec, moves)
+    search.board.load(pos.first, pos.second)
+    ctl = search.ctl
+    ctl[K.C_ATTACKER], ctl[K.C_MODE], ctl[K.C_LAST_OWN] = 0, K.MODE_FULL, -1
+    ctl[K.C_TSS_TAG] = 12345
+    args = (search.board.B, search.board.Z, search.tt, ctl, search.stk, search.covered)
+    won = K._threat_win(*args, search.used, budget)
+    assert ctl[K.C_MODE] == K.MODE_FULL
+    return won, int(ctl[K.C_TSS_NODES])
+
+
+def test_short_first_is_the_shallow_depth_first_probe_then_dfpn():
+    """A short win (X's open three in 7x7 k=5's middle row: an open four, then five) costs
+    short-first what the depth-first probe costs, node for node; on Go-Moku after 113, 66
+    and O's pass, where 8 plies settle nothing, its df-pn wins where depth first runs out."""
+    spec = as_spec("7x7k5")
+    short = [22, 0, 23, 6, 24, 42]  # X on 22, 23, 24 of the middle row; O in the corners
+    depth_first = _probe(spec, short, "depth-first", 20_000)
+    assert depth_first[0] is True
+    assert _probe(spec, short, "short-first", 20_000) == depth_first
+    assert _probe(spec, short, "df-pn", 20_000)[0] is True
+    hard = [112, 97, 98, 113, 66, 224]
+    spec = as_spec("15x15k5")
+    assert _probe(spec, hard, "depth-first", 20_000) == (False, 20_000)
+    won, nodes = _probe(spec, hard, "short-first", 20_000)
+    assert won is True and nodes < 20_000
 
 
 def test_the_walks_read_the_dfpn_probes_proofs():
@@ -92,7 +148,8 @@ def test_the_walks_read_the_dfpn_probes_proofs():
     searching those nodes again."""
     spec = as_spec("15x15k5")
     pos = Position.from_moves(spec, [112, 97, 98, 36])
-    narrowed = {"tt_bits": 20, "zone_nodes": 64, "threat_nodes": 16, "dfpn_probes": True}
+    narrowed = {"tt_bits": 20, "zone_nodes": 64, "threat_nodes": 16}
+    narrowed |= {"threat_probe_search": "df-pn", "zone_probe_search": "df-pn"}
     budget = {"max_nodes": 2_000_000, "attacker_reach": 2}
     bare = ProofSearch(spec, **narrowed).prove(pos, 0, line=False, **budget)
     search = ProofSearch(spec, **narrowed)
@@ -105,6 +162,8 @@ def test_the_walks_read_the_dfpn_probes_proofs():
     assert search.ctl[K.C_MODE] == K.MODE_FULL and search.ctl[K.C_TAG] != search.ctl[K.C_TSS_TAG]
 
 
-def test_dfpn_probes_must_be_a_bool():
-    with pytest.raises(InvalidArgumentError, match="dfpn_probes"):
-        ProofSearch("5x5k4", tt_bits=8, dfpn_probes=1)
+@pytest.mark.parametrize("value", ["dfpn", 1, True, None])
+def test_a_probe_search_is_one_of_the_names(value):
+    for name in ("threat_probe_search", "zone_probe_search"):
+        with pytest.raises(InvalidArgumentError, match=f"{name} must be one of .*'short-first'"):
+            ProofSearch("5x5k4", tt_bits=8, **{name: value})

@@ -153,13 +153,14 @@ def test_narrowed_splits_keep_the_tables_values(tmp_path):
     assert dependent.proven is (table.value(Position.empty(spec)) == 1)
     with pytest.raises(TableFileError, match="where this one is by .*'sibling_zone_work': 1"):
         S.ask_split(pos, 0, workers=1, checkpoint=path, sibling_zone_work=1, **narrowed)
-    with pytest.raises(TableFileError, match="where this one is by .*'dfpn_probes': 1"):
-        S.ask_split(pos, 0, workers=1, checkpoint=path, dfpn_probes=True, **narrowed)
+    with pytest.raises(TableFileError, match="where this one is by .*'zone_probe_search': 'df-pn'"):
+        S.ask_split(pos, 0, workers=1, checkpoint=path, zone_probe_search="df-pn", **narrowed)
     for pos in random_positions(spec, 6, seed=3):
         sibling = S.ask_split(pos, 0, workers=1, sibling_zone_work=1, **narrowed).proven
         assert sibling is (table.value(pos) == 1), pos
     for pos in random_positions(spec, 6, seed=4):
-        by_dfpn = S.ask_split(pos, 0, workers=1, dfpn_probes=True, **narrowed).proven
+        searches = {"threat_probe_search": "df-pn", "zone_probe_search": "short-first"}
+        by_dfpn = S.ask_split(pos, 0, workers=1, **searches, **narrowed).proven
         assert by_dfpn is (table.value(pos) == 1), pos
     with pytest.raises(InvalidArgumentError, match="free boards"):
         S.ask_split(Position.empty(as_spec("4x4k3g")), 0, workers=1, attacker_reach=2)

@@ -49,12 +49,15 @@ same (the defender's moves are not restricted), but a failure depends on the pat
 probes keep only wins in the table. The walks read a probe's proof with every three listed,
 its moves among them.
 
-df-pn probes (``ctl[C_PROBE_DFPN]``, the threat probes and the zones' probes): the probe
-is :func:`threat_dfpn`, df-pn in threat mode with every three (dependent threats do not
-apply), best first where the depth-first probe follows its move order to the end of each
-line. Its numbers go to the table under the probe's tag (the threat mode's, or the zones'
-own), as a threat-mode question's would, so a node probed again with a bigger budget goes on
-from them; its proof is read by the walks and the zones as a depth-first probe's.
+df-pn probes (``ctl[C_THREAT_PROBE]`` for the threat probes, ``ctl[C_ZONE_PROBE]`` for the
+zones' probes, ``PROBE_DFPN``): the probe is :func:`threat_dfpn`, df-pn in threat mode with
+every three (dependent threats do not apply), best first where the depth-first probe follows
+its move order to the end of each line. Its numbers go to the table under the probe's tag (the
+threat mode's, or the zones' own), as a threat-mode question's would, so a node probed again
+with a bigger budget goes on from them; its proof is read by the walks and the zones as a
+depth-first probe's. ``PROBE_SHORT_FIRST``: a depth-first probe of the first depth (8 plies)
+first, within the same budget, then df-pn on what is left when it found no win or loss within
+those plies.
 
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
@@ -207,8 +210,11 @@ C_OFFENCE = 41  # threat mode: the attacker's own lines weigh 2**this times more
 # node's visit from which a refuted move's zone is probed (0: never), the zones found and the
 # moves they cut
 C_SIBLING, C_SIBLING_ZONES, C_SIBLING_PRUNED = 42, 43, 44
-C_PROBE_DFPN = 45  # 1: the probes searched by df-pn in threat mode (threat_dfpn)
-CTL_SIZE = 46
+# how the threat probes at the attacker's nodes and the zones' probes search: PROBE_DEPTH_FIRST,
+# PROBE_DFPN or PROBE_SHORT_FIRST
+C_THREAT_PROBE, C_ZONE_PROBE = 45, 46
+CTL_SIZE = 47
+PROBE_DEPTH_FIRST, PROBE_DFPN, PROBE_SHORT_FIRST = 0, 1, 2
 ORDER_SCALE = 8  # ctl[C_ORDER] is the order weight in eighths
 PZONE_MAX_TRIES = 4
 
@@ -754,38 +760,38 @@ def threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget):
 
 @njit(**JIT)
 def _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
-    """Run :func:`threat_probe` deepening (:data:`TSS_DEPTHS`, then unlimited), or with
-    ``ctl[C_PROBE_DFPN]`` :func:`threat_dfpn`, within ``budget`` nodes in all, from a
-    full-mode search; True when the attacker wins by threats. Counts the nodes in
-    ``ctl[C_NODES]`` and ``ctl[C_TSS_NODES]``."""
+    """Does the attacker, to move, win by threats within ``budget`` nodes in all, asked from a
+    full-mode search? The probe searches as ``ctl[C_ZONE_PROBE]`` says for a zones' probe
+    (``ctl[C_LOCAL]``), ``ctl[C_THREAT_PROBE]`` otherwise: :func:`threat_probe` deepening
+    (:data:`TSS_DEPTHS`, then unlimited), :func:`threat_dfpn`, or the first depth then
+    :func:`threat_dfpn` (the module docstring). Counts the nodes in ``ctl[C_NODES]`` and
+    ``ctl[C_TSS_NODES]``."""
+    kind = ctl[C_ZONE_PROBE] if ctl[C_LOCAL] != 0 else ctl[C_THREAT_PROBE]
     mode = ctl[C_MODE]
     ctl[C_MODE] = MODE_THREATS
-    won = False
-    if ctl[C_PROBE_DFPN]:
+    depths = len(TSS_DEPTHS) + 1 if kind == PROBE_DEPTH_FIRST else 0
+    if kind == PROBE_SHORT_FIRST:
+        depths = 1
+    res = _T_CUT
+    for step in range(depths):
+        depth = TSS_DEPTHS[step] if step < len(TSS_DEPTHS) else B[H_EMPTY]
+        res, nodes = threat_probe(B, Z, tt, ctl, stk, covered, used, budget, depth)
+        budget -= nodes
+        ctl[C_NODES] += nodes
+        ctl[C_TSS_NODES] += nodes
+        if res != _T_CUT:
+            break
+    if res == _T_CUT and kind != PROBE_DEPTH_FIRST:
         last_own = ctl[C_LAST_OWN]
         ctl[C_LAST_OWN] = -1
         res, nodes = threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget)
         ctl[C_LAST_OWN] = last_own
         ctl[C_NODES] += nodes
         ctl[C_TSS_NODES] += nodes
-        ctl[C_MODE] = mode
-        if res == _T_WIN:
-            ctl[C_TSS_WINS] += 1
-        return res == _T_WIN
-    left = budget
-    for step in range(len(TSS_DEPTHS) + 1):
-        depth = TSS_DEPTHS[step] if step < len(TSS_DEPTHS) else B[H_EMPTY]
-        res, nodes = threat_probe(B, Z, tt, ctl, stk, covered, used, left, depth)
-        left -= nodes
-        ctl[C_NODES] += nodes
-        ctl[C_TSS_NODES] += nodes
-        if res != _T_CUT:
-            won = res == _T_WIN
-            break
     ctl[C_MODE] = mode
-    if won:
+    if res == _T_WIN:
         ctl[C_TSS_WINS] += 1
-    return won
+    return res == _T_WIN
 
 
 @njit(**JIT)

@@ -67,11 +67,18 @@ DEFAULT_THREAT_NODES = 0
 DEFAULT_ZONE_NODES = 0  # the null-move probe's nodes at a defender's node (0: no zones)
 DEFAULT_SIBLING_ZONE_WORK = 0  # a defender's node's work before refuted moves' zones (0: none)
 DEFAULT_DEPENDENT_THREATS = False  # the threat probes' threes: any (False) or dependent
-# The probes (threat probes and zones') searched by df-pn in threat mode instead of depth
-# first. Measured (docs/benchmarks.md, "df-pn probes"): it proves Huayue's reply 83 in 22 M
-# nodes (unknown after 250 M depth first) and takes 14% fewer nodes over the opening, but 3.9
-# times the nodes of 4x30 k=4's narrowed proof: off by default, a setting for Go-Moku.
-DEFAULT_DFPN_PROBES = False
+# How a probe searches (ProofSearch's threat_probe_search, zone_probe_search): depth first,
+# df-pn in threat mode, or 8 plies depth first then df-pn. Measured (docs/benchmarks.md,
+# "df-pn probes", "Short wins first"): df-pn for both proves Huayue's reply 83 in 22 M nodes
+# (unknown after 250 M depth first) but takes 3.9 times the nodes of 4x30 k=4's narrowed
+# proof; short-first for both takes 0.61 times them there and loses Go-Moku's hard replies.
+# Depth first stays the default; the portfolio's narrowed step asks short-first.
+PROBE_SEARCHES = {
+    "depth-first": K.PROBE_DEPTH_FIRST,
+    "df-pn": K.PROBE_DFPN,
+    "short-first": K.PROBE_SHORT_FIRST,
+}
+DEFAULT_PROBE_SEARCH = "depth-first"
 # Threat mode's attacker orders its threats with its own lines 2**offence times heavier than
 # the lines they block. Measured on the Huayue opening's replies (docs/search.md, "Threat
 # order"): 3 halves the median reply's nodes, but more of the replies next to the stones
@@ -102,6 +109,14 @@ _REACH_TAG = 0x2545F4914F6CDD1D  # times the reach, xor'd into the tag: another 
 _PASS_TAG = np.uint64(0xB7E151628AED2A6B)
 PASS_ZONE_WALK = 1 << 20  # positions the walk of a pass proof may visit by default
 _BUDGET_WORD = 2  # stop-word value written when the time budget runs out (Ctrl-C writes 1)
+
+
+def probe_search_code(value, name: str) -> int:
+    """The kernel's code of a probe search named in :data:`PROBE_SEARCHES`, else
+    InvalidArgumentError naming ``name``."""
+    if not isinstance(value, str) or value not in PROBE_SEARCHES:
+        raise InvalidArgumentError(f"{name} must be one of {tuple(PROBE_SEARCHES)}, got {value!r}")
+    return PROBE_SEARCHES[value]
 
 
 @dataclass(frozen=True)
@@ -257,11 +272,14 @@ class ProofSearch:
     defender's node whose visit has done that many nodes or more, each move the attacker
     refutes is probed (``zone_nodes`` nodes) for the zone of its threat win
     (:meth:`sibling_zone`); the node's moves off it lose too, and are not searched
-    (``sibling_zones`` and ``sibling_zone_moves_pruned`` count them). ``dfpn_probes``
-    (with ``threat_nodes`` or ``zone_nodes``): the probes are df-pn searches in threat mode
-    with every three (:func:`fastttt.kernels.dfpn.threat_dfpn`; ``dependent_threats`` then
-    does not apply to them), best first instead of depth first, their numbers kept in the
-    table so that a probe asked again goes on where the last one stopped.
+    (``sibling_zones`` and ``sibling_zone_moves_pruned`` count them).
+    ``threat_probe_search`` and ``zone_probe_search`` (one of :data:`PROBE_SEARCHES`): how
+    the threat probes and the zones' probes search. ``"depth-first"`` deepens 8, 16, 32 plies,
+    then without limit; ``"df-pn"`` is df-pn in threat mode with every three
+    (:func:`fastttt.kernels.dfpn.threat_dfpn`; ``dependent_threats`` does not apply to it),
+    its numbers kept in the table so that a probe asked again goes on where the last one
+    stopped; ``"short-first"`` searches 8 plies depth first, then df-pn on the rest of the
+    budget when those plies settled nothing.
     """
 
     def __init__(
@@ -280,7 +298,8 @@ class ProofSearch:
         dependent_threats: bool = DEFAULT_DEPENDENT_THREATS,
         threat_offence: int = DEFAULT_THREAT_OFFENCE,
         sibling_zone_work: int = DEFAULT_SIBLING_ZONE_WORK,
-        dfpn_probes: bool = DEFAULT_DFPN_PROBES,
+        threat_probe_search: str = DEFAULT_PROBE_SEARCH,
+        zone_probe_search: str = DEFAULT_PROBE_SEARCH,
     ):
         self.board = LineBoard(spec)
         self.geometry = self.board.geometry
@@ -316,7 +335,8 @@ class ProofSearch:
         self.ctl[K.C_LAST_OWN] = -1
         self.ctl[K.C_OFFENCE] = require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX)
         self.ctl[K.C_SIBLING] = require_int(sibling_zone_work, "sibling_zone_work", 0, 1 << 40)
-        self.ctl[K.C_PROBE_DFPN] = int(require_type(dfpn_probes, bool, "dfpn_probes"))
+        self.ctl[K.C_THREAT_PROBE] = probe_search_code(threat_probe_search, "threat_probe_search")
+        self.ctl[K.C_ZONE_PROBE] = probe_search_code(zone_probe_search, "zone_probe_search")
         self.stop = new_stop()
         self._lock = threading.Lock()
         self._armed = False

@@ -98,7 +98,8 @@ def ask_split(
     dependent_threats: bool = False,
     threat_offence: int = 0,
     sibling_zone_work: int = 0,
-    dfpn_probes: bool = False,
+    threat_probe_search: str = "depth-first",
+    zone_probe_search: str = "depth-first",
     only: list[int] | None = None,
     pass_nodes: int = 0,
     progress: Callable[[int, Answer, int], None] | None = None,
@@ -110,7 +111,8 @@ def ask_split(
     JSON file of the answers so far (read, then rewritten after each answer); ``tt_bits``: each
     task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
     ``zone_nodes``, ``threat_nodes``, ``dependent_threats``, ``threat_offence``,
-    ``sibling_zone_work``, ``dfpn_probes``, ``attacker_reach``: df-pn's
+    ``sibling_zone_work``, ``threat_probe_search``, ``zone_probe_search``,
+    ``attacker_reach``: df-pn's
     narrowing, as in :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a
     reach a task's disproof is unknown; free boards only); ``only``: ask these root moves
     alone (``answers`` holds them; the root's answer counts the checkpoint's answers for the
@@ -125,25 +127,31 @@ def ask_split(
     attacker = require_int(attacker, "attacker", 0, 1)
     workers = require_int(workers, "workers", 1, 1024)
     t0 = time.perf_counter()
-    narrowing = {
-        "zone_nodes": require_int(zone_nodes, "zone_nodes", 0, 1 << 30),
+    zone_nodes = require_int(zone_nodes, "zone_nodes", 0, 1 << 30)
+    narrowing: dict[str, int | str] = {
+        "zone_nodes": zone_nodes,
         "threat_nodes": require_int(threat_nodes, "threat_nodes", 0, 1 << 30),
         "attacker_reach": require_int(attacker_reach, "attacker_reach", 0, 64),
     }
     if require_type(dependent_threats, bool, "dependent_threats"):
         narrowing["dependent_threats"] = 1  # absent when off: earlier checkpoints still match
-    from fastttt.search.dfpn import THREAT_OFFENCE_MAX
+    from fastttt.search.dfpn import DEFAULT_PROBE_SEARCH, THREAT_OFFENCE_MAX, probe_search_code
 
     if require_int(threat_offence, "threat_offence", 0, THREAT_OFFENCE_MAX):
         narrowing["threat_offence"] = threat_offence  # likewise
     if require_int(sibling_zone_work, "sibling_zone_work", 0, 1 << 40):
         narrowing["sibling_zone_work"] = sibling_zone_work  # likewise
-    if require_type(dfpn_probes, bool, "dfpn_probes"):
-        narrowing["dfpn_probes"] = 1  # likewise
+    for name, kind in (
+        ("threat_probe_search", threat_probe_search),
+        ("zone_probe_search", zone_probe_search),
+    ):
+        probe_search_code(kind, name)
+        if kind != DEFAULT_PROBE_SEARCH:
+            narrowing[name] = kind  # likewise
     if pos.spec.gravity and any(narrowing.values()):
         raise InvalidArgumentError(
-            "zones, threat probes (df-pn or not), their threat order and a reach are for free"
-            " boards"
+            "zones, threat probes (however they search), their threat order and a reach are for"
+            " free boards"
         )
     question = {"game": game_fields(pos.spec), "position": str(pos)}
     if any(narrowing.values()):  # answers of another search: a checkpoint of its own
@@ -177,7 +185,7 @@ def ask_split(
         else:
             todo.append(move)
     if todo and scheduler is None and _decided(answers, every, any_move) is None:
-        _require_task_memory(pos.spec.cells, tt_bits, narrowing["zone_nodes"], workers, len(todo))
+        _require_task_memory(pos.spec.cells, tt_bits, zone_nodes, workers, len(todo))
     zone = None
     if pass_nodes and todo:
         zone, spent = _pass_zone(pos, attacker, pass_nodes, tt_bits, narrowing, seconds)
@@ -225,7 +233,7 @@ def _require_task_memory(cells: int, tt_bits, zone_nodes: int, workers: int, tas
 def _searcher(spec: GameSpec, tt_bits, narrowing: dict, zones: bool):
     """A fresh :class:`~fastttt.search.dfpn.ProofSearch` with a split's ``narrowing`` (its
     relevance zones only with ``zones``; the reach is ``prove``'s)."""
-    from fastttt.search.dfpn import ProofSearch
+    from fastttt.search.dfpn import DEFAULT_PROBE_SEARCH, ProofSearch
 
     return ProofSearch(
         spec,
@@ -235,7 +243,8 @@ def _searcher(spec: GameSpec, tt_bits, narrowing: dict, zones: bool):
         dependent_threats="dependent_threats" in narrowing,
         threat_offence=narrowing.get("threat_offence", 0),
         sibling_zone_work=narrowing.get("sibling_zone_work", 0) if zones else 0,
-        dfpn_probes="dfpn_probes" in narrowing,
+        threat_probe_search=narrowing.get("threat_probe_search", DEFAULT_PROBE_SEARCH),
+        zone_probe_search=narrowing.get("zone_probe_search", DEFAULT_PROBE_SEARCH),
     )
 
 
