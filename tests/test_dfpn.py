@@ -353,24 +353,31 @@ def test_order_weight_takes_numpy_numbers():
 
 
 @pytest.mark.parametrize(
-    "game, count, probe_search",
+    "game, count, probe_search, dependent",
     [
-        ("5x5k4", 200, "depth-first"),
-        ("4x5k4", 200, "depth-first"),
-        ("5x6k4", 100, "depth-first"),
-        ("6x6k5", 300, "depth-first"),
-        ("5x5k4", 200, "df-pn"),
-        ("6x6k5", 300, "df-pn"),
-        ("6x6k5", 300, "short-first"),
+        ("5x5k4", 200, "depth-first", False),
+        ("4x5k4", 200, "depth-first", False),
+        ("5x6k4", 100, "depth-first", False),
+        ("6x6k5", 300, "depth-first", False),
+        ("5x5k4", 200, "df-pn", False),
+        ("6x6k5", 300, "df-pn", False),
+        ("6x6k5", 300, "short-first", False),
+        ("5x5k4", 200, "depth-first", True),
     ],
 )
-def test_every_move_outside_a_relevance_zone_loses(game, count, probe_search):
+def test_every_move_outside_a_relevance_zone_loses(game, count, probe_search, dependent):
     """The zone's claim checked move by move with alpha-beta: a defender's stone outside it
     leaves the attacker a win; also for a zone read off a df-pn or short-first probe's
-    proof."""
+    proof, and with dependent threats."""
     spec = as_spec(game)
     reference = Searcher(spec)
-    search = ProofSearch(spec, tt_bits=18, zone_nodes=64, zone_probe_search=probe_search)
+    search = ProofSearch(
+        spec,
+        tt_bits=18,
+        zone_nodes=64,
+        zone_probe_search=probe_search,
+        dependent_threats=dependent,
+    )
     zones = outside = 0
     for pos in random_positions(spec, count, seed=11):
         attacker = 1 - pos.to_move

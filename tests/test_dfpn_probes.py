@@ -21,32 +21,32 @@ from proving import check_line, random_positions
 
 
 @pytest.mark.parametrize(
-    "game, count, zone_nodes, threats, zones",
+    "game, count, zone_nodes, threats, zones, dependent",
     [
-        ("4x4k3", 150, 0, "df-pn", "depth-first"),
-        ("5x5k4", 80, 0, "df-pn", "depth-first"),
-        ("4x5k4", 80, 16, "df-pn", "df-pn"),
-        ("4x4k3", 150, 0, "short-first", "depth-first"),
-        ("5x5k4", 80, 16, "short-first", "short-first"),
-        ("4x5k4", 80, 16, "depth-first", "short-first"),
+        ("4x4k3", 150, 0, "df-pn", "depth-first", False),
+        ("5x5k4", 80, 0, "df-pn", "depth-first", False),
+        ("4x5k4", 80, 16, "df-pn", "df-pn", False),
+        ("4x4k3", 150, 0, "short-first", "depth-first", True),
+        ("5x5k4", 80, 16, "short-first", "short-first", True),
+        ("4x5k4", 80, 16, "depth-first", "short-first", True),
     ],
 )
-def test_probes_keep_the_values(game, count, zone_nodes, threats, zones):
+def test_probes_keep_the_values(game, count, zone_nodes, threats, zones, dependent):
     """Threat probes (and zones' probes) by df-pn or short-first prove attacker's nodes (and
-    restrict defender's): the values, principal lines and proof walks stay alpha-beta's."""
+    restrict defender's): the values, principal lines and proof walks stay alpha-beta's. With
+    dependent threats short-first's df-pn runs after the depth-first failures, so its probes
+    differ from depth first's."""
     spec = as_spec(game)
     reference = Searcher(spec)
-    search = ProofSearch(
-        spec,
-        tt_bits=18,
-        threat_nodes=8,
-        zone_nodes=zone_nodes,
-        threat_probe_search=threats,
-        zone_probe_search=zones,
-    )
+    narrowed = {"tt_bits": 18, "threat_nodes": 8, "zone_nodes": zone_nodes}
+    narrowed["dependent_threats"] = dependent
+    search = ProofSearch(spec, threat_probe_search=threats, zone_probe_search=zones, **narrowed)
+    depth_first = ProofSearch(spec, **narrowed)
     for pos in random_positions(spec, count, seed=6):
         assert dfpn_value(search, pos) == reference.solve(pos, weak=True).score, pos
+        dfpn_value(depth_first, pos)
     assert search.threat_probe_wins > 0
+    assert search.threat_probe_nodes != depth_first.threat_probe_nodes
     if zone_nodes:
         assert search.zone_cuts > 0 and search.zone_moves_pruned > 0
 
@@ -110,10 +110,12 @@ def test_the_attackers_probe_searches_as_threat_probe_search_says():
     assert answers == [(None, 0), (None, 0), (True, 1), (True, 1)]
 
 
-def _probe(spec, moves, kind, budget):
+def _probe(spec, moves, kind, budget, dependent=False):
     """``_threat_win`` for X, to move after ``moves``, with threat probes searched by
     ``kind``: (won, the probe's nodes)."""
-    search = ProofSearch(spec, tt_bits=20, threat_nodes=16, threat_probe_search=kind)
+    search = ProofSearch(
+        spec, tt_bits=20, threat_nodes=16, threat_probe_search=kind, dependent_threats=dependent
+    )
     pos = Position.from_moves(spec, moves)
     search.board.load(pos.first, pos.second)
     ctl = search.ctl
@@ -128,7 +130,9 @@ def _probe(spec, moves, kind, budget):
 def test_short_first_is_the_shallow_depth_first_probe_then_dfpn():
     """A short win (X's open three in 7x7 k=5's middle row: an open four, then five) costs
     short-first what the depth-first probe costs, node for node; on Go-Moku after 113, 66
-    and O's pass, where 8 plies settle nothing, its df-pn wins where depth first runs out."""
+    and O's 224, where 8 plies settle nothing, its df-pn wins where depth first runs out.
+    With dependent threats the depth-first probe fails there at once (its own threes run
+    out), and short-first's df-pn goes on to the win."""
     spec = as_spec("7x7k5")
     short = [22, 0, 23, 6, 24, 42]  # X on 22, 23, 24 of the middle row; O in the corners
     depth_first = _probe(spec, short, "depth-first", 20_000)
@@ -140,6 +144,10 @@ def test_short_first_is_the_shallow_depth_first_probe_then_dfpn():
     assert _probe(spec, hard, "depth-first", 20_000) == (False, 20_000)
     won, nodes = _probe(spec, hard, "short-first", 20_000)
     assert won is True and nodes < 20_000
+    failed, first = _probe(spec, hard, "depth-first", 20_000, dependent=True)
+    assert failed is False and first < 1_000
+    won, nodes = _probe(spec, hard, "short-first", 20_000, dependent=True)
+    assert won is True and first < nodes < 20_000
 
 
 def test_the_walks_read_the_dfpn_probes_proofs():

@@ -56,8 +56,9 @@ its move order to the end of each line. Its numbers go to the table under the pr
 threat mode's, or the zones' own), as a threat-mode question's would, so a node probed again
 with a bigger budget goes on from them; its proof is read by the walks and the zones as a
 depth-first probe's. ``PROBE_SHORT_FIRST``: a depth-first probe of the first depth (8 plies)
-first, within the same budget, then df-pn on what is left when it found no win or loss within
-those plies.
+first, within the same budget, then df-pn on what is left when it found no win within those
+plies, nor a loss (with dependent threats a loss of the depth-first probe is its own threes',
+so df-pn goes on).
 
 Relevance zones (``ctl[C_ZONE_BUDGET] > 0``, full mode, free boards; Allis' restriction of
 the defender, with the zone of Hsu et al.): at a defender's node the attacker is asked, as if
@@ -769,8 +770,10 @@ def _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
     kind = ctl[C_ZONE_PROBE] if ctl[C_LOCAL] != 0 else ctl[C_THREAT_PROBE]
     mode = ctl[C_MODE]
     ctl[C_MODE] = MODE_THREATS
-    depths = len(TSS_DEPTHS) + 1 if kind == PROBE_DEPTH_FIRST else 0
-    if kind == PROBE_SHORT_FIRST:
+    depths = 0  # df-pn
+    if kind == PROBE_DEPTH_FIRST:
+        depths = len(TSS_DEPTHS) + 1
+    elif kind == PROBE_SHORT_FIRST:
         depths = 1
     res = _T_CUT
     for step in range(depths):
@@ -781,7 +784,9 @@ def _threat_win(B, Z, tt, ctl, stk, covered, used, budget):
         ctl[C_TSS_NODES] += nodes
         if res != _T_CUT:
             break
-    if res == _T_CUT and kind != PROBE_DEPTH_FIRST:
+    # a dependent probe's failure holds for its own threes only; df-pn tries every three
+    unsettled = res == _T_CUT or (res == _T_LOSS and ctl[C_DEPENDENT] != 0)
+    if unsettled and kind != PROBE_DEPTH_FIRST:
         last_own = ctl[C_LAST_OWN]
         ctl[C_LAST_OWN] = -1
         res, nodes = threat_dfpn(B, Z, tt, ctl, stk, covered, used, budget)
