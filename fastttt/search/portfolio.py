@@ -84,7 +84,7 @@ MAX_SLICE_SECONDS = 30.0
 NARROWED_REACH = 2
 NARROWED_ZONE_NODES = NARROWED_THREAT_NODES = 16
 # How both probes search: 8 plies depth first, then df-pn. 4 x 30 k = 4 "X wins" with a 2**23
-# table, one call: 52.4 M nodes (85.5 M depth first, 329.8 M with df-pn alone); 4 x 10 k = 4
+# table, one call: 52.4 M nodes (85.5 M depth first, 329.8 M with df-pn for both); 4 x 10 k = 4
 # 42.4 M (41.6 M), 4 x 9 k = 4 25.9 M (23.5 M), 7 x 7 k = 5 "X cannot win" 1.40 M (1.40 M);
 # the step alone (solve --method dfpn-narrowed) on 4 x 30 k = 4 58.2 M nodes, 170 s (102.9 M,
 # 364 s).
