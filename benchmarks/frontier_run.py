@@ -25,6 +25,13 @@ Huayue opening, "does X win?" with all three::
 
     .venv/bin/python benchmarks/frontier_run.py 15x15k5 --moves 112,97,98 --zone-nodes 64 \
         --threat-nodes 16 --reach 2 --log huayue.jsonl
+
+``--snapshot FILE`` (m,n,k boards) writes df-pn's table to FILE after each line and on Ctrl-C
+(:mod:`fastttt.search.dfpn_snapshot`; its size is printed first, and a disk without room for
+it is refused), and ``--resume`` goes on from FILE in a new process, node for node as the run
+would have gone on: the same question and flags are required, a finished threat pass is not
+run again, and ``--hours`` counts the CPU of the earlier runs too (the lines go on counting
+from them).
 """
 
 from __future__ import annotations
@@ -32,11 +39,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
+import sys
 import time
+from pathlib import Path
 
 from dfpn_args import add_narrowing, add_order_weight, add_position, narrowed_search, position, run
 
+from fastttt.errors import InvalidArgumentError
 from fastttt.search.dfpn import DEFAULT_ORDER_WEIGHT, DEFAULT_PAIRING_NODES, warmup
+from fastttt.search.dfpn_snapshot import (
+    check_snapshot_target,
+    load_snapshot,
+    read_snapshot_header,
+    save_snapshot,
+    snapshot_bytes,
+)
 
 
 def main() -> None:
@@ -53,8 +71,14 @@ def main() -> None:
         "--pairing-nodes", type=int, default=DEFAULT_PAIRING_NODES, help="first pairing searches"
     )
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
+    parser.add_argument("--snapshot", type=Path, help="df-pn's table, rewritten at each line")
+    parser.add_argument("--resume", action="store_true", help="go on from --snapshot's table")
     args = parser.parse_args()
+    if args.resume and args.snapshot is None:
+        parser.error("--resume goes on from the table of --snapshot FILE")
     if args.game in ("ultimate", "ultimate-open"):
+        if args.snapshot is not None:
+            parser.error("--snapshot is for m,n,k boards (df-pn's table)")
         if args.weak_sums:
             parser.error("--weak-sums is for m,n,k boards (Ultimate's df-pn has no such option)")
         if args.order_weight != DEFAULT_ORDER_WEIGHT:
@@ -63,12 +87,29 @@ def main() -> None:
 
     root = position(args)
     spec = root.spec
-    compile_seconds = warmup()
     search = narrowed_search(spec, args, weak_sums=args.weak_sums, pairing_nodes=args.pairing_nodes)
-    wall0, cpu0 = time.perf_counter(), time.process_time()
+    question = {"moves": args.moves, "attacker": args.attacker, "reach": args.reach}
+    progress = {"cpu": 0.0, "wall": 0.0, "phase": "threats" if not spec.gravity else "dfpn"}
+    if args.snapshot is not None:
+        progress = _open_snapshot(search, args.snapshot, args.resume, question) or progress
+    if progress["phase"] == "settled":
+        print(f"{args.snapshot}: the question is settled (the log's last line has the answer)")
+        return
+    compile_seconds = warmup()
+    wall0 = time.perf_counter() - progress["wall"]
+    cpu0 = time.process_time() - progress["cpu"]
     budget = args.hours * 3600
 
+    def save() -> None:
+        info = dict(question, phase=progress["phase"])
+        info.update(cpu=time.process_time() - cpu0, wall=time.perf_counter() - wall0)
+        save_snapshot(search, args.snapshot, info=info)
+
     def record(phase: str, r) -> bool:
+        settled = r.proven is not None if phase == "dfpn" else bool(r.proven)
+        progress["phase"] = "settled" if settled else "dfpn"
+        if args.snapshot is not None:
+            save()
         line = {
             "game": spec.name,
             "phase": phase,
@@ -89,6 +130,11 @@ def main() -> None:
             "moves": args.moves,
             "zone_nodes": args.zone_nodes,
             "threat_nodes": args.threat_nodes,
+            "dependent_threats": args.dependent_threats,
+            "threat_offence": args.threat_offence,
+            "sibling_work": args.sibling_work,
+            "threat_probe_search": args.threat_probe_search,
+            "zone_probe_search": args.zone_probe_search,
             "reach": args.reach,
             "order_weight": args.order_weight,
             "compile_seconds": round(compile_seconds, 1),
@@ -96,25 +142,64 @@ def main() -> None:
         with open(args.log, "a") as out:
             out.write(json.dumps(line) + "\n")
         print(json.dumps(line), flush=True)
-        return r.proven is not None
+        return settled
 
-    if not spec.gravity:  # a threat-space "no" is only "no winning threat sequence"
-        r = search.prove(
-            root, args.attacker, mode="threats", seconds=args.threat_seconds, line=False
+    try:
+        if progress["phase"] == "threats":  # a threat-space "no": no threat sequence
+            r = search.prove(
+                root, args.attacker, mode="threats", seconds=args.threat_seconds, line=False
+            )
+            if record("threats", r):
+                return
+        while time.process_time() - cpu0 < budget:
+            left = budget - (time.process_time() - cpu0)
+            r = search.prove(
+                root,
+                args.attacker,
+                seconds=min(args.checkpoint, left),
+                line=False,
+                attacker_reach=args.reach,
+            )
+            if record("dfpn", r):
+                return
+    except KeyboardInterrupt:
+        if args.snapshot is None:
+            raise
+        save()  # the table stays valid when Ctrl-C stops the kernel
+        print(f"interrupted: the table is in {args.snapshot}; --resume goes on", flush=True)
+        sys.exit(130)
+
+
+def _open_snapshot(search, path: Path, resume: bool, question: dict) -> dict | None:
+    """The run so far (``cpu`` and ``wall`` seconds, the ``phase`` to go on with) from the
+    snapshot ``path`` of the same ``question``, loaded into ``search``, when resuming; when
+    not, None (a fresh start), after refusing a ``path`` that exists (an earlier run's table) or
+    cannot be written, or a disk without room for the snapshot."""
+    if resume:
+        info = read_snapshot_header(path)["info"]
+        asked = {key: info.get(key) for key in question}
+        if asked != question:
+            raise InvalidArgumentError(
+                f"{path}: a snapshot of the question {asked}, this run asks {question}"
+            )
+        load_snapshot(search, path)
+        print(f"resuming from {path}: {search.nodes:,} nodes, {info['cpu']:.0f} CPU-s")
+        return {"cpu": float(info["cpu"]), "wall": float(info["wall"]), "phase": info["phase"]}
+    check_snapshot_target(path)
+    if path.exists():
+        raise InvalidArgumentError(
+            f"{path}: exists (an earlier run's table): --resume goes on from it; remove it to"
+            " start over"
         )
-        if record("threats", r) and r.proven:
-            return
-    while time.process_time() - cpu0 < budget:
-        left = budget - (time.process_time() - cpu0)
-        r = search.prove(
-            root,
-            args.attacker,
-            seconds=min(args.checkpoint, left),
-            line=False,
-            attacker_reach=args.reach,
+    size = snapshot_bytes(search)
+    free = shutil.disk_usage(path.parent.absolute()).free
+    if free < 2 * size:  # the old file stays until the new one is complete
+        raise InvalidArgumentError(
+            f"{path}: a snapshot takes {size / 2**30:.2f} GiB and needs twice that free while it"
+            f" is replaced; {free / 2**30:.2f} GiB are free in {path.parent.absolute()}"
         )
-        if record("dfpn", r):
-            return
+    print(f"snapshot: {size / 2**30:.2f} GiB in {path}, rewritten at each line")
+    return None
 
 
 def ultimate_run(args) -> None:

@@ -13,6 +13,9 @@ Framed files (dense tables, opening books) share one layout, written by :func:`w
     magic bytes (the kind of file), a uint32 header length H (little-endian),
     H bytes of JSON header (sorted keys), the parts (arrays, bytes),
     the CRC-32 of everything before it (uint32, little-endian)
+
+Dense tables and df-pn snapshots read them back with :func:`open_regular`,
+:func:`read_frame_header` and :func:`read_frame_parts` (opening books still read theirs whole).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 
 from fastttt.errors import FastTTTError
 
+MAX_HEADER_BYTES = 1 << 20  # a framed file's JSON header; real ones are a few hundred bytes
 CRC_CHUNK = 64 * 2**20  # bytes a CRC-32 update takes at once (the GIL is released meanwhile)
 # magic bytes of the pictures fastttt writes, by suffix
 PICTURE_MAGIC = {".svg": (b"<?xml", b"<svg"), ".png": (b"\x89PNG",), ".pdf": (b"%PDF",)}
@@ -268,3 +272,68 @@ def write_framed(
         f.write(struct.pack("<I", crc))
 
     return write_atomic(path, write, error)
+
+
+def open_regular(path: Path, what: str, error: type[FastTTTError]) -> tuple[int, os.stat_result]:
+    """A read descriptor of ``path`` and its stat; refuses (``error``) anything but a regular
+    file, saying it is not ``what`` ("a table file"); O_NONBLOCK: opening a FIFO does not wait
+    for a writer."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, not {what}") from None
+    except OSError as err:
+        raise error(f"{path}: cannot open ({err.strerror or err})") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise error(f"{path}: is {describe_kind(st.st_mode)}, not {what}")
+    return fd, st
+
+
+def read_frame_header(
+    f, path: Path, size: int, magic: bytes, what: str, error: type[FastTTTError]
+) -> tuple[dict, bytes]:
+    """The JSON header of the framed file ``f`` (``size`` bytes; read from its start) and the
+    bytes it was read from, the CRC's start; refuses (``error``) other magic bytes (not
+    ``what``) and a damaged or truncated header."""
+    head = f.read(len(magic))
+    if head != magic:
+        raise error(f"{path}: not {what} (bad magic bytes)")
+    raw = f.read(4)
+    if len(raw) != 4:
+        raise error(f"{path}: truncated header")
+    (length,) = struct.unpack("<I", raw)
+    if length > MAX_HEADER_BYTES or len(magic) + 4 + length > size:
+        raise error(f"{path}: damaged header (length {length} does not fit the file)")
+    blob = f.read(length)
+    if len(blob) != length:
+        raise error(f"{path}: truncated header")
+    try:
+        header = json.loads(blob)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise error(f"{path}: damaged header (not JSON)") from None
+    if not isinstance(header, dict):
+        raise error(f"{path}: damaged header (not a JSON object)")
+    return header, head + raw + blob
+
+
+def read_frame_parts(
+    f, path: Path, prefix: bytes, parts: Sequence[Any], error: type[FastTTTError]
+) -> None:
+    """Fill ``parts`` (C-contiguous arrays, in the order written) from ``f``, just after the
+    header whose bytes are ``prefix``, and check the CRC-32 that ends the file; refuses
+    (``error``) a short file and a checksum mismatch."""
+    crc = zlib.crc32(prefix)
+    for part in parts:
+        view = memoryview(part).cast("B")
+        if f.readinto(view) != len(view):
+            raise error(f"{path}: shorter than its header says (truncated?)")
+        crc = crc32(part, crc)
+    trailer = f.read(4)
+    if len(trailer) != 4 or f.read(1):
+        raise error(f"{path}: {'truncated' if len(trailer) != 4 else 'extra bytes at the end'}")
+    if crc != struct.unpack("<I", trailer)[0]:
+        raise error(f"{path}: checksum mismatch (header or contents), the file is damaged")

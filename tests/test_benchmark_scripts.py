@@ -1,11 +1,18 @@
 """The df-pn scripts of ``benchmarks/`` refuse a bad flag's value, move or board with one line
-and exit status 2, as argparse refuses a bad flag, and run on a good one."""
+and exit status 2, as argparse refuses a bad flag, and run on a good one; frontier_run's long
+runs go on from their snapshots."""
 
+import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from fastttt.search.dfpn import ProofSearch
+from fastttt.search.dfpn_snapshot import load_snapshot
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "dfpn_rate.py"
 
@@ -41,3 +48,83 @@ def test_a_good_run_prints_the_answer():
     done = run_script("3x3k3", "--nodes", "1e5")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("3x3k3 []: proven=False ")
+
+
+FRONTIER = SCRIPT.with_name("frontier_run.py")
+
+
+def run_frontier(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(FRONTIER), "--log", str(tmp_path / "run.jsonl"), *args],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        cwd=tmp_path,
+    )
+
+
+def _lines(tmp_path: Path) -> list[dict]:
+    return [json.loads(line) for line in (tmp_path / "run.jsonl").read_text().splitlines()]
+
+
+def test_a_long_run_goes_on_from_its_snapshot(tmp_path):
+    """frontier_run --snapshot keeps df-pn's table; --resume goes on counting from it (nodes
+    and CPU), skips the threat pass, and settles 7x7 k=5's "X cannot win"; a second start
+    without --resume, or a resume of another question, is refused without touching the file."""
+    flags = ["7x7k5", "--tt-bits", "18", "--checkpoint", "0.2", "--snapshot", "t.dfpn"]
+    first = run_frontier(tmp_path, *flags, "--hours", "0.0001")
+    assert first.returncode == 0, first.stderr
+    assert "snapshot: 0.01 GiB in t.dfpn" in first.stdout
+    before = _lines(tmp_path)
+    assert before[0]["phase"] == "threats" and before[-1]["proven"] is None
+    snapshot = (tmp_path / "t.dfpn").read_bytes()
+
+    again = run_frontier(tmp_path, *flags)
+    assert again.returncode == 2 and "t.dfpn: exists" in again.stderr
+    other = run_frontier(tmp_path, *flags, "--resume", "--moves", "24")
+    assert other.returncode == 2 and "a snapshot of the question" in other.stderr
+    assert (tmp_path / "t.dfpn").read_bytes() == snapshot
+    nowhere = run_frontier(tmp_path, "7x7k5", "--snapshot", "missing/t.dfpn")
+    assert nowhere.returncode == 2 and "no such folder, cannot write t.dfpn" in nowhere.stderr
+    (tmp_path / "sub").mkdir()
+    folder = run_frontier(tmp_path, "7x7k5", "--snapshot", "sub")
+    assert folder.returncode == 2 and "is a directory" in folder.stderr
+
+    resumed = run_frontier(tmp_path, *flags, "--resume", "--hours", "0.05")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming from t.dfpn: {before[-1]['nodes']:,} nodes" in resumed.stdout
+    after = _lines(tmp_path)[len(before) :]
+    assert all(line["phase"] == "dfpn" for line in after)
+    assert after[0]["nodes"] > before[-1]["nodes"] and after[0]["cpu"] >= before[-1]["cpu"]
+    assert after[-1]["proven"] is False  # Hsu et al.: 7x7 k=5 is a draw
+
+
+def test_ctrl_c_saves_the_table(tmp_path):
+    """Ctrl-C during df-pn writes the snapshot, the interrupted question's nodes counted, and
+    ends with one line and status 130."""
+    proc = subprocess.Popen(
+        [sys.executable, str(FRONTIER), "8x8k5", "--tt-bits", "18", "--checkpoint", "10"]
+        + ["--log", "run.jsonl", "--snapshot", "c.dfpn"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stdout is not None
+        while '"phase": "dfpn"' not in proc.stdout.readline():  # df-pn is running
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.5)  # inside the next question of 10 s
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted: the table is in c.dfpn; --resume goes on" in out
+    assert "Traceback" not in err
+    search = ProofSearch("8x8k5", tt_bits=18)
+    header = load_snapshot(search, tmp_path / "c.dfpn")  # complete: its checksum holds
+    assert search.nodes == header["nodes"] > _lines(tmp_path)[-1]["nodes"] > 0
+    assert header["info"]["moves"] == "" and header["info"]["phase"] == "dfpn"

@@ -654,8 +654,8 @@ class ProofSearch:
                     line_start = walked
         finally:
             self._disarm(timer)
-        nodes = int(ctl[K.C_NODES]) - start_nodes
-        self.nodes += nodes
+            nodes = int(ctl[K.C_NODES]) - start_nodes
+            self.nodes += nodes  # an interrupted question's too: its work stays in the table
         return DfpnResult(
             proven,
             attacker,
@@ -799,8 +799,8 @@ class ProofSearch:
         finally:
             self._disarm(timer)
             ctl[K.C_ZONE_BUDGET], ctl[K.C_PZONE_TRIES] = zoning
-        nodes = int(ctl[K.C_NODES]) - start_nodes
-        self.nodes += nodes
+            nodes = int(ctl[K.C_NODES]) - start_nodes
+            self.nodes += nodes
         zone = None
         if outcome == P.Z_FOUND:
             cells = (int(c) for c in np.flatnonzero(zones[0]))

@@ -98,8 +98,8 @@ def ask_split(
     dependent_threats: bool = False,
     threat_offence: int = 0,
     sibling_zone_work: int = 0,
-    threat_probe_search: str = "depth-first",
-    zone_probe_search: str = "depth-first",
+    threat_probe_search: str | None = None,
+    zone_probe_search: str | None = None,
     only: list[int] | None = None,
     pass_nodes: int = 0,
     progress: Callable[[int, Answer, int], None] | None = None,
@@ -111,10 +111,10 @@ def ask_split(
     JSON file of the answers so far (read, then rewritten after each answer); ``tt_bits``: each
     task's df-pn table (default :data:`fastttt.search.dfpn.DEFAULT_TT_BITS`);
     ``zone_nodes``, ``threat_nodes``, ``dependent_threats``, ``threat_offence``,
-    ``sibling_zone_work``, ``threat_probe_search``, ``zone_probe_search``,
-    ``attacker_reach``: df-pn's
-    narrowing, as in :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a
-    reach a task's disproof is unknown; free boards only); ``only``: ask these root moves
+    ``sibling_zone_work``, ``threat_probe_search``, ``zone_probe_search`` (None: the
+    default), ``attacker_reach``: df-pn's narrowing, as in
+    :class:`~fastttt.search.dfpn.ProofSearch` and its ``prove`` (with a reach a task's
+    disproof is unknown; free boards only); ``only``: ask these root moves
     alone (``answers`` holds them; the root's answer counts the checkpoint's answers for the
     others too);
     ``pass_nodes`` (free boards; 0: off): first, in this process, prove within that many
@@ -145,6 +145,8 @@ def ask_split(
         ("threat_probe_search", threat_probe_search),
         ("zone_probe_search", zone_probe_search),
     ):
+        if kind is None:
+            kind = DEFAULT_PROBE_SEARCH
         probe_search_code(kind, name)
         if kind != DEFAULT_PROBE_SEARCH:
             narrowing[name] = kind  # likewise

@@ -20,18 +20,20 @@ edited game is refused), and the game when one is expected, with a message that 
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import stat
-import struct
-import zlib
 from pathlib import Path
 
 import numpy as np
 
 from fastttt.errors import GameSpecError, InvalidArgumentError, TableFileError
-from fastttt.files import check_target, crc32, describe_kind, write_framed
+from fastttt.files import (
+    check_target,
+    open_regular,
+    read_frame_header,
+    read_frame_parts,
+    write_framed,
+)
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import GameSpec, as_spec, game_fields, mnk
 from fastttt.tables.dense import Solution
@@ -40,32 +42,13 @@ from fastttt.values import value_of_winner
 
 MAGIC = b"FASTTTT\x00"
 FORMAT_VERSION = 2
-MAX_HEADER_BYTES = 1 << 20  # a real header is a few hundred bytes
 _GAME_FIELDS = {"rows": int, "cols": int, "k": int, "gravity": bool}
 _FIELDS = {"format", "game", "name", "slots", "seconds", "counts"}
 
 
-def _open_regular(path: Path) -> tuple[int, os.stat_result]:
-    """A read descriptor of ``path`` and its stat; refuses anything but a regular file
-    (O_NONBLOCK: opening a FIFO does not wait for a writer)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise TableFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise TableFileError(f"{path}: is a directory, not a table file") from None
-    except OSError as err:
-        raise TableFileError(f"{path}: cannot open ({err.strerror or err})") from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise TableFileError(f"{path}: is {describe_kind(st.st_mode)}, not a table file")
-    return fd, st
-
-
 def _is_table(path: Path) -> bool:
     """Whether the regular file ``path`` starts with the magic bytes."""
-    fd, _ = _open_regular(path)
+    fd, _ = open_regular(path, "a table file", TableFileError)
     with os.fdopen(fd, "rb") as f:
         return f.read(len(MAGIC)) == MAGIC
 
@@ -109,38 +92,21 @@ def save(solution: Solution, path: str | os.PathLike, *, force: bool = False) ->
 
 def _read_prefix(f, path: Path, size: int) -> tuple[dict, bytes]:
     """The JSON header (magic and format version checked) and the bytes it was read from."""
-    magic = f.read(len(MAGIC))
-    if magic != MAGIC:
-        raise TableFileError(f"{path}: not a fastttt table (bad magic bytes)")
-    raw = f.read(4)
-    if len(raw) != 4:
-        raise TableFileError(f"{path}: truncated header")
-    (length,) = struct.unpack("<I", raw)
-    if length > MAX_HEADER_BYTES or len(MAGIC) + 4 + length > size:
-        raise TableFileError(f"{path}: damaged header (length {length} does not fit the file)")
-    blob = f.read(length)
-    if len(blob) != length:
-        raise TableFileError(f"{path}: truncated header")
-    try:
-        header = json.loads(blob)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise TableFileError(f"{path}: damaged header (not JSON)") from None
-    if not isinstance(header, dict):
-        raise TableFileError(f"{path}: damaged header (not a JSON object)")
+    header, prefix = read_frame_header(f, path, size, MAGIC, "a fastttt table", TableFileError)
     version = header.get("format")
     if type(version) is not int or version != FORMAT_VERSION:
         raise TableFileError(
             f"{path}: table format {version!r}, this fastttt reads format "
             f"{FORMAT_VERSION}; solve the game again (re-solve) to get a readable file"
         )
-    return header, magic + raw + blob
+    return header, prefix
 
 
 def read_header(path: str | os.PathLike) -> dict:
     """The JSON header of a table file (checks the magic and the format version only, not the
     checksum); ``_offset`` is where the table starts."""
     path = Path(path)
-    fd, st = _open_regular(path)
+    fd, st = open_regular(path, "a table file", TableFileError)
     with os.fdopen(fd, "rb") as f:
         header, prefix = _read_prefix(f, path, st.st_size)
     header["_offset"] = len(prefix)
@@ -186,7 +152,7 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solutio
     version, damaged (header or table: one CRC-32 covers both), or of another game."""
     path = Path(path)
     expected = None if game is None else as_spec(game)
-    fd, st = _open_regular(path)
+    fd, st = open_regular(path, "a table file", TableFileError)
     with os.fdopen(fd, "rb") as f:
         header, prefix = _read_prefix(f, path, st.st_size)
         spec, slots, seconds = _parse_header(header, path)
@@ -198,12 +164,7 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solutio
                 f"header has {want} ({why})"
             )
         table = np.empty(slots, dtype=np.uint8)
-        got = f.readinto(table.data)
-        trailer = f.read(4)
-    if got != slots or len(trailer) != 4:
-        raise TableFileError(f"{path}: table shorter than its header says (truncated?)")
-    if crc32(table, zlib.crc32(prefix)) != struct.unpack("<I", trailer)[0]:
-        raise TableFileError(f"{path}: checksum mismatch (header or table), the file is damaged")
+        read_frame_parts(f, path, prefix, [table], TableFileError)
     if expected is not None and expected != spec:
         raise TableFileError(f"{path}: holds {spec.name}, expected {expected.name}")
     solution = Solution(spec, table, seconds)
