@@ -177,6 +177,8 @@ def _open_snapshot(search, path: Path, resume: bool, question: dict) -> dict | N
     cannot be written, or a disk without room for the snapshot."""
     if resume:
         info = read_snapshot_header(path)["info"]
+        if not {"cpu", "wall", "phase"} <= set(info):
+            raise InvalidArgumentError(f"{path}: not a snapshot of frontier_run's (info {info})")
         asked = {key: info.get(key) for key in question}
         if asked != question:
             raise InvalidArgumentError(

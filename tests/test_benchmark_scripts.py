@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fastttt.search.dfpn import ProofSearch
-from fastttt.search.dfpn_snapshot import load_snapshot
+from fastttt.search.dfpn_snapshot import load_snapshot, save_snapshot
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "dfpn_rate.py"
 
@@ -128,3 +128,10 @@ def test_ctrl_c_saves_the_table(tmp_path):
     header = load_snapshot(search, tmp_path / "c.dfpn")  # complete: its checksum holds
     assert search.nodes == header["nodes"] > _lines(tmp_path)[-1]["nodes"] > 0
     assert header["info"]["moves"] == "" and header["info"]["phase"] == "dfpn"
+
+
+def test_a_snapshot_saved_elsewhere_is_not_resumed(tmp_path):
+    """A snapshot that frontier_run did not write (no run so far in its info) is refused."""
+    save_snapshot(ProofSearch("7x7k5", tt_bits=18), tmp_path / "mine.dfpn", info={"by": "me"})
+    done = run_frontier(tmp_path, "7x7k5", "--tt-bits", "18", "--snapshot", "mine.dfpn", "--resume")
+    assert done.returncode == 2 and "not a snapshot of frontier_run's" in done.stderr
