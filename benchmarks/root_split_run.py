@@ -11,7 +11,9 @@ threat probes and the attacker's reach, 2 M nodes an answer, on one core::
 Each line: the move (a cell), the answer ("does the attacker win after it?": true, false, or
 null for unknown within the budget), the task's nodes, the wall seconds since the start and the
 load average. The last line sums it up. The split stops at a move that decides the root (with a
-reach no disproof does).
+reach no disproof does). With ``--snapshots DIR`` a task left unknown keeps its df-pn table
+there, and the same split with a larger ``--max-nodes`` goes on from it (the line's nodes are
+that run's).
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ def main() -> None:
         " pass; the moves off that proof's zone need no task (0: off)",
     )
     parser.add_argument("--checkpoint", default=None, help="JSON file of the answers so far")
+    parser.add_argument(
+        "--snapshots",
+        default=None,
+        help="folder where a task left unknown keeps its table, for the next split to go on",
+    )
     parser.add_argument("--log", required=True, help="JSON Lines file, appended to")
     args = parser.parse_args()
     pos = position(args)
@@ -72,6 +79,7 @@ def main() -> None:
         attacker_reach=args.reach,
         only=[int(m) for m in args.only.split(",") if m] or None,
         pass_nodes=int(args.pass_nodes),
+        snapshots=args.snapshots,
         progress=lambda m, a, n: record({"move": m, "answer": a, "nodes": n}),
     )
     answers = result.answers

@@ -213,3 +213,67 @@ def test_a_bad_scheduler_address_is_refused_in_one_line():
     pos = Position.from_moves(as_spec("4x4k3"), [5])
     with pytest.raises(InvalidArgumentError, match="--scheduler 'notanaddress'"):
         S.ask_split(pos, 0, scheduler="notanaddress")
+
+
+def test_a_task_left_unknown_goes_on_from_its_snapshot(tmp_path):
+    """With ``snapshots``, a task left unknown saves its searcher, and the same task in the
+    next split goes on from it: its answer and nodes are those of one searcher asked twice
+    (fastttt.search.dfpn_snapshot); a settled task removes its file."""
+    from fastttt.search.dfpn import ProofSearch
+
+    pos = Position.empty(as_spec("5x5k4"))
+    folder = tmp_path / "tasks"
+    folder.mkdir()
+    first: dict[int, int] = {}
+    S.ask_split(
+        pos,
+        0,
+        workers=1,
+        max_nodes=300,
+        tt_bits=14,
+        snapshots=folder,
+        progress=lambda m, a, n: first.update({m: n}),
+    )
+    left = sorted(int(p.stem.split("move")[1]) for p in folder.glob("*.dfpn"))
+    assert left and set(left) <= set(first)  # some tasks are open, each with its file
+    then: dict[int, tuple] = {}
+    second = S.ask_split(
+        pos,
+        0,
+        workers=1,
+        max_nodes=20_000,
+        tt_bits=14,
+        snapshots=folder,
+        only=left,
+        progress=lambda m, a, n: then.update({m: (a, n)}),
+    )
+    assert set(second.answers.values()) == {False}  # 5x5 k=4 is a draw
+    assert not list(folder.iterdir())  # settled: no file left
+    for move in left:
+        search = ProofSearch("5x5k4", tt_bits=14)
+        child = pos.play(move)
+        assert search.prove(child, 0, max_nodes=300, line=False).proven is None
+        again = search.prove(child, 0, max_nodes=20_000, line=False)
+        assert then[move] == (again.proven, again.nodes), move
+
+
+def test_a_snapshot_of_another_task_is_refused(tmp_path):
+    pos = Position.empty(as_spec("5x5k4"))
+    S.ask_split(pos, 0, workers=1, max_nodes=300, tt_bits=14, snapshots=tmp_path, only=[0])
+    (tmp_path / "attacker0-move0.dfpn").rename(tmp_path / "attacker0-move1.dfpn")
+    with pytest.raises(TableFileError, match="a snapshot of the task .*'move': 0"):
+        S.ask_split(pos, 0, workers=1, max_nodes=300, tt_bits=14, snapshots=tmp_path, only=[1])
+    (tmp_path / "attacker0-move1.dfpn").rename(tmp_path / "attacker0-move0.dfpn")
+    with pytest.raises(TableFileError, match="other settings: zone_nodes 0 \\(here 16\\)"):
+        S.ask_split(
+            pos,
+            0,
+            workers=1,
+            max_nodes=300,
+            tt_bits=14,
+            snapshots=tmp_path,
+            only=[0],
+            zone_nodes=16,
+        )
+    with pytest.raises(InvalidArgumentError, match="is not a folder"):
+        S.ask_split(pos, 0, workers=1, snapshots=tmp_path / "attacker0-move1.dfpn")

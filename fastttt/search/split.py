@@ -20,6 +20,7 @@ else :class:`~fastttt.errors.TableFileError`).
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import as_completed
@@ -102,6 +103,7 @@ def ask_split(
     zone_probe_search: str | None = None,
     only: list[int] | None = None,
     pass_nodes: int = 0,
+    snapshots: str | Path | None = None,
     progress: Callable[[int, Answer, int], None] | None = None,
 ) -> SplitAnswer:
     """Does ``attacker`` (0 first player, 1 second) win from the live ``pos``? One df-pn
@@ -121,7 +123,11 @@ def ask_split(
     nodes the goal of the mover's opponent if the mover passed (the attacker wins, or when
     the attacker moves, it does not), and answer the moves off that proof's zone
     (:meth:`~fastttt.search.dfpn.ProofSearch.pass_zone`: they fail to the same proof)
-    without a task; ``progress(move, answer, nodes)`` after each answer."""
+    without a task; ``snapshots``: an existing folder (one every worker sees) where a task
+    left unknown saves its searcher (:mod:`fastttt.search.dfpn_snapshot`) as
+    ``attackerA-moveM.dfpn``, and where the task of the same question in a later split goes on
+    from it instead of starting again (a settled task removes its file; ``nodes`` count each
+    call's own); ``progress(move, answer, nodes)`` after each answer."""
     if pos.is_over():
         raise InvalidArgumentError(f"the game is already over in {pos}")
     attacker = require_int(attacker, "attacker", 0, 1)
@@ -188,6 +194,8 @@ def ask_split(
             todo.append(move)
     if todo and scheduler is None and _decided(answers, every, any_move) is None:
         _require_task_memory(pos.spec.cells, tt_bits, zone_nodes, workers, len(todo))
+    if snapshots is not None:
+        snapshots = _snapshot_folder(snapshots, pos.spec.cells, tt_bits, zone_nodes, workers)
     zone = None
     if pass_nodes and todo:
         zone, spent = _pass_zone(pos, attacker, pass_nodes, tt_bits, narrowing, seconds)
@@ -202,7 +210,8 @@ def ask_split(
     if _decided(answers, every, any_move) is None and todo:
         game = game_fields(pos.spec)
         tasks = [
-            (game, str(pos), m, attacker, seconds, max_nodes, tt_bits, narrowing) for m in todo
+            (game, str(pos), m, attacker, seconds, max_nodes, tt_bits, narrowing, snapshots)
+            for m in todo
         ]
         for move, answer, spent in _run(tasks, workers, scheduler):
             answers[move] = answer
@@ -274,13 +283,55 @@ def _decided(answers: dict[int, Answer], moves: list[int], any_move: bool) -> An
     return False if False in found else (True if all(a is True for a in found) else None)
 
 
+def _snapshot_folder(folder: str | Path, cells: int, tt_bits, zone_nodes: int, workers: int):
+    """``folder`` as a Path, after refusing one that is not a folder, or a disk without room
+    for the snapshots that ``workers`` tasks may write at once."""
+    from fastttt.search.dfpn import DEFAULT_TT_BITS, memory_needed
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InvalidArgumentError(f"snapshots: {folder} is not a folder")
+    bits = DEFAULT_TT_BITS if tt_bits is None else tt_bits
+    size = memory_needed(cells, bits, zone_nodes)
+    free = shutil.disk_usage(folder.absolute()).free
+    if free < 2 * workers * size:  # a file and its replacement, for each task at once
+        raise InvalidArgumentError(
+            f"snapshots: each takes {size / 2**30:.2f} GiB, and {workers} tasks at once need"
+            f" {2 * workers * size / 2**30:.2f} GiB free in {folder}; {free / 2**30:.2f} are"
+        )
+    return folder
+
+
 def _ask(
-    game: dict, text: str, move: int, attacker: int, seconds, max_nodes, tt_bits, narrowing
+    game: dict,
+    text: str,
+    move: int,
+    attacker: int,
+    seconds,
+    max_nodes,
+    tt_bits,
+    narrowing,
+    snapshots: Path | None = None,
 ) -> tuple:
-    """One task: does ``attacker`` win after ``move`` in the position ``text``?"""
+    """One task: does ``attacker`` win after ``move`` in the position ``text``? (Going on from
+    its snapshot in ``snapshots``, and leaving one there when unknown.)"""
     spec = GameSpec(**game)
     child = Position.from_text(spec, text).play(move)
     search = _searcher(spec, tt_bits, narrowing, zones=True)
+    task = {
+        "position": text,
+        "move": move,
+        "attacker": attacker,
+        "reach": narrowing["attacker_reach"],
+    }
+    snapshot = None if snapshots is None else snapshots / f"attacker{attacker}-move{move}.dfpn"
+    if snapshot is not None and snapshot.exists():
+        from fastttt.search.dfpn_snapshot import load_snapshot, read_snapshot_header
+
+        info = read_snapshot_header(snapshot)["info"]
+        if info != task:
+            raise TableFileError(f"{snapshot}: a snapshot of the task {info}, this one is {task}")
+        load_snapshot(search, snapshot)
     r = search.prove(
         child,
         attacker,
@@ -289,6 +340,13 @@ def _ask(
         line=False,
         attacker_reach=narrowing["attacker_reach"],
     )
+    if snapshot is not None:
+        from fastttt.search.dfpn_snapshot import save_snapshot
+
+        if r.proven is None:
+            save_snapshot(search, snapshot, info=task)
+        else:
+            snapshot.unlink(missing_ok=True)
     return move, r.proven, r.nodes
 
 
