@@ -277,3 +277,30 @@ def test_a_snapshot_of_another_task_is_refused(tmp_path):
         )
     with pytest.raises(InvalidArgumentError, match="is not a folder"):
         S.ask_split(pos, 0, workers=1, snapshots=tmp_path / "attacker0-move1.dfpn")
+
+
+def test_a_task_stopped_by_ctrl_c_saves_its_snapshot(tmp_path, monkeypatch):
+    """Ctrl-C in a task of this process (one worker) saves its searcher before it stops the
+    split: the kernel leaves the table valid (fastttt.interrupt)."""
+    from fastttt.search.dfpn import ProofSearch
+    from fastttt.search.dfpn_snapshot import load_snapshot
+
+    made = S._searcher
+
+    def stopped_after_some_work(*args, **kwargs):
+        search = made(*args, **kwargs)
+        prove = search.prove
+
+        def interrupted(*a, **k):
+            prove(*a, **dict(k, max_nodes=300))
+            raise KeyboardInterrupt
+
+        search.prove = interrupted
+        return search
+
+    monkeypatch.setattr(S, "_searcher", stopped_after_some_work)
+    pos = Position.empty(as_spec("5x5k4"))
+    with pytest.raises(KeyboardInterrupt):
+        S.ask_split(pos, 0, workers=1, tt_bits=14, snapshots=tmp_path, only=[0])
+    search = ProofSearch("5x5k4", tt_bits=14)
+    assert load_snapshot(search, tmp_path / "attacker0-move0.dfpn")["nodes"] == search.nodes > 0

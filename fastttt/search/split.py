@@ -126,8 +126,9 @@ def ask_split(
     without a task; ``snapshots``: an existing folder (one every worker sees) where a task
     left unknown saves its searcher (:mod:`fastttt.search.dfpn_snapshot`) as
     ``attackerA-moveM.dfpn``, and where the task of the same question in a later split goes on
-    from it instead of starting again (a settled task removes its file; ``nodes`` count each
-    call's own); ``progress(move, answer, nodes)`` after each answer."""
+    from it instead of starting again (a settled task removes its file, and a task stopped by
+    Ctrl-C saves one; ``nodes`` count each call's own); ``progress(move, answer, nodes)`` after
+    each answer."""
     if pos.is_over():
         raise InvalidArgumentError(f"the game is already over in {pos}")
     attacker = require_int(attacker, "attacker", 0, 1)
@@ -332,22 +333,31 @@ def _ask(
         if info != task:
             raise TableFileError(f"{snapshot}: a snapshot of the task {info}, this one is {task}")
         load_snapshot(search, snapshot)
-    r = search.prove(
-        child,
-        attacker,
-        seconds=seconds,
-        max_nodes=max_nodes,
-        line=False,
-        attacker_reach=narrowing["attacker_reach"],
-    )
+    try:
+        r = search.prove(
+            child,
+            attacker,
+            seconds=seconds,
+            max_nodes=max_nodes,
+            line=False,
+            attacker_reach=narrowing["attacker_reach"],
+        )
+    except KeyboardInterrupt:  # the table stays valid when Ctrl-C stops the kernel
+        if snapshot is not None:
+            _save_task(search, snapshot, task)
+        raise
     if snapshot is not None:
-        from fastttt.search.dfpn_snapshot import save_snapshot
-
         if r.proven is None:
-            save_snapshot(search, snapshot, info=task)
+            _save_task(search, snapshot, task)
         else:
             snapshot.unlink(missing_ok=True)
     return move, r.proven, r.nodes
+
+
+def _save_task(search, snapshot: Path, task: dict) -> None:
+    from fastttt.search.dfpn_snapshot import save_snapshot
+
+    save_snapshot(search, snapshot, info=task)
 
 
 def _run(tasks: list[tuple], workers: int, scheduler: str | None) -> Iterator[tuple]:
