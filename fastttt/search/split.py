@@ -298,7 +298,7 @@ def _snapshot_folder(folder: str | Path, cells: int, tt_bits, zone_nodes: int, w
     if free < 2 * workers * size:  # a file and its replacement, for each task at once
         raise InvalidArgumentError(
             f"snapshots: each takes {size / 2**30:.2f} GiB, and {workers} tasks at once need"
-            f" {2 * workers * size / 2**30:.2f} GiB free in {folder}; {free / 2**30:.2f} are"
+            f" {2 * workers * size / 2**30:.2f} GiB free in {folder}; {free / 2**30:.2f} GiB are"
         )
     return folder
 
