@@ -304,3 +304,14 @@ def test_a_task_stopped_by_ctrl_c_saves_its_snapshot(tmp_path, monkeypatch):
         S.ask_split(pos, 0, workers=1, tt_bits=14, snapshots=tmp_path, only=[0])
     search = ProofSearch("5x5k4", tt_bits=14)
     assert load_snapshot(search, tmp_path / "attacker0-move0.dfpn")["nodes"] == search.nodes > 0
+
+
+def test_snapshots_without_room_on_the_disk_are_refused_before_any_task(tmp_path, monkeypatch):
+    class Usage:
+        free = 2**20  # 1 MiB: less than two tables of 2**14 rows and their replacements
+
+    monkeypatch.setattr(S.shutil, "disk_usage", lambda path: Usage)
+    monkeypatch.setattr(S, "_run", lambda *a: pytest.fail("a task ran"))
+    pos = Position.empty(as_spec("5x5k4"))
+    with pytest.raises(InvalidArgumentError, match="snapshots: each takes .* GiB free in"):
+        S.ask_split(pos, 0, workers=2, tt_bits=14, snapshots=tmp_path)
