@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -52,6 +51,7 @@ from fastttt.search.dfpn_snapshot import (
     check_snapshot_target,
     load_snapshot,
     read_snapshot_header,
+    require_room,
     save_snapshot,
     snapshot_bytes,
 )
@@ -194,12 +194,7 @@ def _open_snapshot(search, path: Path, resume: bool, question: dict) -> dict | N
             " start over"
         )
     size = snapshot_bytes(search)
-    free = shutil.disk_usage(path.parent.absolute()).free
-    if free < 2 * size:  # the old file stays until the new one is complete
-        raise InvalidArgumentError(
-            f"{path}: a snapshot takes {size / 2**30:.2f} GiB and needs twice that free while it"
-            f" is replaced; {free / 2**30:.2f} GiB are free in {path.parent.absolute()}"
-        )
+    require_room(path.parent, size)
     print(f"snapshot: {size / 2**30:.2f} GiB in {path}, rewritten at each line")
     return None
 

@@ -15,7 +15,8 @@ Framed files (dense tables, opening books) share one layout, written by :func:`w
     the CRC-32 of everything before it (uint32, little-endian)
 
 Dense tables and df-pn snapshots read them back with :func:`open_regular`,
-:func:`read_frame_header` and :func:`read_frame_parts` (opening books still read theirs whole).
+:func:`read_frame_header`, :func:`check_frame_size` and :func:`read_frame_parts` (opening
+books still read theirs whole).
 """
 
 from __future__ import annotations
@@ -320,12 +321,24 @@ def read_frame_header(
     return header, head + raw + blob
 
 
+def check_frame_size(
+    path: Path, size: int, prefix: bytes, parts: Sequence[Any], error: type[FastTTTError]
+) -> None:
+    """Refuse (``error``) a framed file of ``size`` bytes that is not its header's ``prefix``,
+    the ``parts`` (the arrays to be filled) and the CRC-32: before any of it is read."""
+    want = len(prefix) + sum(memoryview(part).nbytes for part in parts) + 4
+    if size != want:
+        why = "truncated?" if size < want else "extra bytes at the end"
+        raise error(f"{path}: {size:,} bytes, its header says {want:,} ({why})")
+
+
 def read_frame_parts(
     f, path: Path, prefix: bytes, parts: Sequence[Any], error: type[FastTTTError]
 ) -> None:
     """Fill ``parts`` (C-contiguous arrays, in the order written) from ``f``, just after the
-    header whose bytes are ``prefix``, and check the CRC-32 that ends the file; refuses
-    (``error``) a short file and a checksum mismatch."""
+    header whose bytes are ``prefix``, and check the CRC-32 that ends the file (its size checked
+    first by :func:`check_frame_size`); refuses (``error``) a file that shrank while read and a
+    checksum mismatch."""
     crc = zlib.crc32(prefix)
     for part in parts:
         view = memoryview(part).cast("B")
@@ -333,7 +346,7 @@ def read_frame_parts(
             raise error(f"{path}: shorter than its header says (truncated?)")
         crc = crc32(part, crc)
     trailer = f.read(4)
-    if len(trailer) != 4 or f.read(1):
-        raise error(f"{path}: {'truncated' if len(trailer) != 4 else 'extra bytes at the end'}")
+    if len(trailer) != 4:
+        raise error(f"{path}: shorter than its header says (truncated?)")
     if crc != struct.unpack("<I", trailer)[0]:
         raise error(f"{path}: checksum mismatch (header or contents), the file is damaged")

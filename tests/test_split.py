@@ -5,6 +5,7 @@ and refuses another split's, and ``solve --search --workers``."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -310,7 +311,7 @@ def test_snapshots_without_room_on_the_disk_are_refused_before_any_task(tmp_path
     class Usage:
         free = 2**20  # 1 MiB: less than two tables of 2**14 rows and their replacements
 
-    monkeypatch.setattr(S.shutil, "disk_usage", lambda path: Usage)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage)
     monkeypatch.setattr(S, "_run", lambda *a: pytest.fail("a task ran"))
     pos = Position.empty(as_spec("5x5k4"))
     with pytest.raises(InvalidArgumentError, match="snapshots: each takes .* GiB free in"):

@@ -18,6 +18,7 @@ with a message that names it, before it reads the table.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ import numpy as np
 
 from fastttt.errors import InvalidArgumentError, TableFileError
 from fastttt.files import (
+    check_frame_size,
     check_target,
     crc32,
     file_head,
@@ -162,17 +164,14 @@ def load_snapshot(search: ProofSearch, path: str | os.PathLike) -> dict:
     with os.fdopen(fd, "rb") as f:
         header, prefix = _read_header(f, path, st.st_size)
         _check_matches(header, search, path)
-        want = len(prefix) + snapshot_bytes(search)
-        if st.st_size != want:
-            why = "truncated?" if st.st_size < want else "extra bytes at the end"
-            raise TableFileError(f"{path}: {st.st_size:,} bytes, its header says {want:,} ({why})")
-        ctl = np.empty_like(search.ctl)
+        parts = [search.tt, search.zone_cache, np.empty_like(search.ctl)]
+        check_frame_size(path, st.st_size, prefix, parts, TableFileError)
         try:
-            read_frame_parts(f, path, prefix, [search.tt, search.zone_cache, ctl], TableFileError)
+            read_frame_parts(f, path, prefix, parts, TableFileError)
         except BaseException:
             search.reset()
             raise
-    search.ctl[...] = ctl
+    search.ctl[...] = parts[2]
     search.nodes = header["nodes"]
     return header
 
@@ -219,6 +218,20 @@ def _check_matches(header: dict, search: ProofSearch, path: Path) -> None:
     if header["shapes"] != shapes:
         raise TableFileError(
             f"{path}: parts of shapes {header['shapes']}, this search's are {shapes}"
+        )
+
+
+def require_room(folder: str | os.PathLike, size: int, files: int = 1) -> None:
+    """Refuse (InvalidArgumentError) a disk without room in ``folder`` for ``files`` snapshots
+    of ``size`` bytes written at once, each beside the file it replaces (which stays until the
+    new one is complete)."""
+    folder = Path(folder).absolute()
+    need = 2 * files * size
+    free = shutil.disk_usage(folder).free
+    if free < need:
+        raise InvalidArgumentError(
+            f"snapshots: each takes {size / 2**30:.2f} GiB, and {files} at once need"
+            f" {need / 2**30:.2f} GiB free in {folder}; {free / 2**30:.2f} GiB are"
         )
 
 

@@ -20,7 +20,6 @@ else :class:`~fastttt.errors.TableFileError`).
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import as_completed
@@ -288,18 +287,13 @@ def _snapshot_folder(folder: str | Path, cells: int, tt_bits, zone_nodes: int, w
     """``folder`` as a Path, after refusing one that is not a folder, or a disk without room
     for the snapshots that ``workers`` tasks may write at once."""
     from fastttt.search.dfpn import DEFAULT_TT_BITS, memory_needed
+    from fastttt.search.dfpn_snapshot import require_room
 
     folder = Path(folder)
     if not folder.is_dir():
         raise InvalidArgumentError(f"snapshots: {folder} is not a folder")
     bits = DEFAULT_TT_BITS if tt_bits is None else tt_bits
-    size = memory_needed(cells, bits, zone_nodes)
-    free = shutil.disk_usage(folder.absolute()).free
-    if free < 2 * workers * size:  # a file and its replacement, for each task at once
-        raise InvalidArgumentError(
-            f"snapshots: each takes {size / 2**30:.2f} GiB, and {workers} tasks at once need"
-            f" {2 * workers * size / 2**30:.2f} GiB free in {folder}; {free / 2**30:.2f} GiB are"
-        )
+    require_room(folder, memory_needed(cells, bits, zone_nodes), workers)
     return folder
 
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from fastttt.errors import GameSpecError, InvalidArgumentError, TableFileError
 from fastttt.files import (
+    check_frame_size,
     check_target,
     open_regular,
     read_frame_header,
@@ -156,14 +157,8 @@ def load(path: str | os.PathLike, game: GameSpec | str | None = None) -> Solutio
     with os.fdopen(fd, "rb") as f:
         header, prefix = _read_prefix(f, path, st.st_size)
         spec, slots, seconds = _parse_header(header, path)
-        want = len(prefix) + slots + 4
-        if st.st_size != want:
-            why = "truncated?" if st.st_size < want else "extra bytes at the end"
-            raise TableFileError(
-                f"{path}: {st.st_size} bytes, a table of {spec.name} with this "
-                f"header has {want} ({why})"
-            )
         table = np.empty(slots, dtype=np.uint8)
+        check_frame_size(path, st.st_size, prefix, [table], TableFileError)
         read_frame_parts(f, path, prefix, [table], TableFileError)
     if expected is not None and expected != spec:
         raise TableFileError(f"{path}: holds {spec.name}, expected {expected.name}")
