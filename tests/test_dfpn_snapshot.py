@@ -10,6 +10,7 @@ import pytest
 from fastttt.errors import InvalidArgumentError, TableFileError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
+from fastttt.kernels import dfpn as K
 from fastttt.search.dfpn import ProofSearch
 from fastttt.search.dfpn_snapshot import (
     MAGIC,
@@ -83,6 +84,52 @@ def test_a_loaded_snapshot_goes_on_as_the_saver_would(
     assert np.array_equal(resumed.zone_cache, straight.zone_cache)
 
 
+def test_a_larger_table_takes_every_row_of_a_smaller_snapshot(tmp_path):
+    """Loaded into 2**16 rows, a snapshot of 2**12 gives the same numbers for every position
+    it held, the same zones and control words (but the table size), and the question goes on
+    to the value the searcher that kept its small table finds."""
+    spec = as_spec("5x5k4")
+    pos = Position.from_moves(spec, [])
+
+    def ask(search, nodes):
+        return search.prove(pos, 0, max_nodes=nodes, line=False)
+
+    small = ProofSearch(spec, tt_bits=12, **NARROWED)
+    assert ask(small, 20_000).proven is None
+    rows = int(np.count_nonzero(small.tt[:, 0]))
+    assert rows > 3_900  # the 4,096 rows are nearly all taken
+    path = save_snapshot(small, tmp_path / "small.dfpn")
+    big = ProofSearch(spec, tt_bits=16, **NARROWED)
+    load_snapshot(big, path)
+    assert int(np.count_nonzero(big.tt[:, 0])) == rows
+    for key, phi, delta, word in small.tt[small.tt[:, 0] != 0]:
+        found = K.tt_get(big.tt, np.uint64(int(key) % 2**64), 16)
+        assert found[:3] == (True, phi, delta)
+        assert found[3] | found[4] == word
+    zones = small.zone_cache[small.zone_cache[:, 0] != 0]
+    assert len(zones) > 0
+    grown = big.zone_cache[big.zone_cache[:, 0] != 0]
+    assert sorted(map(tuple, grown)) == sorted(map(tuple, zones))
+    differ = np.flatnonzero(big.ctl != small.ctl)
+    assert list(differ) == [K.C_TTBITS] and big.ctl[K.C_TTBITS] == 16
+    assert big.nodes == small.nodes
+    assert ask(big, 500_000).proven == ask(small, 500_000).proven is False
+
+
+def test_a_smaller_snapshot_that_fails_its_checksum_leaves_the_larger_search(tmp_path):
+    search = ProofSearch("5x5k4", tt_bits=12, zone_nodes=16)
+    search.prove(Position.from_moves(as_spec("5x5k4"), [12]), 1, max_nodes=2_000, line=False)
+    data = save_snapshot(search, tmp_path / "s.dfpn").read_bytes()
+    bad = tmp_path / "bad.dfpn"
+    bad.write_bytes(data[:5000] + bytes([data[5000] ^ 1]) + data[5001:])
+    big = ProofSearch("5x5k4", tt_bits=14, zone_nodes=16)
+    big.prove(Position.from_moves(as_spec("5x5k4"), [6]), 0, max_nodes=500, line=False)
+    tt, ctl, nodes = big.tt.copy(), big.ctl.copy(), big.nodes
+    with pytest.raises(TableFileError, match="checksum mismatch"):
+        load_snapshot(big, bad)
+    assert np.array_equal(big.tt, tt) and np.array_equal(big.ctl, ctl) and big.nodes == nodes
+
+
 @pytest.fixture
 def snapshot(tmp_path):
     search = ProofSearch("5x5k4", tt_bits=12, zone_nodes=16)
@@ -107,8 +154,8 @@ def test_the_header_names_the_settings(snapshot):
             "a snapshot of 5x5k4, this search is of 5x5k3",
         ),
         (
-            lambda: ProofSearch("5x5k4", tt_bits=13, zone_nodes=16),
-            "2\\*\\*12 rows.*tt_bits 12 reads it",
+            lambda: ProofSearch("5x5k4", tt_bits=11, zone_nodes=16),
+            "2\\*\\*12 rows does not fit this search's 2\\*\\*11 \\(tt_bits 12 or more",
         ),
         (lambda: ProofSearch("5x5k4", tt_bits=12, zone_nodes=32), "zone_nodes 16 \\(here 32\\)"),
         (

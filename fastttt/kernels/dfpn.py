@@ -289,6 +289,33 @@ def tt_put(tt, key, bits, phi, delta, work, flags):
     tt[victim, 3] = min(work, np.int64(WORK_MASK)) | flags
 
 
+@njit(**JIT)
+def regrow_table(old, tt, bits):
+    """Put every row of the table ``old`` into the empty table ``tt`` of 2**``bits`` rows, at
+    least as many. A bucket is the top bits of a key's hash, so the rows of one new bucket all
+    come from one old bucket: none is lost."""
+    for i in range(old.shape[0]):
+        ik = old[i, 0]
+        if ik == 0:
+            continue
+        b = _bucket(tt, np.uint64(ik), bits)
+        j = 0
+        while j < 3 and tt[b + j, 0] != 0:
+            j += 1
+        tt[b + j, :] = old[i, :]
+
+
+@njit(**JIT)
+def regrow_zone_cache(old, zone_cache):
+    """Put every zone kept in ``old`` into the empty zone cache ``zone_cache``, of at least as
+    many rows: a row is the low bits of its key, so each old row has a new row of its own."""
+    mask = np.uint64(zone_cache.shape[0] - 1)
+    for i in range(old.shape[0]):
+        ik = old[i, 0]
+        if ik != 0:
+            zone_cache[np.int64(np.uint64(ik) & mask), :] = old[i, :]
+
+
 @njit(**INLINE_JIT)
 def move_score(B, s, c, offence=0):
     """Static order of a move of ``s`` on ``c``: its own fours first, then blocks of the

@@ -11,8 +11,10 @@ header (``format``, ``game``, ``tt_bits``, ``settings`` by name, ``keys``: the C
 Zobrist keys, ``nodes``, the shapes of the parts, ``info``: the caller's JSON object), then
 the table, the zone cache and the control words (int64, native order), and the CRC-32 of all of
 it. It is written as every fastttt file is (complete or absent; an existing file is replaced
-only when it is a snapshot), and loading refuses another game, table size, setting or key set
-with a message that names it, before it reads the table.
+only when it is a snapshot), and loading refuses another game, setting or key set, or a table
+larger than the searcher's, with a message that names it, before it reads the table. A
+searcher with a larger table takes every row of a smaller one: a question that outgrew its
+table goes on in a bigger one.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ from fastttt.files import (
 from fastttt.games.mnk.spec import game_fields
 from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
-from fastttt.search.dfpn import PROBE_SEARCHES, ProofSearch
+from fastttt.memory import require_memory
+from fastttt.search.dfpn import PROBE_SEARCHES, ProofSearch, zone_cache_shape
 from fastttt.search.lineboard import Geometry
 
 MAGIC = b"FTTTDFPN"
@@ -153,25 +156,40 @@ def read_snapshot_header(path: str | os.PathLike) -> dict:
 
 def load_snapshot(search: ProofSearch, path: str | os.PathLike) -> dict:
     """Load the snapshot ``path`` into ``search`` (its table, zone cache, control words and
-    nodes are replaced) and return the file's header. Refuses (TableFileError) a file that is
-    not a snapshot, of another size than its header says, or of another game, table size,
-    byte order, setting or key set than ``search``'s, leaving ``search`` as it was; and one
-    whose checksum fails, leaving ``search``'s table empty (:meth:`ProofSearch.reset`: the
-    table is read in place, without a second copy in memory)."""
+    nodes are replaced) and return the file's header. A table of the snapshot's size is read
+    in place; a smaller one is read beside it and its rows put into ``search``'s (so the file's
+    table must fit in memory too). Refuses (TableFileError) a file that is not a snapshot, of
+    another size than its header says, or of another game, byte order, setting or key set
+    than ``search``'s, or with a larger table, leaving ``search`` as it was; and one whose
+    checksum fails, leaving ``search`` as it was when the table was read beside it, else with
+    its table empty (:meth:`ProofSearch.reset`)."""
     _require_search(search)
     path = Path(path)
     fd, st = open_regular(path, WHAT, TableFileError)
     with os.fdopen(fd, "rb") as f:
         header, prefix = _read_header(f, path, st.st_size)
         _check_matches(header, search, path)
-        parts = [search.tt, search.zone_cache, np.empty_like(search.ctl)]
+        grow = header["tt_bits"] < search.tt_bits
+        if grow:
+            table, zones = (tuple(shape) for shape in header["shapes"][:2])
+            require_memory(8 * (np.prod(table) + np.prod(zones)), f"{path}'s table, read beside")
+            parts = [np.empty(table, np.int64), np.empty(zones, np.int64)]
+        else:
+            parts = [search.tt, search.zone_cache]
+        parts.append(np.empty_like(search.ctl))
         check_frame_size(path, st.st_size, prefix, parts, TableFileError)
         try:
             read_frame_parts(f, path, prefix, parts, TableFileError)
         except BaseException:
-            search.reset()
+            if not grow:
+                search.reset()
             raise
+    if grow:
+        search.reset()
+        K.regrow_table(parts[0], search.tt, search.tt_bits)
+        K.regrow_zone_cache(parts[1], search.zone_cache)
     search.ctl[...] = parts[2]
+    search.ctl[K.C_TTBITS] = search.tt_bits
     search.nodes = header["nodes"]
     return header
 
@@ -185,10 +203,13 @@ def _check_matches(header: dict, search: ProofSearch, path: Path) -> None:
         except TypeError:
             theirs = repr(header["game"])
         raise TableFileError(f"{path}: a snapshot of {theirs}, this search is of {geometry.name}")
-    if header["tt_bits"] != search.tt_bits:
+    bits = header["tt_bits"]
+    if type(bits) is not int or not 4 <= bits <= 32:
+        raise TableFileError(f"{path}: damaged header (tt_bits {bits!r})")
+    if bits > search.tt_bits:
         raise TableFileError(
-            f"{path}: a table of 2**{header['tt_bits']} rows, this search has 2**{search.tt_bits}"
-            f" (tt_bits {header['tt_bits']} reads it)"
+            f"{path}: a table of 2**{bits} rows does not fit this search's 2**{search.tt_bits}"
+            f" (tt_bits {bits} or more reads it)"
         )
     if header["order"] != sys.byteorder:
         raise TableFileError(f"{path}: written {header['order']}-endian, this machine is not")
@@ -214,10 +235,12 @@ def _check_matches(header: dict, search: ProofSearch, path: Path) -> None:
         )
     if type(header["nodes"]) is not int or header["nodes"] < 0:
         raise TableFileError(f"{path}: damaged header (nodes {header['nodes']!r})")
-    shapes = [list(part.shape) for part in _parts(search)]
+    cells = geometry.cells
+    zones = zone_cache_shape(cells, bits, int(search.ctl[K.C_ZONE_BUDGET]))
+    shapes = [[1 << bits, 4], list(zones), [K.CTL_SIZE]]
     if header["shapes"] != shapes:
         raise TableFileError(
-            f"{path}: parts of shapes {header['shapes']}, this search's are {shapes}"
+            f"{path}: parts of shapes {header['shapes']}, a table of 2**{bits} rows has {shapes}"
         )
 
 
