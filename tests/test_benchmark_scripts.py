@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import as_spec
 from fastttt.search.dfpn import ProofSearch
 from fastttt.search.dfpn_snapshot import load_snapshot, save_snapshot
 
@@ -135,3 +137,45 @@ def test_a_snapshot_saved_elsewhere_is_not_resumed(tmp_path):
     save_snapshot(ProofSearch("7x7k5", tt_bits=18), tmp_path / "mine.dfpn", info={"by": "me"})
     done = run_frontier(tmp_path, "7x7k5", "--tt-bits", "18", "--snapshot", "mine.dfpn", "--resume")
     assert done.returncode == 2 and "not a snapshot of frontier_run's" in done.stderr
+
+
+LINE = Path(__file__).resolve().parent.parent / "benchmarks" / "snapshot_line.py"
+
+
+def test_snapshot_line_prints_the_promising_line_of_the_snapshots_question(tmp_path):
+    """The script reads the question from the snapshot's info (frontier_run's moves, or a
+    split task's position and move) and prints the searcher's promising line; a snapshot
+    that names no question is refused in one line."""
+    spec = as_spec("6x6k5")
+    search = ProofSearch(spec, tt_bits=14, zone_nodes=16)
+    pos = Position.from_moves(spec, [14])
+    assert search.prove(pos, 0, max_nodes=3_000, line=False, attacker_reach=2).proven is None
+    expected = search.promising_line(pos, 0, 2, plies=5)
+    assert expected
+    frontier = {"moves": "14", "attacker": 0, "reach": 2}
+    task = {"position": str(Position.empty(spec)), "move": 14, "attacker": 0, "reach": 2}
+    for info in (frontier, task):
+        save_snapshot(search, tmp_path / "s.dfpn", info=info)
+        out = subprocess.run(
+            [sys.executable, str(LINE), str(tmp_path / "s.dfpn"), "--plies", "5"],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr
+        rows = out.stdout.splitlines()
+        assert rows[0].endswith(f"{search.nodes:,} nodes; attacker X, reach 2")
+        assert [int(row.split()[1]) for row in rows[1:]] == [step.move for step in expected]
+        first = expected[0]
+        assert f"proof {first.proof:,} disproof {first.disproof:,}" in rows[1]
+    save_snapshot(search, tmp_path / "s.dfpn", info={"by": "me"})
+    bad = subprocess.run(
+        [sys.executable, str(LINE), str(tmp_path / "s.dfpn")],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and "does not name a question" in bad.stderr
+    assert "Traceback" not in bad.stderr

@@ -871,3 +871,33 @@ def test_child_numbers_say_which_moves_win(game, moves, narrowing, reach):
         if disproof == 0 and not reach:
             assert after != -1, move
     assert search.child_numbers(pos, 1 - pos.to_move, attacker_reach=reach) != numbers
+
+
+def test_the_promising_line_follows_the_least_numbers():
+    """An unsettled search's promising line: at each ply the held child of least proof number
+    (attacker) or disproof number (defender), with the counts of held and open children;
+    after a proof it ends on a winning move, which alpha-beta confirms."""
+    spec = as_spec("5x5k4")
+    pos = Position.empty(spec)
+    search = ProofSearch(spec, tt_bits=16, zone_nodes=16)
+    assert search.prove(pos, 0, max_nodes=5_000, line=False).proven is None
+    line = search.promising_line(pos, 0, plies=12)
+    assert len(line) >= 4
+    at = pos
+    for step in line:
+        numbers = search.child_numbers(at, 0)
+        side = 0 if at.to_move == 0 else 1
+        assert numbers[step.move] == (step.proof, step.disproof)
+        assert (step.proof, step.disproof)[side] == min(n[side] for n in numbers.values())
+        assert step.held == len(numbers)
+        assert step.open == sum(1 for p, d in numbers.values() if p and d)
+        at = at.play(step.move)
+    assert search.promising_line(pos, 0, plies=2) == line[:2]
+
+    small = as_spec("4x4k3")
+    root = Position.empty(small)
+    proved = ProofSearch(small, tt_bits=16)
+    assert proved.prove(root, 0, line=False).proven is True
+    (win,) = proved.promising_line(root, 0)
+    assert win.proof == 0 and win.held > 1
+    assert Searcher(small).solve(root.play(win.move), weak=True).score == -1

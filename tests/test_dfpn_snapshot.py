@@ -15,6 +15,7 @@ from fastttt.search.dfpn import ProofSearch
 from fastttt.search.dfpn_snapshot import (
     MAGIC,
     load_snapshot,
+    open_snapshot,
     read_snapshot_header,
     save_snapshot,
     settings,
@@ -239,3 +240,18 @@ def test_what_is_not_a_snapshot_is_neither_read_nor_replaced(snapshot, tmp_path)
     assert not (tmp_path / "x.dfpn").exists()
     again = save_snapshot(search, tmp_path / "s.dfpn")  # its own kind of file is replaced
     assert again.read_bytes().startswith(MAGIC)
+
+
+def test_open_snapshot_builds_the_searcher_the_file_names(snapshot):
+    """The game, settings and nodes of the file, its table as it was or in a larger one."""
+    saver, path = snapshot
+    search, header = open_snapshot(path)
+    assert search.geometry == saver.geometry and settings(search) == settings(saver)
+    assert search.tt_bits == 12 and np.array_equal(search.tt, saver.tt)
+    assert search.nodes == saver.nodes == header["nodes"]
+    bigger, _ = open_snapshot(path, tt_bits=14)
+    assert bigger.tt_bits == 14 and np.count_nonzero(bigger.tt[:, 0]) == np.count_nonzero(
+        saver.tt[:, 0]
+    )
+    with pytest.raises(TableFileError, match="does not fit"):
+        open_snapshot(path, tt_bits=11)

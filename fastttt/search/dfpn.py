@@ -137,6 +137,19 @@ class PassZone:
 
 
 @dataclass(frozen=True)
+class LineStep:
+    """One move of :meth:`ProofSearch.promising_line`: the table's ``proof`` and ``disproof``
+    numbers after it, from the attacker's side, and the children of the position it was
+    chosen in that the table holds (``held``) and, of those, not settled (``open``)."""
+
+    move: int
+    proof: int
+    disproof: int
+    held: int
+    open: int
+
+
+@dataclass(frozen=True)
 class DfpnResult:
     """One question's answer.
 
@@ -531,6 +544,31 @@ class ProofSearch:
                 mine, theirs = (phi, delta) if child.to_move == attacker else (delta, phi)
                 numbers[move] = (int(mine), int(theirs))
         return numbers
+
+    def promising_line(
+        self, pos, attacker: int, attacker_reach: int = 0, plies: int | None = None
+    ) -> list[LineStep]:
+        """The line df-pn finds most promising from the live ``pos`` (as
+        :meth:`child_numbers` reads the table): the attacker's child of least proof number,
+        the defender's of least disproof number, down to ``plies`` moves (default: no limit),
+        a settled child or a position whose children the table does not hold. Where a stopped
+        search is still deep below the root, the numbers above it are those it went down with;
+        the line shows where its work went, and the subtree that keeps a long question open."""
+        cells = self.geometry.cells
+        plies = cells if plies is None else min(require_int(plies, "plies", 0, 1 << 30), cells)
+        line: list[LineStep] = []
+        while len(line) < plies:
+            numbers = self.child_numbers(pos, attacker, attacker_reach)
+            if not numbers:
+                break
+            side = 0 if pos.to_move == attacker else 1
+            move, best = min(numbers.items(), key=lambda kv: (kv[1][side], kv[1][1 - side]))
+            unsettled = sum(1 for proof, disproof in numbers.values() if proof and disproof)
+            line.append(LineStep(move, best[0], best[1], len(numbers), unsettled))
+            if 0 in best:
+                break
+            pos = pos.play(move)
+        return line
 
     def _key(self, attacker: int, reach: int = 0) -> np.uint64:
         """The table key of the loaded position for the full-mode question (within ``reach``;

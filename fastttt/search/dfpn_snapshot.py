@@ -38,7 +38,7 @@ from fastttt.files import (
     read_frame_parts,
     write_framed,
 )
-from fastttt.games.mnk.spec import game_fields
+from fastttt.games.mnk.spec import GameSpec, game_fields
 from fastttt.kernels import dfpn as K
 from fastttt.kernels import lines as L
 from fastttt.memory import require_memory
@@ -192,6 +192,23 @@ def load_snapshot(search: ProofSearch, path: str | os.PathLike) -> dict:
     search.ctl[K.C_TTBITS] = search.tt_bits
     search.nodes = header["nodes"]
     return header
+
+
+def open_snapshot(path: str | os.PathLike, tt_bits: int | None = None) -> tuple[ProofSearch, dict]:
+    """A searcher of the snapshot ``path``'s game and settings, with its table (of 2**``tt_bits``
+    rows; default the file's), loaded: ``(search, header)``. Refuses what
+    :func:`load_snapshot` refuses."""
+    header = read_snapshot_header(path)
+    try:
+        spec = GameSpec(**header["game"])
+        kwargs = dict(header["settings"])
+        kwargs["order_weight"] = kwargs.pop("order_weight_eighths") / K.ORDER_SCALE
+        search = ProofSearch(
+            spec, tt_bits=header["tt_bits"] if tt_bits is None else tt_bits, **kwargs
+        )
+    except (TypeError, KeyError, AttributeError) as e:
+        raise TableFileError(f"{path}: damaged header (game or settings: {e})") from None
+    return search, load_snapshot(search, path)
 
 
 def _check_matches(header: dict, search: ProofSearch, path: Path) -> None:
