@@ -93,9 +93,11 @@ def test_a_long_run_goes_on_from_its_snapshot(tmp_path):
     folder = run_frontier(tmp_path, "7x7k5", "--snapshot", "sub")
     assert folder.returncode == 2 and "is a directory" in folder.stderr
 
-    resumed = run_frontier(tmp_path, *flags, "--resume", "--hours", "0.05")
+    bigger = [*flags[:1], "--tt-bits", "19", *flags[3:]]  # the table goes on in 2**19 rows
+    resumed = run_frontier(tmp_path, *bigger, "--resume", "--hours", "0.05")
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming from t.dfpn: {before[-1]['nodes']:,} nodes" in resumed.stdout
+    assert load_snapshot(ProofSearch("7x7k5", tt_bits=19), tmp_path / "t.dfpn")["tt_bits"] == 19
     after = _lines(tmp_path)[len(before) :]
     assert all(line["phase"] == "dfpn" for line in after)
     assert after[0]["nodes"] > before[-1]["nodes"] and after[0]["cpu"] >= before[-1]["cpu"]
