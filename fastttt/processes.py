@@ -14,7 +14,7 @@ The pool is :class:`concurrent.futures.ProcessPoolExecutor`, which reports a wor
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
@@ -22,11 +22,16 @@ SPAWN = multiprocessing.get_context("spawn")
 
 
 @contextmanager
-def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    """An executor of ``workers`` spawned processes. Leaving the block normally waits for the
-    tasks submitted; leaving it by an exception (``GeneratorExit`` included: a consumer that
-    stopped reading) drops the tasks not started and kills the ones running."""
-    pool = ProcessPoolExecutor(workers, mp_context=SPAWN)
+def process_pool(
+    workers: int, initializer: Callable[..., object] | None = None, initargs: tuple = ()
+) -> Iterator[ProcessPoolExecutor]:
+    """An executor of ``workers`` spawned processes (each runs ``initializer(*initargs)``
+    first). Leaving the block normally waits for the tasks submitted; leaving it by an
+    exception (``GeneratorExit`` included: a consumer that stopped reading) drops the tasks
+    not started and kills the ones running."""
+    pool = ProcessPoolExecutor(
+        workers, mp_context=SPAWN, initializer=initializer, initargs=initargs
+    )
     try:
         yield pool
     except BaseException:

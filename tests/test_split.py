@@ -316,3 +316,59 @@ def test_snapshots_without_room_on_the_disk_are_refused_before_any_task(tmp_path
     pos = Position.empty(as_spec("5x5k4"))
     with pytest.raises(InvalidArgumentError, match="snapshots: each takes .* GiB free in"):
         S.ask_split(pos, 0, workers=2, tt_bits=14, snapshots=tmp_path)
+
+
+_INTERRUPTED_SPLIT = """
+import sys
+from fastttt.games.mnk.board import Position
+from fastttt.search.split import ask_split
+pos = Position.empty("8x8k5")
+print("asking", flush=True)
+try:
+    ask_split(pos, 0, workers=2, max_nodes=10**12, tt_bits=16, snapshots=sys.argv[1],
+              only=[0, 9], zone_nodes=16)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+"""
+
+
+@pytest.mark.parametrize("to", ["caller", "group"])
+def test_ctrl_c_lets_the_running_workers_save_their_snapshots(tmp_path, to):
+    """Ctrl-C, to the caller alone or to the whole process group as a terminal sends it,
+    stops the two worker processes' tasks, and each saves its snapshot before the split
+    raises KeyboardInterrupt (the workers ignore the signal; the caller asks them)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from fastttt.search.dfpn import ProofSearch
+    from fastttt.search.dfpn_snapshot import load_snapshot
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _INTERRUPTED_SPLIT, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,  # its own process group, which the signal may go to
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "asking\n"
+        time.sleep(12)  # the workers start (a second or two each) and search
+        if to == "caller":
+            proc.send_signal(signal.SIGINT)
+        else:
+            os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=200)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert out == "interrupted\n" and "Traceback" not in err
+    for move in (0, 9):
+        search = ProofSearch("8x8k5", tt_bits=16, zone_nodes=16)
+        header = load_snapshot(search, tmp_path / f"attacker0-move{move}.dfpn")
+        assert header["info"]["move"] == move and search.nodes > 0

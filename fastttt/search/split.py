@@ -20,9 +20,12 @@ else :class:`~fastttt.errors.TableFileError`).
 from __future__ import annotations
 
 import json
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import as_completed
+from concurrent.futures import as_completed, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,10 +34,12 @@ from fastttt.files import write_atomic
 from fastttt.games.mnk.board import Position, symmetry_maps
 from fastttt.games.mnk.spec import GameSpec, game_fields
 from fastttt.memory import require_memory
-from fastttt.processes import process_pool
+from fastttt.processes import SPAWN, process_pool
 
 _QUESTION_KEYS = ("game", "position", "narrowing")  # a checkpoint's answers are to these
 Answer = bool | None  # proven (the attacker wins), disproven, unknown within the budget
+SAVE_SECONDS = 300.0  # Ctrl-C waits this long for the running tasks to stop and save
+_stop_asked = None  # in a worker process: the split's stop event (_start_worker)
 
 
 @dataclass(frozen=True)
@@ -126,8 +131,9 @@ def ask_split(
     left unknown saves its searcher (:mod:`fastttt.search.dfpn_snapshot`) as
     ``attackerA-moveM.dfpn``, and where the task of the same question in a later split goes on
     from it instead of starting again (a settled task removes its file, and a task stopped by
-    Ctrl-C saves one; ``nodes`` count each call's own); ``progress(move, answer, nodes)`` after
-    each answer."""
+    Ctrl-C saves one: on worker processes Ctrl-C is the caller's, which halts the running tasks
+    and waits up to :data:`SAVE_SECONDS` for them to save; ``nodes`` count each call's own);
+    ``progress(move, answer, nodes)`` after each answer."""
     if pos.is_over():
         raise InvalidArgumentError(f"the game is already over in {pos}")
     attacker = require_int(attacker, "attacker", 0, 1)
@@ -310,6 +316,8 @@ def _ask(
 ) -> tuple:
     """One task: does ``attacker`` win after ``move`` in the position ``text``? (Going on from
     its snapshot in ``snapshots``, and leaving one there when unknown.)"""
+    if _stop_asked is not None and _stop_asked.is_set():
+        return move, None, 0  # queued before Ctrl-C: not started
     spec = GameSpec(**game)
     child = Position.from_text(spec, text).play(move)
     search = _searcher(spec, tt_bits, narrowing, zones=True)
@@ -328,14 +336,15 @@ def _ask(
             raise TableFileError(f"{snapshot}: a snapshot of the task {info}, this one is {task}")
         load_snapshot(search, snapshot)
     try:
-        r = search.prove(
-            child,
-            attacker,
-            seconds=seconds,
-            max_nodes=max_nodes,
-            line=False,
-            attacker_reach=narrowing["attacker_reach"],
-        )
+        with _halted_when_asked(search):
+            r = search.prove(
+                child,
+                attacker,
+                seconds=seconds,
+                max_nodes=max_nodes,
+                line=False,
+                attacker_reach=narrowing["attacker_reach"],
+            )
     except KeyboardInterrupt:  # the table stays valid when Ctrl-C stops the kernel
         if snapshot is not None:
             _save_task(search, snapshot, task)
@@ -346,6 +355,38 @@ def _ask(
         else:
             snapshot.unlink(missing_ok=True)
     return move, r.proven, r.nodes
+
+
+def _start_worker(stop) -> None:
+    """A worker process's setup: Ctrl-C is its caller's alone, which asks the running tasks
+    to stop through the event ``stop`` (so that each saves its snapshot first)."""
+    global _stop_asked
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop_asked = stop
+
+
+@contextmanager
+def _halted_when_asked(search) -> Iterator[None]:
+    """Halt ``search`` (its :meth:`~fastttt.search.dfpn.ProofSearch.prove` returns unknown)
+    once the split's stop event is set, while in the block; nothing outside a worker."""
+    stop = _stop_asked
+    if stop is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.1):
+            if stop.is_set():
+                search.halt()  # again at each tick: a prove that starts later clears it
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
 
 
 def _save_task(search, snapshot: Path, task: dict) -> None:
@@ -372,10 +413,18 @@ def _run(tasks: list[tuple], workers: int, scheduler: str | None) -> Iterator[tu
         for task in tasks:
             yield _ask(*task)
         return
-    with process_pool(min(workers, len(tasks))) as pool:
+    stop = SPAWN.Event()
+    with process_pool(min(workers, len(tasks)), _start_worker, (stop,)) as pool:
         pending = [pool.submit(_ask, *task) for task in tasks]
-        for future in as_completed(pending):
-            yield future.result()
+        try:
+            for future in as_completed(pending):
+                yield future.result()
+        except KeyboardInterrupt:  # the running tasks stop, save, and return unknown
+            stop.set()
+            for future in pending:
+                future.cancel()
+            wait(pending, timeout=SAVE_SECONDS)
+            raise
 
 
 def _read_checkpoint(path: str | Path | None, question: dict) -> dict[str, dict[int, Answer]]:
