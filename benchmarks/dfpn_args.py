@@ -13,6 +13,7 @@ from pathlib import Path
 from fastttt.errors import FastTTTError, InvalidPositionError
 from fastttt.games.mnk.board import Position
 from fastttt.games.mnk.spec import as_spec
+from fastttt.interrupt import stop_on_terminate
 from fastttt.search.dfpn import (
     DEFAULT_ORDER_WEIGHT,
     DEFAULT_PROBE_SEARCH,
@@ -91,7 +92,10 @@ def position(args: argparse.Namespace) -> Position:
 
 def run(main: Callable[[], None]) -> None:
     """Call a script's ``main``: a refusal of fastttt's (a flag's value, a move, a board name)
-    ends it with that one line and exit status 2, as argparse ends a bad flag."""
+    ends it with that one line and exit status 2, as argparse ends a bad flag. SIGTERM stops
+    it as Ctrl-C does (:func:`fastttt.interrupt.stop_on_terminate`), so that a run in the
+    background, where Ctrl-C is ignored, still saves its snapshots when told to stop."""
+    stop_on_terminate()
     try:
         main()
     except FastTTTError as err:

@@ -21,11 +21,37 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 
 from dfpn_args import add_narrowing, add_position, position, run
 
 from fastttt.search.split import ask_split
+
+
+def _split(pos, args: argparse.Namespace, record):
+    """``ask_split`` as the flags say, each answer recorded as it comes."""
+    return ask_split(
+        pos,
+        args.attacker,
+        workers=args.workers,
+        seconds=args.seconds,
+        max_nodes=int(args.max_nodes),
+        checkpoint=args.checkpoint,
+        tt_bits=args.tt_bits,
+        zone_nodes=args.zone_nodes,
+        threat_nodes=args.threat_nodes,
+        dependent_threats=args.dependent_threats,
+        threat_offence=args.threat_offence,
+        sibling_zone_work=args.sibling_work,
+        threat_probe_search=args.threat_probe_search,
+        zone_probe_search=args.zone_probe_search,
+        attacker_reach=args.reach,
+        only=[int(m) for m in args.only.split(",") if m] or None,
+        pass_nodes=int(args.pass_nodes),
+        snapshots=args.snapshots,
+        progress=lambda m, a, n: record({"move": m, "answer": a, "nodes": n}),
+    )
 
 
 def main() -> None:
@@ -61,27 +87,12 @@ def main() -> None:
             out.write(json.dumps(line) + "\n")
         print(json.dumps(line), flush=True)
 
-    result = ask_split(
-        pos,
-        args.attacker,
-        workers=args.workers,
-        seconds=args.seconds,
-        max_nodes=int(args.max_nodes),
-        checkpoint=args.checkpoint,
-        tt_bits=args.tt_bits,
-        zone_nodes=args.zone_nodes,
-        threat_nodes=args.threat_nodes,
-        dependent_threats=args.dependent_threats,
-        threat_offence=args.threat_offence,
-        sibling_zone_work=args.sibling_work,
-        threat_probe_search=args.threat_probe_search,
-        zone_probe_search=args.zone_probe_search,
-        attacker_reach=args.reach,
-        only=[int(m) for m in args.only.split(",") if m] or None,
-        pass_nodes=int(args.pass_nodes),
-        snapshots=args.snapshots,
-        progress=lambda m, a, n: record({"move": m, "answer": a, "nodes": n}),
-    )
+    try:
+        result = _split(pos, args, record)
+    except KeyboardInterrupt:
+        saved = f"; the tasks' tables are in {args.snapshots}" if args.snapshots else ""
+        print(f"interrupted: the answers so far are in {args.checkpoint}{saved}", flush=True)
+        sys.exit(130)
     answers = result.answers
     found = list(answers.values())
     record(

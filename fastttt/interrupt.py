@@ -22,6 +22,11 @@ again, not lost.
 
 Kernels run unstoppable, as before, outside the main thread, when SIGINT is not handled by
 Python (``SIG_IGN``, ``SIG_DFL``), and while another library listens on the wakeup fd.
+
+:func:`stop_on_terminate` (opt-in, for long runs that save their work on Ctrl-C) makes SIGTERM
+one more Ctrl-C: a job started in the background by a script or ``nohup`` has SIGINT ignored,
+and a batch system sends SIGTERM before it kills. SIGINT keeps its own handling (ignored where
+it was).
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ _received = 0  # SIGINTs the watcher has read from the wakeup fd
 _handled = 0  # SIGINTs Python's handler ran for (under sigint_held too)
 _raised = 0  # SIGINTs paid for by a KeyboardInterrupt (the largest count seen when raised)
 _sockets: list[socket.socket] = []  # the wakeup socket pair, open for the process's life
+_terminate = False  # stop_on_terminate: SIGTERM counts as a SIGINT
 RESEND_SECONDS = 0.05  # a Ctrl-C Python could not raise is sent again this much later
 
 
@@ -75,6 +81,8 @@ def _watch(reader: socket.socket) -> None:
             return
         with _lock:  # the wakeup fd receives one byte per signal: its number
             _received += data.count(signal.SIGINT)
+            if _terminate:
+                _received += data.count(signal.SIGTERM)
             if _owed():
                 for word in _running:
                     word.fire()
@@ -136,7 +144,7 @@ def _start_watching() -> bool:
     if threading.current_thread() is not threading.main_thread():
         return False
     handler = signal.getsignal(signal.SIGINT)
-    if not callable(handler):
+    if not callable(handler) and not _terminate:
         return False
     reader, writer = socket.socketpair()
     writer.setblocking(False)
@@ -151,7 +159,10 @@ def _start_watching() -> bool:
         reader.close()
         writer.close()
         return False
-    signal.signal(signal.SIGINT, _counting(handler))
+    if callable(handler):
+        signal.signal(signal.SIGINT, _counting(handler))
+    if _terminate:
+        signal.signal(signal.SIGTERM, _counting(signal.default_int_handler))
     sys.unraisablehook = _raising_again(sys.unraisablehook)
     threading.Thread(target=_watch, args=(reader,), name="fastttt-interrupt", daemon=True).start()
     _sockets.extend((reader, writer))
@@ -181,6 +192,27 @@ def watch() -> bool:
     return _start_watching()
 
 
+def stop_on_terminate() -> bool:
+    """From now on SIGTERM stops this process as Ctrl-C does (a ``KeyboardInterrupt``, the
+    running kernel stopped first), even where SIGINT is ignored; call it from the main thread
+    at start-up. False, and SIGTERM left as it was, outside the main thread, where SIGTERM
+    has a handler already, or where the wakeup fd is another library's."""
+    global _terminate
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return _terminate
+    with _lock:
+        _terminate = True
+    if _watching:
+        signal.signal(signal.SIGTERM, _counting(signal.default_int_handler))
+        return True
+    if not _start_watching():
+        _terminate = False
+        return False
+    return True
+
+
 def sigint_count() -> int:
     """SIGINTs this process received since :func:`watch` (or the first :func:`run`): a caller
     compares two counts to learn whether Ctrl-C came in between."""
@@ -202,11 +234,13 @@ def sigint_held() -> Iterator[None]:
         with _lock:
             _handled += 1  # raised at the end of the block
 
-    previous = signal.signal(signal.SIGINT, hold)
+    held = [signal.SIGINT] + ([signal.SIGTERM] if _terminate else [])
+    previous = [signal.signal(signum, hold) for signum in held]
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in zip(held, previous, strict=True):
+            signal.signal(signum, handler)
     _raise_owed()
 
 

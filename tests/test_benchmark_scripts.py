@@ -104,9 +104,15 @@ def test_a_long_run_goes_on_from_its_snapshot(tmp_path):
     assert after[-1]["proven"] is False  # Hsu et al.: 7x7 k=5 is a draw
 
 
-def test_ctrl_c_saves_the_table(tmp_path):
+def _sigint_ignored() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as nohup or a script's `&` starts a job
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm-in-the-background"])
+def test_ctrl_c_saves_the_table(tmp_path, stop):
     """Ctrl-C during df-pn writes the snapshot, the interrupted question's nodes counted, and
-    ends with one line and status 130."""
+    ends with one line and status 130; so does SIGTERM to a run whose Ctrl-C is ignored."""
+    background = stop != "ctrl-c"
     proc = subprocess.Popen(
         [sys.executable, str(FRONTIER), "8x8k5", "--tt-bits", "18", "--checkpoint", "10"]
         + ["--log", "run.jsonl", "--snapshot", "c.dfpn"],
@@ -115,13 +121,14 @@ def test_ctrl_c_saves_the_table(tmp_path):
         stdin=subprocess.DEVNULL,
         text=True,
         cwd=tmp_path,
+        preexec_fn=_sigint_ignored if background else None,
     )
     try:
         assert proc.stdout is not None
         while '"phase": "dfpn"' not in proc.stdout.readline():  # df-pn is running
             assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
         time.sleep(0.5)  # inside the next question of 10 s
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM if background else signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
@@ -181,3 +188,35 @@ def test_snapshot_line_prints_the_promising_line_of_the_snapshots_question(tmp_p
     )
     assert bad.returncode == 2 and "does not name a question" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+SPLIT = Path(__file__).resolve().parent.parent / "benchmarks" / "root_split_run.py"
+
+
+def test_a_split_run_stopped_in_the_background_saves_its_tasks(tmp_path):
+    """SIGTERM to root_split_run whose Ctrl-C is ignored: the running task (in this process)
+    saves its table, and the run ends with one line and status 130."""
+    proc = subprocess.Popen(
+        [sys.executable, str(SPLIT), "8x8k5", "--only", "0", "--max-nodes", "1e12"]
+        + ["--tt-bits", "16", "--zone-nodes", "16", "--snapshots", ".", "--log", "s.jsonl"]
+        + ["--checkpoint", "split.json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=_sigint_ignored,
+    )
+    try:
+        time.sleep(8)  # started, and searching
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert out == "interrupted: the answers so far are in split.json; the tasks' tables are in .\n"
+    assert "Traceback" not in err
+    search = ProofSearch("8x8k5", tt_bits=16, zone_nodes=16)
+    header = load_snapshot(search, tmp_path / "attacker0-move0.dfpn")
+    assert header["info"]["move"] == 0 and search.nodes > 0

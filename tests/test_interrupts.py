@@ -555,3 +555,52 @@ def test_an_earlier_ctrl_c_does_not_turn_later_errors_into_interrupts(monkeypatc
     monkeypatch.setattr(interrupt, "_raised", earlier)
     result = CliRunner().invoke(main, ["bench", "--tt-bits", "3"])
     assert result.exit_code == 2 and "tt-bits" in result.output
+
+
+_TERMINATED = """
+import sys
+from fastttt import interrupt
+from fastttt.games.mnk.board import Position
+from fastttt.games.mnk.spec import mnk
+from fastttt.search.alphabeta import Searcher
+assert interrupt.stop_on_terminate()
+spec = mnk(5, 5, 5)
+s = Searcher(spec)
+s.solve(Position.from_moves(spec, [12, 6, 7, 13, 11, 17, 16, 8]))  # compiled first
+print("ready", flush=True)
+try:
+    s.solve(Position.from_moves(spec, []))  # minutes of search
+except KeyboardInterrupt:
+    print("stopped", flush=True)
+    sys.exit(130)
+print("finished", flush=True)
+"""
+
+
+def test_sigterm_stops_a_kernel_as_ctrl_c_does_where_ctrl_c_is_ignored():
+    """After stop_on_terminate, in a process started with SIGINT ignored (as ``nohup`` or a
+    script's ``&`` start it): SIGINT stays ignored, and SIGTERM stops the running kernel at
+    once with a KeyboardInterrupt the program catches."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _TERMINATED],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "ready\n", proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(1.5)
+        assert proc.poll() is None  # ignored
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=PROMPT * 3)
+    finally:
+        proc.kill()
+    assert time.perf_counter() - sent < PROMPT
+    assert proc.returncode == 130 and out == "stopped\n", err
+    assert "Traceback" not in err
