@@ -103,19 +103,27 @@ def run(main: Callable[[], None]) -> None:
         sys.exit(2)
 
 
+def narrowing(args: argparse.Namespace) -> dict:
+    """The narrowing flags of :func:`add_narrowing` but the reach, by :class:`ProofSearch`'s
+    (and ``ask_split``'s) argument names."""
+    return {
+        "zone_nodes": args.zone_nodes,
+        "threat_nodes": args.threat_nodes,
+        "dependent_threats": args.dependent_threats,
+        "threat_offence": args.threat_offence,
+        "sibling_zone_work": args.sibling_work,
+        "threat_probe_search": args.threat_probe_search,
+        "zone_probe_search": args.zone_probe_search,
+    }
+
+
 def narrowed_search(spec, args: argparse.Namespace, **more) -> ProofSearch:
     """A fresh searcher of ``args.tt_bits`` with ``args``' narrowing (and order weight, where the
     script takes one); ``more``: other :class:`ProofSearch` arguments."""
     return ProofSearch(
         spec,
         tt_bits=args.tt_bits,
-        zone_nodes=args.zone_nodes,
-        threat_nodes=args.threat_nodes,
-        dependent_threats=args.dependent_threats,
-        threat_offence=args.threat_offence,
-        sibling_zone_work=args.sibling_work,
-        threat_probe_search=args.threat_probe_search,
-        zone_probe_search=args.zone_probe_search,
         order_weight=getattr(args, "order_weight", DEFAULT_ORDER_WEIGHT),
+        **narrowing(args),
         **more,
     )

@@ -24,7 +24,7 @@ import os
 import sys
 import time
 
-from dfpn_args import add_narrowing, add_position, position, run
+from dfpn_args import add_narrowing, add_position, narrowing, position, run
 
 from fastttt.search.split import ask_split
 
@@ -39,18 +39,12 @@ def _split(pos, args: argparse.Namespace, record):
         max_nodes=int(args.max_nodes),
         checkpoint=args.checkpoint,
         tt_bits=args.tt_bits,
-        zone_nodes=args.zone_nodes,
-        threat_nodes=args.threat_nodes,
-        dependent_threats=args.dependent_threats,
-        threat_offence=args.threat_offence,
-        sibling_zone_work=args.sibling_work,
-        threat_probe_search=args.threat_probe_search,
-        zone_probe_search=args.zone_probe_search,
         attacker_reach=args.reach,
         only=[int(m) for m in args.only.split(",") if m] or None,
         pass_nodes=int(args.pass_nodes),
         snapshots=args.snapshots,
         progress=lambda m, a, n: record({"move": m, "answer": a, "nodes": n}),
+        **narrowing(args),
     )
 
 
