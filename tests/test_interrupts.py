@@ -51,9 +51,11 @@ def answer_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupt_cli(args, cwd: Path, *, delay: float = 3.0, stdin: str | None = None):
-    """Run ``fastttt ARGS``, send SIGINT after ``delay`` seconds (start-up and kernel loading
-    take about 1 s); return (exit code, stdout, stderr, seconds from SIGINT to exit)."""
+def interrupt_cli(
+    args, cwd: Path, *, delay: float = 3.0, stdin: str | None = None, signum=signal.SIGINT
+):
+    """Run ``fastttt ARGS``, send ``signum`` after ``delay`` seconds (start-up and kernel
+    loading take about 1 s); return (exit code, stdout, stderr, seconds from it to exit)."""
     proc = subprocess.Popen(
         [*FASTTTT, *args],
         cwd=cwd,
@@ -69,7 +71,7 @@ def interrupt_cli(args, cwd: Path, *, delay: float = 3.0, stdin: str | None = No
     time.sleep(delay)
     assert proc.poll() is None, f"finished before the interrupt: {proc.communicate()}"
     sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     try:
         out, err = proc.communicate(timeout=PROMPT * 3)
     except subprocess.TimeoutExpired:
@@ -134,6 +136,15 @@ EASY = "2252576253462244111563365343671351441"  # the first End-Easy position
 def test_cli_interrupted_exits_130_with_one_line(tmp_path, args, stdin, warm_args, warm_stdin):
     warm(warm_args, warm_stdin)
     rc, _out, err, seconds = interrupt_cli(args, tmp_path, stdin=stdin)
+    assert_interrupted(rc, err, seconds, tmp_path)
+
+
+def test_cli_takes_sigterm_as_ctrl_c(tmp_path):
+    """``kill PID`` stops a long search as Ctrl-C does: one line, exit code 130."""
+    warm(["solve", "4x4k4g", "--search"])
+    rc, _out, err, seconds = interrupt_cli(
+        ["solve", "connect4", "--search"], tmp_path, signum=signal.SIGTERM
+    )
     assert_interrupted(rc, err, seconds, tmp_path)
 
 

@@ -99,10 +99,11 @@ class LazyGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Like click's, but a usage error is one line (``Error: ...``), exit code 2, and Ctrl-C
-        one line (``Interrupted.``), exit code 130."""
+        or SIGTERM one line (``Interrupted.``), exit code 130."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         interrupt.watch()
+        interrupt.stop_on_terminate()
         try:
             result = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as err:
