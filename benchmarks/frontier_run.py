@@ -29,10 +29,10 @@ Huayue opening, "does X win?" with all three::
 ``--snapshot FILE`` (m,n,k boards) writes df-pn's table to FILE after each line and on Ctrl-C
 or SIGTERM (:mod:`fastttt.search.dfpn_snapshot`; its size is printed first, and a disk without
 room for it is refused), and ``--resume`` goes on from FILE in a new process, node for node as
-the run would have gone on: the same question and flags are required, a finished threat pass is not
-run again, and ``--hours`` counts the CPU of the earlier runs too (the lines go on counting
-from them). A larger ``--tt-bits`` than the snapshot's takes its table whole into a bigger one
-(no longer node for node), and the snapshot is then rewritten at the new size.
+the run would have gone on: the same question and flags are required, a finished threat pass
+is not run again, and ``--hours`` counts the CPU of the earlier runs too (the lines go on
+counting from them). A larger ``--tt-bits`` than the snapshot's takes its table whole into a
+bigger one (no longer node for node), and the snapshot is then rewritten at the new size.
 """
 
 from __future__ import annotations

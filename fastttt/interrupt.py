@@ -162,7 +162,7 @@ def _start_watching() -> bool:
     if callable(handler):
         signal.signal(signal.SIGINT, _counting(handler))
     if _terminate:
-        signal.signal(signal.SIGTERM, _counting(signal.default_int_handler))
+        _take_sigterm()
     sys.unraisablehook = _raising_again(sys.unraisablehook)
     threading.Thread(target=_watch, args=(reader,), name="fastttt-interrupt", daemon=True).start()
     _sockets.extend((reader, writer))
@@ -202,15 +202,17 @@ def stop_on_terminate() -> bool:
         return False
     if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         return _terminate
-    with _lock:
-        _terminate = True
+    _terminate = True
     if _watching:
-        signal.signal(signal.SIGTERM, _counting(signal.default_int_handler))
-        return True
-    if not _start_watching():
+        _take_sigterm()
+    elif not _start_watching():
         _terminate = False
-        return False
-    return True
+    return _terminate
+
+
+def _take_sigterm() -> None:
+    """SIGTERM raises KeyboardInterrupt as Python's SIGINT handler does, counted with them."""
+    signal.signal(signal.SIGTERM, _counting(signal.default_int_handler))
 
 
 def sigint_count() -> int:
